@@ -1,0 +1,83 @@
+# dcfg-tools. `make demo` and `make check` install what is missing first.
+PREFIX   ?= /usr/local
+BINDIR    = $(PREFIX)/bin
+LIBDIR    = $(PREFIX)/lib
+INCDIR    = $(PREFIX)/include/dcfg
+MANDIR    = $(PREFIX)/share/man
+VERSION   = 0.1.0
+
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+DCFG_CFLAGS = -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L \
+              -DDCFG_VERSION='"$(VERSION)"' -Ilib
+DCFG_LIBS = -lyajl -lz -lbz2
+
+# BUILD=build-asan SAN=1 gives the sanitizer build that `make check` also tests.
+BUILD    ?= build
+ifeq ($(SAN),1)
+CFLAGS    = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+            -fno-sanitize-recover=undefined
+LDFLAGS  += -fsanitize=address,undefined
+endif
+
+CMDS     = dcfg-info
+LIB_SRC  = $(wildcard lib/*.c)
+LIB_OBJ  = $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o)
+HEADERS  = $(wildcard lib/*.h)
+BINS     = $(CMDS:%=$(BUILD)/bin/%)
+MANPAGES = $(wildcard man/man*/*.[0-9])
+
+all: $(BINS)
+
+$(BUILD)/lib/%.o: lib/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(DCFG_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/cmd/%.o: cmd/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(DCFG_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/libdcfg.a: $(LIB_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $(LIB_OBJ)
+
+$(BUILD)/bin/%: $(BUILD)/cmd/%.o $(BUILD)/libdcfg.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libdcfg.a $(DCFG_LIBS) -o $@
+
+deps:
+	@sh scripts/deps.sh
+
+lint-man: deps
+	mandoc -Tlint -Wwarning $(MANPAGES)
+
+test: all
+	PATH="$(CURDIR)/$(BUILD)/bin:$$PATH" bats t/
+
+check: deps
+	$(MAKE) all
+	$(MAKE) lint-man
+	$(MAKE) test
+	$(MAKE) BUILD=build-asan SAN=1 test
+
+demo: deps all
+	@sh scripts/demo.sh $(BUILD)/bin
+
+bench: deps all
+	@sh scripts/bench.sh $(BUILD)/bin
+
+install: all
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR) \
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
+	cp $(BINS) $(DESTDIR)$(BINDIR)/
+	cp $(BUILD)/libdcfg.a $(DESTDIR)$(LIBDIR)/
+	cp $(HEADERS) $(DESTDIR)$(INCDIR)/
+	for m in $(MANPAGES); do cp $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/; done
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' dcfg.pc.in \
+	    > $(DESTDIR)$(LIBDIR)/pkgconfig/dcfg.pc
+
+clean:
+	rm -rf build build-asan
+
+.PHONY: all deps lint-man test check demo bench install clean
+.SUFFIXES:

@@ -1,0 +1,302 @@
+#include "input.h"
+
+#include <bzlib.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define RAW_SIZE (256 * 1024)
+
+struct dcfg_input {
+	int fd;
+	const char *name;
+	enum dcfg_compression kind;
+	unsigned char *raw;        /* compressed bytes read but not yet consumed */
+	size_t raw_pos, raw_len;
+	int eof;                   /* the file has no more raw bytes */
+	int member_done;           /* the current gzip member / bzip2 stream ended */
+	z_stream z;
+	bz_stream bz;
+	int z_live, bz_live;
+};
+
+static int
+refill(struct dcfg_input *in, struct dcfg_error *err)
+{
+	ssize_t n;
+
+	if (in->raw_pos > 0) {
+		memmove(in->raw, in->raw + in->raw_pos, in->raw_len - in->raw_pos);
+		in->raw_len -= in->raw_pos;
+		in->raw_pos = 0;
+	}
+	if (in->eof || in->raw_len == RAW_SIZE)
+		return 0;
+	do
+		n = read(in->fd, in->raw + in->raw_len, RAW_SIZE - in->raw_len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return dcfg_error_set(err, in->name, "%s", strerror(errno));
+	if (n == 0)
+		in->eof = 1;
+	in->raw_len += (size_t)n;
+	return 0;
+}
+
+/* Makes at least WANT unconsumed raw bytes available, unless the file ends first. */
+static int
+fill_at_least(struct dcfg_input *in, size_t want, struct dcfg_error *err)
+{
+	while (in->raw_len - in->raw_pos < want && !in->eof)
+		if (refill(in, err) < 0)
+			return -1;
+	return 0;
+}
+
+static int
+is_gzip(const unsigned char *p, size_t n)
+{
+	return n >= 2 && p[0] == 0x1f && p[1] == 0x8b;
+}
+
+static int
+is_bzip2(const unsigned char *p, size_t n)
+{
+	return n >= 4 && p[0] == 'B' && p[1] == 'Z' && p[2] == 'h' &&
+	    p[3] >= '1' && p[3] <= '9';
+}
+
+static int
+start_member(struct dcfg_input *in, struct dcfg_error *err)
+{
+	if (in->kind == DCFG_GZIP) {
+		int rc = in->z_live ? inflateReset(&in->z) :
+		    inflateInit2(&in->z, 15 + 16);
+		if (rc != Z_OK)
+			return dcfg_error_set(err, in->name, "cannot start gzip decompression");
+		in->z_live = 1;
+	} else {
+		if (in->bz_live)
+			BZ2_bzDecompressEnd(&in->bz);
+		in->bz_live = 0;
+		memset(&in->bz, 0, sizeof in->bz);
+		if (BZ2_bzDecompressInit(&in->bz, 0, 0) != BZ_OK)
+			return dcfg_error_set(err, in->name, "cannot start bzip2 decompression");
+		in->bz_live = 1;
+	}
+	in->member_done = 0;
+	return 0;
+}
+
+struct dcfg_input *
+dcfg_input_open(const char *path, struct dcfg_error *err)
+{
+	struct dcfg_input *in;
+	const unsigned char *p;
+	size_t n;
+
+	if ((in = calloc(1, sizeof *in)) == NULL ||
+	    (in->raw = malloc(RAW_SIZE)) == NULL) {
+		free(in);
+		dcfg_error_set(err, path, "out of memory");
+		return NULL;
+	}
+	if (path == NULL || strcmp(path, "-") == 0) {
+		in->name = "-";
+		in->fd = STDIN_FILENO;
+	} else {
+		in->name = path;
+		in->fd = open(path, O_RDONLY);
+		if (in->fd < 0) {
+			dcfg_error_set(err, path, "%s", strerror(errno));
+			free(in->raw);
+			free(in);
+			return NULL;
+		}
+	}
+	if (fill_at_least(in, 4, err) < 0)
+		goto fail;
+	p = in->raw;
+	n = in->raw_len;
+	if (is_gzip(p, n))
+		in->kind = DCFG_GZIP;
+	else if (is_bzip2(p, n))
+		in->kind = DCFG_BZIP2;
+	else
+		in->kind = DCFG_PLAIN;
+	if (in->kind != DCFG_PLAIN && start_member(in, err) < 0)
+		goto fail;
+	return in;
+fail:
+	dcfg_input_close(in);
+	return NULL;
+}
+
+/*
+ * After one gzip member or bzip2 stream ends, another may follow
+ * (concatenated files, pbzip2); anything else after it is an error.
+ */
+static int
+next_member(struct dcfg_input *in, struct dcfg_error *err)
+{
+	const unsigned char *p;
+	size_t n;
+
+	if (fill_at_least(in, 4, err) < 0)
+		return -1;
+	p = in->raw + in->raw_pos;
+	n = in->raw_len - in->raw_pos;
+	if (n == 0)
+		return 0;
+	if ((in->kind == DCFG_GZIP && is_gzip(p, n)) ||
+	    (in->kind == DCFG_BZIP2 && is_bzip2(p, n))) {
+		if (start_member(in, err) < 0)
+			return -1;
+		return 1;
+	}
+	return dcfg_error_set(err, in->name, "trailing garbage after %s data",
+	    in->kind == DCFG_GZIP ? "gzip" : "bzip2");
+}
+
+static ssize_t
+read_gzip(struct dcfg_input *in, unsigned char *buf, size_t size,
+    struct dcfg_error *err)
+{
+	int rc;
+
+	for (;;) {
+		if (in->member_done) {
+			rc = next_member(in, err);
+			if (rc <= 0)
+				return rc;
+		}
+		if (in->raw_pos == in->raw_len && refill(in, err) < 0)
+			return -1;
+		in->z.next_in = in->raw + in->raw_pos;
+		in->z.avail_in = (uInt)(in->raw_len - in->raw_pos);
+		in->z.next_out = buf;
+		in->z.avail_out = (uInt)(size > (1u << 30) ? (1u << 30) : size);
+		rc = inflate(&in->z, Z_NO_FLUSH);
+		in->raw_pos = in->raw_len - in->z.avail_in;
+		size_t got = (size_t)(in->z.next_out - buf);
+		if (rc == Z_STREAM_END)
+			in->member_done = 1;
+		else if (rc == Z_DATA_ERROR)
+			return dcfg_error_set(err, in->name, "corrupt gzip data (%s)",
+			    in->z.msg ? in->z.msg : "bad data");
+		else if (rc == Z_MEM_ERROR)
+			return dcfg_error_set(err, in->name, "out of memory in gzip decompression");
+		else if (got == 0 && in->raw_pos == in->raw_len && in->eof)
+			return dcfg_error_set(err, in->name, "unexpected end of file: the gzip data is truncated");
+		if (got > 0)
+			return (ssize_t)got;
+	}
+}
+
+static ssize_t
+read_bzip2(struct dcfg_input *in, unsigned char *buf, size_t size,
+    struct dcfg_error *err)
+{
+	int rc;
+
+	for (;;) {
+		if (in->member_done) {
+			rc = next_member(in, err);
+			if (rc <= 0)
+				return rc;
+		}
+		if (in->raw_pos == in->raw_len && refill(in, err) < 0)
+			return -1;
+		in->bz.next_in = (char *)in->raw + in->raw_pos;
+		in->bz.avail_in = (unsigned)(in->raw_len - in->raw_pos);
+		in->bz.next_out = (char *)buf;
+		in->bz.avail_out = (unsigned)(size > (1u << 30) ? (1u << 30) : size);
+		rc = BZ2_bzDecompress(&in->bz);
+		in->raw_pos = in->raw_len - in->bz.avail_in;
+		size_t got = (size_t)((unsigned char *)in->bz.next_out - buf);
+		if (rc == BZ_STREAM_END)
+			in->member_done = 1;
+		else if (rc == BZ_DATA_ERROR || rc == BZ_DATA_ERROR_MAGIC)
+			return dcfg_error_set(err, in->name, "corrupt bzip2 data");
+		else if (rc == BZ_MEM_ERROR)
+			return dcfg_error_set(err, in->name, "out of memory in bzip2 decompression");
+		else if (rc != BZ_OK)
+			return dcfg_error_set(err, in->name, "bzip2 decompression failed (code %d)", rc);
+		else if (got == 0 && in->raw_pos == in->raw_len && in->eof)
+			return dcfg_error_set(err, in->name, "unexpected end of file: the bzip2 data is truncated");
+		if (got > 0)
+			return (ssize_t)got;
+	}
+}
+
+static ssize_t
+read_plain(struct dcfg_input *in, unsigned char *buf, size_t size,
+    struct dcfg_error *err)
+{
+	ssize_t n;
+
+	if (in->raw_pos < in->raw_len) {
+		size_t left = in->raw_len - in->raw_pos;
+		if (left > size)
+			left = size;
+		memcpy(buf, in->raw + in->raw_pos, left);
+		in->raw_pos += left;
+		return (ssize_t)left;
+	}
+	if (in->eof)
+		return 0;
+	do
+		n = read(in->fd, buf, size);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return dcfg_error_set(err, in->name, "%s", strerror(errno));
+	if (n == 0)
+		in->eof = 1;
+	return n;
+}
+
+ssize_t
+dcfg_input_read(struct dcfg_input *in, void *buf, size_t size,
+    struct dcfg_error *err)
+{
+	if (size == 0)
+		return 0;
+	switch (in->kind) {
+	case DCFG_GZIP:
+		return read_gzip(in, buf, size, err);
+	case DCFG_BZIP2:
+		return read_bzip2(in, buf, size, err);
+	default:
+		return read_plain(in, buf, size, err);
+	}
+}
+
+const char *
+dcfg_input_name(const struct dcfg_input *in)
+{
+	return in->name;
+}
+
+enum dcfg_compression
+dcfg_input_compression(const struct dcfg_input *in)
+{
+	return in->kind;
+}
+
+void
+dcfg_input_close(struct dcfg_input *in)
+{
+	if (in == NULL)
+		return;
+	if (in->z_live)
+		inflateEnd(&in->z);
+	if (in->bz_live)
+		BZ2_bzDecompressEnd(&in->bz);
+	if (in->fd != STDIN_FILENO && in->fd >= 0)
+		close(in->fd);
+	free(in->raw);
+	free(in);
+}

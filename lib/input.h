@@ -1,0 +1,34 @@
+/*
+ * Transparent input: a path or standard input, plain, gzip or bzip2, told
+ * apart by magic bytes rather than by file name.
+ */
+#ifndef DCFG_INPUT_H
+#define DCFG_INPUT_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "error.h"
+
+struct dcfg_input;
+
+enum dcfg_compression { DCFG_PLAIN, DCFG_GZIP, DCFG_BZIP2 };
+
+/* Opens PATH, or standard input when PATH is NULL or "-". NULL on error. */
+struct dcfg_input *dcfg_input_open(const char *path, struct dcfg_error *err);
+
+/*
+ * Reads up to SIZE decompressed bytes. Returns the number read, 0 at the
+ * true end of the data, -1 on error (a truncated or corrupt compressed file
+ * is an error, never an early end).
+ */
+ssize_t dcfg_input_read(struct dcfg_input *in, void *buf, size_t size,
+    struct dcfg_error *err);
+
+/* The name for messages: the path, or "-" for standard input. */
+const char *dcfg_input_name(const struct dcfg_input *in);
+enum dcfg_compression dcfg_input_compression(const struct dcfg_input *in);
+
+void dcfg_input_close(struct dcfg_input *in);
+
+#endif

@@ -1,0 +1,783 @@
+#include "json.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yajl/yajl_parse.h>
+
+#define MAX_FRAMES   48      /* deeper than any schema; frames follow the schema only */
+#define MAX_SKIP     10000   /* nesting allowed inside skipped values */
+#define MAX_COLUMNS  64
+#define CHUNK_SIZE   (256 * 1024)
+#define NO_COLUMN    0xff
+
+enum frame_kind { F_OBJECT, F_TABLE, F_HEADER, F_ROW, F_INT_ARRAY };
+
+struct frame {
+	enum frame_kind kind;
+	const struct dcfg_json_field *field;  /* the object, table or array itself */
+	const struct dcfg_json_field *cur;    /* object: field of the current key */
+	uint64_t seen;                        /* object: keys seen; table: columns in header */
+	unsigned long count;                  /* table: data rows; header/row/array: values */
+	uint8_t colmap[MAX_COLUMNS];          /* table: header position -> field index */
+	unsigned ncols;                       /* table: header length */
+	unsigned need;                        /* table: 1 + last position of a required column */
+};
+
+enum token { T_OTHER, T_STRING, T_NUMBER };
+
+struct dcfg_json {
+	const struct dcfg_json_field *root;
+	const struct dcfg_json_handler *h;
+	void *ctx;
+	yajl_handle yajl;
+	struct frame frames[MAX_FRAMES];
+	int depth;                 /* frames in use */
+	unsigned long skip;        /* > 0: inside a skipped container this deep */
+	int got_root;
+
+	const char *file;
+	struct dcfg_error *err;
+	int failed;
+
+	/* Where the current chunk starts, to turn yajl's offset into line:column. */
+	const unsigned char *chunk;
+	unsigned long line, column;  /* of the chunk's first byte */
+	enum token tok;              /* kind of the token being handled */
+	size_t tok_len;              /* its length when known (numbers, punctuation) */
+};
+
+static const char *const kind_names[] = {
+	[DCFG_JSON_SKIP] = "any value",
+	[DCFG_JSON_INT] = "an integer",
+	[DCFG_JSON_STRING] = "a string",
+	[DCFG_JSON_INT_ARRAY] = "an array of integers",
+	[DCFG_JSON_OBJECT] = "an object",
+	[DCFG_JSON_TABLE] = "a table (an array of rows)",
+};
+
+int
+dcfg_parse_json_number(const char *s, size_t len, uint64_t *value,
+    const char **why)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (len > 0 && s[0] == '-') {
+		*why = "negative values are not allowed";
+		return -1;
+	}
+	for (i = 0; i < len; i++) {
+		unsigned d = (unsigned char)s[i] - '0';
+		if (d > 9) {
+			*why = "not an integer (fractions and exponents are not allowed)";
+			return -1;
+		}
+		if (v > (UINT64_MAX - d) / 10) {
+			*why = "integer does not fit in 64 bits";
+			return -1;
+		}
+		v = v * 10 + d;
+	}
+	if (len == 0) {
+		*why = "empty number";
+		return -1;
+	}
+	*value = v;
+	return 0;
+}
+
+int
+dcfg_parse_c_integer(const char *s, size_t len, uint64_t *value,
+    const char **why)
+{
+	unsigned base = 10;
+	uint64_t v = 0;
+	size_t i = 0;
+
+	if (len > 0 && s[0] == '-') {
+		*why = "negative values are not allowed";
+		return -1;
+	}
+	if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		i = 2;
+		if (len == 2) {
+			*why = "no digits after 0x";
+			return -1;
+		}
+	} else if (len >= 2 && s[0] == '0') {
+		base = 8;
+		i = 1;
+	}
+	if (len == 0) {
+		*why = "empty string is not an integer";
+		return -1;
+	}
+	for (; i < len; i++) {
+		unsigned c = (unsigned char)s[i], d;
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			d = 99;
+		if (d >= base) {
+			*why = "not an integer (decimal, 0x-hex or 0-octal)";
+			return -1;
+		}
+		if (v > (UINT64_MAX - d) / base) {
+			*why = "integer does not fit in 64 bits";
+			return -1;
+		}
+		v = v * base + d;
+	}
+	*value = v;
+	return 0;
+}
+
+/* ---- positions and messages ---- */
+
+static void
+advance(unsigned long *line, unsigned long *column, const unsigned char *p,
+    size_t n)
+{
+	const unsigned char *end = p + n, *nl;
+
+	while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		++*line;
+		*column = 1;
+		p = nl + 1;
+	}
+	*column += (unsigned long)(end - p);
+}
+
+/* Raw length of the string token ending just before OFF, when it is all in this chunk. */
+static size_t
+string_token_length(const unsigned char *chunk, size_t off)
+{
+	size_t i, slashes;
+
+	if (off < 2 || chunk[off - 1] != '"')
+		return 0;
+	for (i = off - 1; i-- > 0;) {
+		if (chunk[i] != '"')
+			continue;
+		for (slashes = 0; slashes < i && chunk[i - 1 - slashes] == '\\'; slashes++)
+			;
+		if (slashes % 2 == 0)
+			return off - i;
+	}
+	return 0;
+}
+
+static void
+token_position(const struct dcfg_json *j, unsigned long *line,
+    unsigned long *column)
+{
+	size_t off = j->chunk ? yajl_get_bytes_consumed(j->yajl) : 0;
+	size_t len = j->tok == T_STRING ? string_token_length(j->chunk, off) :
+	    j->tok_len;
+
+	*line = j->line;
+	*column = j->column;
+	if (j->chunk)
+		advance(line, column, j->chunk, off);
+	/* Tokens never span lines, so the start is on the same line. */
+	if (len > 0 && *column > len)
+		*column -= len;
+}
+
+static int
+is_space(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Characters of numbers and literals. */
+static int
+is_word_char(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	    (c >= 'A' && c <= 'Z') || c == '.' || c == '-' || c == '+';
+}
+
+static size_t
+append(char *buf, size_t size, size_t at, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (at >= size)
+		return at;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + at, size - at, fmt, ap);
+	va_end(ap);
+	return n < 0 ? at : at + (size_t)n;
+}
+
+static size_t
+format_path(const struct dcfg_json *j, char *buf, size_t size)
+{
+	size_t at = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < j->depth; i++) {
+		const struct frame *f = &j->frames[i];
+		const struct frame *table = i > 0 ? &j->frames[i - 1] : NULL;
+		switch (f->kind) {
+		case F_OBJECT:
+			if (f->cur)
+				at = append(buf, size, at, "%s%s", at ? "." : "", f->cur->name);
+			break;
+		case F_TABLE:
+			break;
+		case F_HEADER:
+			at = append(buf, size, at, "[header]");
+			break;
+		case F_ROW:
+			at = append(buf, size, at, "[%lu]", table->count);
+			if (f->count > 0 && f->count <= table->ncols &&
+			    table->colmap[f->count - 1] != NO_COLUMN)
+				at = append(buf, size, at, ".%s",
+				    table->field->schema->fields[table->colmap[f->count - 1]].name);
+			break;
+		case F_INT_ARRAY:
+			if (f->count > 0)
+				at = append(buf, size, at, "[%lu]", f->count - 1);
+			break;
+		}
+	}
+	return at;
+}
+
+int
+dcfg_json_fail(struct dcfg_json *j, const char *fmt, ...)
+{
+	char path[256], msg[384];
+	unsigned long line, column;
+	va_list ap;
+
+	if (j->failed)
+		return DCFG_JSON_ERROR;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	format_path(j, path, sizeof path);
+	token_position(j, &line, &column);
+	dcfg_error_at(j->err, j->file, line, column, "%s%s%s", path,
+	    path[0] ? ": " : "", msg);
+	j->failed = 1;
+	return DCFG_JSON_ERROR;
+}
+
+unsigned long
+dcfg_json_row(const struct dcfg_json *j)
+{
+	int i;
+
+	for (i = j->depth - 1; i >= 0; i--)
+		if (j->frames[i].kind == F_TABLE)
+			return j->frames[i].count;
+	return 0;
+}
+
+/* ---- the walk ---- */
+
+/* The field the next value belongs to; NULL means skip it. *is_row: it is a table row. */
+static const struct dcfg_json_field *
+expected(struct dcfg_json *j, int *is_row)
+{
+	struct frame *f, *t;
+
+	*is_row = 0;
+	if (j->depth == 0)
+		return j->root;
+	f = &j->frames[j->depth - 1];
+	switch (f->kind) {
+	case F_OBJECT:
+		return f->cur;
+	case F_TABLE:
+		*is_row = 1;
+		return f->field;
+	case F_ROW:
+		t = f - 1;
+		if (f->count > t->ncols || t->colmap[f->count - 1] == NO_COLUMN)
+			return NULL;
+		return &t->field->schema->fields[t->colmap[f->count - 1]];
+	default:
+		return NULL; /* headers and arrays check their own elements */
+	}
+}
+
+static const char *
+found_name(enum token tok, int container)
+{
+	if (container == 1)
+		return "an object";
+	if (container == 2)
+		return "an array";
+	return tok == T_STRING ? "a string" : tok == T_NUMBER ? "a number" :
+	    "a literal (null, true or false)";
+}
+
+/*
+ * Called before every value. Returns the field it belongs to (or NULL to
+ * skip it), or sets *bad when the value cannot stand here.
+ */
+static const struct dcfg_json_field *
+value_start(struct dcfg_json *j, int *is_row, int *bad)
+{
+	struct frame *f;
+
+	*bad = 0;
+	if (j->depth == 0) {
+		if (j->got_root) {
+			*bad = 1;
+			return NULL;
+		}
+		j->got_root = 1;
+	}
+	if (j->depth > 0) {
+		f = &j->frames[j->depth - 1];
+		if (f->kind == F_ROW || f->kind == F_HEADER || f->kind == F_INT_ARRAY)
+			f->count++;
+		if (f->kind == F_ROW && f->count > (f - 1)->ncols) {
+			dcfg_json_fail(j, "row has more values than the header has columns (%u)",
+			    (f - 1)->ncols);
+			*bad = 1;
+			return NULL;
+		}
+	}
+	return expected(j, is_row);
+}
+
+static int
+wrong_type(struct dcfg_json *j, const struct dcfg_json_field *fld,
+    enum token tok, int container)
+{
+	return dcfg_json_fail(j, "expected %s, found %s", kind_names[fld->kind],
+	    found_name(tok, container));
+}
+
+static int
+header_name(struct dcfg_json *j, const char *s, size_t len)
+{
+	struct frame *hdr = &j->frames[j->depth - 1], *t = hdr - 1;
+	const struct dcfg_json_schema *sc = t->field->schema;
+	unsigned pos = (unsigned)hdr->count;   /* already counted */
+	int i;
+
+	if (pos > MAX_COLUMNS)
+		return dcfg_json_fail(j, "header has more than %d columns", MAX_COLUMNS), 0;
+	t->colmap[pos - 1] = NO_COLUMN;
+	t->ncols = pos;
+	for (i = 0; i < sc->n_fields; i++) {
+		if (strlen(sc->fields[i].name) != len ||
+		    memcmp(sc->fields[i].name, s, len) != 0)
+			continue;
+		if (t->seen & (UINT64_C(1) << i))
+			return dcfg_json_fail(j, "column %s appears twice in the header",
+			    sc->fields[i].name), 0;
+		t->seen |= UINT64_C(1) << i;
+		t->colmap[pos - 1] = (uint8_t)i;
+		if (sc->fields[i].required && pos > t->need)
+			t->need = pos;
+	}
+	return 1;
+}
+
+static int
+scalar(struct dcfg_json *j, enum token tok, const char *s, size_t len)
+{
+	const struct dcfg_json_field *fld;
+	struct frame *f;
+	uint64_t v;
+	const char *why;
+	int is_row, bad;
+
+	j->tok = tok;
+	j->tok_len = tok == T_NUMBER ? len : 0;
+	if (j->skip)
+		return 1;
+	if (j->depth > 0) {
+		f = &j->frames[j->depth - 1];
+		if (f->kind == F_HEADER) {
+			f->count++;
+			if (tok != T_STRING)
+				return dcfg_json_fail(j, "expected a column name, found %s",
+				    found_name(tok, 0)), 0;
+			return header_name(j, s, len);
+		}
+		if (f->kind == F_INT_ARRAY) {
+			f->count++;
+			if (tok == T_OTHER)
+				return dcfg_json_fail(j, "expected an integer, found %s",
+				    found_name(tok, 0)), 0;
+			if ((tok == T_NUMBER ? dcfg_parse_json_number(s, len, &v, &why) :
+			    dcfg_parse_c_integer(s, len, &v, &why)) < 0)
+				return dcfg_json_fail(j, "%s", why), 0;
+			return j->h->integer(j->ctx, f->field->id, v) == DCFG_JSON_OK;
+		}
+	}
+	fld = value_start(j, &is_row, &bad);
+	if (bad) {
+		if (!j->failed)
+			dcfg_json_fail(j, "unexpected value");
+		return 0;
+	}
+	if (fld == NULL)
+		return 1;
+	if (is_row)
+		return dcfg_json_fail(j, "expected a table row (an array), found %s",
+		    found_name(tok, 0)), 0;
+	switch (fld->kind) {
+	case DCFG_JSON_SKIP:
+		return 1;
+	case DCFG_JSON_INT:
+		if (tok == T_OTHER)
+			return wrong_type(j, fld, tok, 0), 0;
+		if ((tok == T_NUMBER ? dcfg_parse_json_number(s, len, &v, &why) :
+		    dcfg_parse_c_integer(s, len, &v, &why)) < 0)
+			return dcfg_json_fail(j, "%s", why), 0;
+		return j->h->integer(j->ctx, fld->id, v) == DCFG_JSON_OK;
+	case DCFG_JSON_STRING:
+		if (tok != T_STRING)
+			return wrong_type(j, fld, tok, 0), 0;
+		return j->h->string(j->ctx, fld->id, s, len) == DCFG_JSON_OK;
+	default:
+		return wrong_type(j, fld, tok, 0), 0;
+	}
+}
+
+static int
+cb_null(void *ctx)
+{
+	return scalar(ctx, T_OTHER, NULL, 0);
+}
+
+static int
+cb_boolean(void *ctx, int b)
+{
+	(void)b;
+	return scalar(ctx, T_OTHER, NULL, 0);
+}
+
+static int
+cb_number(void *ctx, const char *s, size_t len)
+{
+	return scalar(ctx, T_NUMBER, s, len);
+}
+
+static int
+cb_string(void *ctx, const unsigned char *s, size_t len)
+{
+	return scalar(ctx, T_STRING, (const char *)s, len);
+}
+
+static int
+push(struct dcfg_json *j, enum frame_kind kind, const struct dcfg_json_field *fld)
+{
+	struct frame *f;
+
+	if (j->depth == MAX_FRAMES)
+		return dcfg_json_fail(j, "nesting too deep"), 0;
+	f = &j->frames[j->depth++];
+	memset(f, 0, sizeof *f);
+	f->kind = kind;
+	f->field = fld;
+	return 1;
+}
+
+static int
+container_start(struct dcfg_json *j, int is_array)
+{
+	const struct dcfg_json_field *fld;
+	struct frame *top;
+	int is_row, bad, rc;
+
+	j->tok = T_OTHER;
+	j->tok_len = 1;
+	if (j->skip) {
+		if (++j->skip > MAX_SKIP)
+			return dcfg_json_fail(j, "nesting deeper than %d levels", MAX_SKIP), 0;
+		return 1;
+	}
+	top = j->depth > 0 ? &j->frames[j->depth - 1] : NULL;
+	if (top && (top->kind == F_HEADER || top->kind == F_INT_ARRAY)) {
+		top->count++;
+		return dcfg_json_fail(j, "expected %s, found %s",
+		    top->kind == F_HEADER ? "a column name" : "an integer",
+		    found_name(T_OTHER, is_array ? 2 : 1)), 0;
+	}
+	fld = value_start(j, &is_row, &bad);
+	if (bad) {
+		if (!j->failed)
+			dcfg_json_fail(j, "unexpected value");
+		return 0;
+	}
+	if (fld == NULL || fld->kind == DCFG_JSON_SKIP) {
+		j->skip = 1;
+		return 1;
+	}
+	if (is_row) {
+		if (!is_array)
+			return dcfg_json_fail(j, "expected a table row (an array), found an object"), 0;
+		if (top->ncols == 0)   /* the first row is the header; it is never empty */
+			return push(j, F_HEADER, fld);
+		top->count++;
+		if (!push(j, F_ROW, fld))
+			return 0;
+		if (j->h->row_begin && j->h->row_begin(j->ctx, fld->id) != DCFG_JSON_OK)
+			return 0;
+		return 1;
+	}
+	if ((fld->kind == DCFG_JSON_OBJECT && is_array) ||
+	    (fld->kind != DCFG_JSON_OBJECT && !is_array) ||
+	    (fld->kind != DCFG_JSON_OBJECT && fld->kind != DCFG_JSON_TABLE &&
+	    fld->kind != DCFG_JSON_INT_ARRAY))
+		return wrong_type(j, fld, T_OTHER, is_array ? 2 : 1), 0;
+	rc = j->h->begin ? j->h->begin(j->ctx, fld->id) : DCFG_JSON_OK;
+	if (rc == DCFG_JSON_DROP) {
+		j->skip = 1;
+		return 1;
+	}
+	if (rc != DCFG_JSON_OK)
+		return 0;
+	return push(j, fld->kind == DCFG_JSON_OBJECT ? F_OBJECT :
+	    fld->kind == DCFG_JSON_TABLE ? F_TABLE : F_INT_ARRAY, fld);
+}
+
+static int
+cb_start_map(void *ctx)
+{
+	return container_start(ctx, 0);
+}
+
+static int
+cb_start_array(void *ctx)
+{
+	return container_start(ctx, 1);
+}
+
+static int
+cb_map_key(void *ctx, const unsigned char *key, size_t len)
+{
+	struct dcfg_json *j = ctx;
+	struct frame *f;
+	const struct dcfg_json_schema *sc;
+	int i;
+
+	j->tok = T_STRING;
+	j->tok_len = 0;
+	if (j->skip)
+		return 1;
+	f = &j->frames[j->depth - 1];
+	sc = f->field->schema;
+	f->cur = NULL;
+	for (i = 0; i < sc->n_fields; i++) {
+		if (strlen(sc->fields[i].name) != len ||
+		    memcmp(sc->fields[i].name, key, len) != 0)
+			continue;
+		f->cur = &sc->fields[i];
+		if (f->seen & (UINT64_C(1) << i))
+			return dcfg_json_fail(j, "key appears twice in the same object"), 0;
+		f->seen |= UINT64_C(1) << i;
+	}
+	return 1;
+}
+
+static int
+container_end(struct dcfg_json *j)
+{
+	struct frame *f;
+	const struct dcfg_json_schema *sc;
+	int i;
+
+	j->tok = T_OTHER;
+	j->tok_len = 1;
+	if (j->skip) {
+		j->skip--;
+		return 1;
+	}
+	f = &j->frames[j->depth - 1];
+	switch (f->kind) {
+	case F_OBJECT:
+		sc = f->field->schema;
+		for (i = 0; i < sc->n_fields; i++)
+			if (sc->fields[i].required && !(f->seen & (UINT64_C(1) << i))) {
+				f->cur = NULL;
+				return dcfg_json_fail(j, "missing required key %s",
+				    sc->fields[i].name), 0;
+			}
+		break;
+	case F_HEADER:
+		sc = f->field->schema;
+		for (i = 0; i < sc->n_fields; i++)
+			if (sc->fields[i].required && !((f - 1)->seen & (UINT64_C(1) << i)))
+				return dcfg_json_fail(j, "the header has no %s column",
+				    sc->fields[i].name), 0;
+		if (f->count == 0)
+			return dcfg_json_fail(j, "the header row is empty"), 0;
+		j->depth--;
+		return 1;
+	case F_ROW:
+		if (f->count < (f - 1)->need) {
+			const struct frame *t = f - 1;
+			unsigned pos;
+			for (pos = (unsigned)f->count; pos < t->need; pos++)
+				if (t->colmap[pos] != NO_COLUMN &&
+				    t->field->schema->fields[t->colmap[pos]].required)
+					break;
+			f->count = 0;
+			return dcfg_json_fail(j, "row has no value for %s",
+			    t->field->schema->fields[t->colmap[pos]].name), 0;
+		}
+		if (j->h->row_end && j->h->row_end(j->ctx, f->field->id) != DCFG_JSON_OK)
+			return 0;
+		j->depth--;
+		return 1;
+	default:
+		break;
+	}
+	if (j->h->end && j->h->end(j->ctx, f->field->id) != DCFG_JSON_OK)
+		return 0;
+	j->depth--;
+	return 1;
+}
+
+static int
+cb_end(void *ctx)
+{
+	return container_end(ctx);
+}
+
+static const yajl_callbacks callbacks = {
+	.yajl_null = cb_null,
+	.yajl_boolean = cb_boolean,
+	.yajl_number = cb_number,
+	.yajl_string = cb_string,
+	.yajl_start_map = cb_start_map,
+	.yajl_map_key = cb_map_key,
+	.yajl_end_map = cb_end,
+	.yajl_start_array = cb_start_array,
+	.yajl_end_array = cb_end,
+};
+
+struct dcfg_json *
+dcfg_json_new(const struct dcfg_json_field *root,
+    const struct dcfg_json_handler *handler, void *ctx)
+{
+	struct dcfg_json *j = calloc(1, sizeof *j);
+
+	if (j == NULL)
+		return NULL;
+	j->root = root;
+	j->h = handler;
+	j->ctx = ctx;
+	j->yajl = yajl_alloc(&callbacks, NULL, j);
+	if (j->yajl == NULL) {
+		free(j);
+		return NULL;
+	}
+	return j;
+}
+
+void
+dcfg_json_free(struct dcfg_json *j)
+{
+	if (j == NULL)
+		return;
+	yajl_free(j->yajl);
+	free(j);
+}
+
+/*
+ * yajl's own message without its "parse error: " decoration, at the offset
+ * yajl reports.
+ */
+static int
+yajl_failure(struct dcfg_json *j, size_t len)
+{
+	unsigned char *msg = yajl_get_error(j->yajl, 0, j->chunk, len);
+	const char *text = (const char *)msg, *colon;
+	size_t off = yajl_get_bytes_consumed(j->yajl), start;
+	char clean[200];
+	int n;
+
+	if ((colon = strstr(text, "error: ")) != NULL)
+		text = colon + strlen("error: ");
+	n = snprintf(clean, sizeof clean, "%s", text);
+	yajl_free_error(j->yajl, msg);
+	while (n > 0 && (clean[n - 1] == '\n' || clean[n - 1] == ' '))
+		clean[--n] = '\0';
+	j->tok = T_OTHER;
+	j->tok_len = 0;
+	/* yajl stops after the bad token, or at its start after whitespace. */
+	if (off > 0 && off <= len && j->chunk[off - 1] == '"') {
+		j->tok = T_STRING;
+	} else if (off > 0 && off <= len && !is_space(j->chunk[off - 1])) {
+		for (start = off - 1; start > 0 && is_word_char(j->chunk[start]) &&
+		    is_word_char(j->chunk[start - 1]); start--)
+			;
+		j->tok_len = off - start;
+	}
+	return dcfg_json_fail(j, "invalid JSON: %s", clean);
+}
+
+int
+dcfg_json_parse(struct dcfg_json *j, struct dcfg_input *in,
+    struct dcfg_error *err)
+{
+	unsigned char *buf = malloc(CHUNK_SIZE);
+	uint64_t total = 0;
+	ssize_t n;
+	yajl_status st;
+
+	j->err = err;
+	j->file = dcfg_input_name(in);
+	j->line = j->column = 1;
+	if (buf == NULL)
+		return dcfg_error_set(err, j->file, "out of memory");
+	for (;;) {
+		n = dcfg_input_read(in, buf, CHUNK_SIZE, err);
+		if (n < 0)
+			goto fail;
+		if (n == 0)
+			break;
+		j->chunk = buf;
+		st = yajl_parse(j->yajl, buf, (size_t)n);
+		if (st != yajl_status_ok) {
+			if (!j->failed)
+				yajl_failure(j, (size_t)n);
+			goto fail;
+		}
+		advance(&j->line, &j->column, buf, (size_t)n);
+		total += (uint64_t)n;
+		if (j->h->progress)
+			j->h->progress(j->ctx, total);
+	}
+	j->chunk = NULL;
+	if (total == 0) {
+		dcfg_error_set(err, j->file, "empty input: no JSON value");
+		goto fail;
+	}
+	if (yajl_complete_parse(j->yajl) != yajl_status_ok) {
+		if (!j->failed) {
+			j->tok = T_OTHER;
+			j->tok_len = 0;
+			dcfg_json_fail(j, "unexpected end of input: the JSON text is incomplete");
+		}
+		goto fail;
+	}
+	free(buf);
+	return 0;
+fail:
+	free(buf);
+	return -1;
+}

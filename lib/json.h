@@ -1,0 +1,91 @@
+/*
+ * A schema-driven walker over yajl's SAX callbacks for the DCFG family of
+ * formats: objects with known keys, tables whose columns are found by the
+ * header row's names (spec 1.2.2), integers that may be JSON numbers or
+ * C-style strings (spec 1.2.1), and arrays of integers. Unknown keys and
+ * columns are skipped, so newer files still load (spec 2.3).
+ *
+ * The caller describes the format once as a tree of const fields and gets
+ * callbacks with each field's id, like yajl's own callbacks struct plus a
+ * context pointer. Nesting is tracked on an explicit, bounded stack.
+ */
+#ifndef DCFG_JSON_H
+#define DCFG_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "input.h"
+
+enum dcfg_json_kind {
+	DCFG_JSON_SKIP,       /* any value, ignored */
+	DCFG_JSON_INT,        /* unsigned 64-bit integer: number or C-style string */
+	DCFG_JSON_STRING,
+	DCFG_JSON_INT_ARRAY,  /* array of integers */
+	DCFG_JSON_OBJECT,     /* object whose keys are the schema's fields */
+	DCFG_JSON_TABLE       /* header row, then rows; columns are the schema's fields */
+};
+
+struct dcfg_json_schema;
+
+struct dcfg_json_field {
+	const char *name;                        /* key or column header */
+	int id;                                  /* handed to the callbacks */
+	enum dcfg_json_kind kind;
+	const struct dcfg_json_schema *schema;   /* for objects and tables */
+	int required;                            /* key must appear; column must be in header and row */
+};
+
+struct dcfg_json_schema {
+	const struct dcfg_json_field *fields;
+	int n_fields;                            /* at most 64 */
+};
+
+/* Return values of the callbacks. */
+#define DCFG_JSON_OK    0
+#define DCFG_JSON_DROP  1    /* from begin: skip this value unread */
+#define DCFG_JSON_ERROR (-1) /* after calling dcfg_json_fail() */
+
+struct dcfg_json_handler {
+	int (*begin)(void *ctx, int id);         /* object, table or integer array starts */
+	int (*end)(void *ctx, int id);
+	int (*row_begin)(void *ctx, int table_id);
+	int (*row_end)(void *ctx, int table_id);
+	int (*integer)(void *ctx, int id, uint64_t value);
+	int (*string)(void *ctx, int id, const char *s, size_t len);
+	void (*progress)(void *ctx, uint64_t bytes); /* decompressed bytes so far */
+};
+
+struct dcfg_json;
+
+struct dcfg_json *dcfg_json_new(const struct dcfg_json_field *root,
+    const struct dcfg_json_handler *handler, void *ctx);
+void dcfg_json_free(struct dcfg_json *j);
+
+/* Parses all of IN. Returns 0, or -1 with ERR set to the offending token's place. */
+int dcfg_json_parse(struct dcfg_json *j, struct dcfg_input *in,
+    struct dcfg_error *err);
+
+/*
+ * For callbacks: records an error at the current token, prefixed by where
+ * it is ("PROCESSES[1].PROCESS_DATA.EDGES[3].TARGET_NODE_ID: ..."). Returns
+ * DCFG_JSON_ERROR.
+ */
+int dcfg_json_fail(struct dcfg_json *j, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* 1-based number of the data row being read in the innermost table. */
+unsigned long dcfg_json_row(const struct dcfg_json *j);
+
+/*
+ * Integer syntax, shared with command-line parsing. A JSON number must be
+ * a non-negative integer; a string may be decimal, 0x-hex or 0-octal, as in
+ * C. Both fit in 64 bits. Return 0, or -1 with *why set.
+ */
+int dcfg_parse_json_number(const char *s, size_t len, uint64_t *value,
+    const char **why);
+int dcfg_parse_c_integer(const char *s, size_t len, uint64_t *value,
+    const char **why);
+
+#endif

@@ -1,0 +1,13 @@
+#!/bin/sh
+# make demo: summarise the bundled sample DCFG, as a user would, compressed.
+set -eu
+bin=$1
+sample=t/data/hello.dcfg.json
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bzip2 -c "$sample" > "$tmp/hello.dcfg.json.bz2"
+echo "\$ dcfg-info hello.dcfg.json.bz2"
+"$bin/dcfg-info" "$tmp/hello.dcfg.json.bz2"
+echo
+echo "\$ dcfg-info --json hello.dcfg.json.bz2"
+"$bin/dcfg-info" --json "$tmp/hello.dcfg.json.bz2"

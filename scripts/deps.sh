@@ -1,0 +1,23 @@
+#!/bin/sh
+# Checks the build and test dependencies; as root installs the missing
+# Debian packages, otherwise prints the command to run and fails.
+missing=""
+pkg-config --version >/dev/null 2>&1 || missing="$missing pkg-config"
+pkg-config --exists yajl 2>/dev/null || missing="$missing libyajl-dev"
+pkg-config --exists zlib 2>/dev/null || missing="$missing zlib1g-dev"
+printf '#include <bzlib.h>\n' | ${CC:-cc} -E - >/dev/null 2>&1 || missing="$missing libbz2-dev"
+command -v bats >/dev/null 2>&1 || missing="$missing bats"
+command -v mandoc >/dev/null 2>&1 || missing="$missing mandoc"
+command -v bzip2 >/dev/null 2>&1 || missing="$missing bzip2"
+command -v gzip >/dev/null 2>&1 || missing="$missing gzip"
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" = 0 ]; then
+	echo "deps: installing$missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq && apt-get install -y -qq $missing >/dev/null && exit 0
+	echo "deps: apt-get failed" >&2
+	exit 1
+fi
+echo "deps: missing:$missing" >&2
+echo "deps: run: sudo apt-get install -y$missing" >&2
+exit 1
