@@ -27,6 +27,8 @@ HEADERS  = $(wildcard lib/*.h)
 BINS     = $(CMDS:%=$(BUILD)/bin/%)
 MANPAGES = $(wildcard man/man*/*.[0-9])
 
+TEST_TOOLS = $(BUILD)/t/lookup
+
 all: $(BINS)
 
 $(BUILD)/lib/%.o: lib/%.c $(HEADERS)
@@ -45,14 +47,18 @@ $(BUILD)/bin/%: $(BUILD)/cmd/%.o $(BUILD)/libdcfg.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libdcfg.a $(DCFG_LIBS) -o $@
 
+$(BUILD)/t/%: t/tools/%.c $(BUILD)/libdcfg.a $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(DCFG_CFLAGS) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libdcfg.a $(DCFG_LIBS) -o $@
+
 deps:
 	@sh scripts/deps.sh
 
 lint-man: deps
 	mandoc -Tlint -Wwarning $(MANPAGES)
 
-test: all
-	PATH="$(CURDIR)/$(BUILD)/bin:$$PATH" bats t/
+test: all $(TEST_TOOLS)
+	PATH="$(CURDIR)/$(BUILD)/bin:$(CURDIR)/$(BUILD)/t:$$PATH" bats t/
 
 check: deps
 	$(MAKE) all
