@@ -51,17 +51,19 @@ $(BUILD)/t/%: t/tools/%.c $(BUILD)/libdcfg.a $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(DCFG_CFLAGS) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libdcfg.a $(DCFG_LIBS) -o $@
 
+test-tools: $(TEST_TOOLS)
+
 deps:
 	@sh scripts/deps.sh
 
 lint-man: deps
 	mandoc -Tlint -Wwarning $(MANPAGES)
 
-test: all $(TEST_TOOLS)
+test: all test-tools
 	PATH="$(CURDIR)/$(BUILD)/bin:$(CURDIR)/$(BUILD)/t:$$PATH" bats t/
 
 check: deps
-	$(MAKE) all
+	$(MAKE) all test-tools CFLAGS="$(CFLAGS) -Werror"
 	$(MAKE) lint-man
 	$(MAKE) test
 	$(MAKE) BUILD=build-asan SAN=1 test
@@ -85,5 +87,5 @@ install: all
 clean:
 	rm -rf build build-asan
 
-.PHONY: all deps lint-man test check demo bench install clean
+.PHONY: all test-tools deps lint-man test check demo bench install clean
 .SUFFIXES:

@@ -20,7 +20,7 @@ dcfg_progress_init(struct dcfg_progress *pg, const char *prog,
 	pg->on = mode == DCFG_PROGRESS_ON ||
 	    (mode == DCFG_PROGRESS_AUTO && isatty(STDERR_FILENO));
 	pg->shown = 0;
-	pg->last = time(NULL);
+	pg->last = 0;   /* the first update is drawn at once, then once a second */
 }
 
 void
