@@ -24,6 +24,7 @@ struct frame {
 	uint8_t colmap[MAX_COLUMNS];          /* table: header position -> field index */
 	unsigned ncols;                       /* table: header length */
 	unsigned need;                        /* table: 1 + last position of a required column */
+	unsigned long line, column;           /* where the frame's '[' or '{' is */
 };
 
 enum token { T_OTHER, T_STRING, T_NUMBER };
@@ -42,9 +43,15 @@ struct dcfg_json {
 	struct dcfg_error *err;
 	int failed;
 
-	/* Where the current chunk starts, to turn yajl's offset into line:column. */
+	/*
+	 * Turning yajl's offsets into line:column: the place of the chunk's
+	 * first byte, and a cursor that only moves forward within the chunk,
+	 * so that finding every token's place costs one pass over the text.
+	 */
 	const unsigned char *chunk;
-	unsigned long line, column;  /* of the chunk's first byte */
+	unsigned long line, column;
+	size_t scan_off;
+	unsigned long scan_line, scan_column;
 	enum token tok;              /* kind of the token being handled */
 	size_t tok_len;              /* its length when known (numbers, punctuation) */
 };
@@ -105,7 +112,7 @@ dcfg_parse_c_integer(const char *s, size_t len, uint64_t *value,
 		base = 16;
 		i = 2;
 		if (len == 2) {
-			*why = "no digits after 0x";
+			*why = "not an integer (decimal, 0x-hex or 0-octal)";
 			return -1;
 		}
 	} else if (len >= 2 && s[0] == '0') {
@@ -113,7 +120,7 @@ dcfg_parse_c_integer(const char *s, size_t len, uint64_t *value,
 		i = 1;
 	}
 	if (len == 0) {
-		*why = "empty string is not an integer";
+		*why = "not an integer (decimal, 0x-hex or 0-octal)";
 		return -1;
 	}
 	for (; i < len; i++) {
@@ -176,17 +183,33 @@ string_token_length(const unsigned char *chunk, size_t off)
 }
 
 static void
-token_position(const struct dcfg_json *j, unsigned long *line,
+position_at(struct dcfg_json *j, size_t off, unsigned long *line,
     unsigned long *column)
 {
-	size_t off = j->chunk ? yajl_get_bytes_consumed(j->yajl) : 0;
-	size_t len = j->tok == T_STRING ? string_token_length(j->chunk, off) :
-	    j->tok_len;
+	if (j->chunk == NULL) {
+		*line = j->line;
+		*column = j->column;
+		return;
+	}
+	if (off < j->scan_off) {   /* yajl moved back to a token's start */
+		j->scan_off = 0;
+		j->scan_line = j->line;
+		j->scan_column = j->column;
+	}
+	advance(&j->scan_line, &j->scan_column, j->chunk + j->scan_off, off - j->scan_off);
+	j->scan_off = off;
+	*line = j->scan_line;
+	*column = j->scan_column;
+}
 
-	*line = j->line;
-	*column = j->column;
-	if (j->chunk)
-		advance(line, column, j->chunk, off);
+static void
+token_position(struct dcfg_json *j, unsigned long *line, unsigned long *column)
+{
+	size_t off = j->chunk ? yajl_get_bytes_consumed(j->yajl) : 0;
+	size_t len = j->tok == T_STRING && j->chunk ?
+	    string_token_length(j->chunk, off) : j->tok_len;
+
+	position_at(j, off, line, column);
 	/* Tokens never span lines, so the start is on the same line. */
 	if (len > 0 && *column > len)
 		*column -= len;
@@ -256,24 +279,51 @@ format_path(const struct dcfg_json *j, char *buf, size_t size)
 	return at;
 }
 
-int
-dcfg_json_fail(struct dcfg_json *j, const char *fmt, ...)
+static int
+vfail_at(struct dcfg_json *j, unsigned long line, unsigned long column,
+    const char *fmt, va_list ap)
 {
 	char path[256], msg[384];
-	unsigned long line, column;
-	va_list ap;
 
 	if (j->failed)
 		return DCFG_JSON_ERROR;
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
 	format_path(j, path, sizeof path);
-	token_position(j, &line, &column);
 	dcfg_error_at(j->err, j->file, line, column, "%s%s%s", path,
 	    path[0] ? ": " : "", msg);
 	j->failed = 1;
 	return DCFG_JSON_ERROR;
+}
+
+int
+dcfg_json_fail(struct dcfg_json *j, const char *fmt, ...)
+{
+	unsigned long line, column;
+	va_list ap;
+	int rc;
+
+	token_position(j, &line, &column);
+	va_start(ap, fmt);
+	rc = vfail_at(j, line, column, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* An error about a whole row or header, placed at its opening bracket. */
+static int
+fail_at_frame(struct dcfg_json *j, const struct frame *f, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+fail_at_frame(struct dcfg_json *j, const struct frame *f, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vfail_at(j, f->line, f->column, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 unsigned long
@@ -392,8 +442,16 @@ header_name(struct dcfg_json *j, const char *s, size_t len)
 	return 1;
 }
 
+/* After a key's value is complete, the path no longer names that key. */
+static void
+value_done(struct dcfg_json *j)
+{
+	if (j->depth > 0 && j->frames[j->depth - 1].kind == F_OBJECT)
+		j->frames[j->depth - 1].cur = NULL;
+}
+
 static int
-scalar(struct dcfg_json *j, enum token tok, const char *s, size_t len)
+scalar_value(struct dcfg_json *j, enum token tok, const char *s, size_t len)
 {
 	const struct dcfg_json_field *fld;
 	struct frame *f;
@@ -402,7 +460,7 @@ scalar(struct dcfg_json *j, enum token tok, const char *s, size_t len)
 	int is_row, bad;
 
 	j->tok = tok;
-	j->tok_len = tok == T_NUMBER ? len : 0;
+	j->tok_len = tok == T_STRING ? 0 : len;
 	if (j->skip)
 		return 1;
 	if (j->depth > 0) {
@@ -456,16 +514,25 @@ scalar(struct dcfg_json *j, enum token tok, const char *s, size_t len)
 }
 
 static int
+scalar(struct dcfg_json *j, enum token tok, const char *s, size_t len)
+{
+	int ok = scalar_value(j, tok, s, len);
+
+	if (ok && !j->skip)
+		value_done(j);
+	return ok;
+}
+
+static int
 cb_null(void *ctx)
 {
-	return scalar(ctx, T_OTHER, NULL, 0);
+	return scalar(ctx, T_OTHER, NULL, 4);
 }
 
 static int
 cb_boolean(void *ctx, int b)
 {
-	(void)b;
-	return scalar(ctx, T_OTHER, NULL, 0);
+	return scalar(ctx, T_OTHER, NULL, b ? 4 : 5);
 }
 
 static int
@@ -491,6 +558,7 @@ push(struct dcfg_json *j, enum frame_kind kind, const struct dcfg_json_field *fl
 	memset(f, 0, sizeof *f);
 	f->kind = kind;
 	f->field = fld;
+	token_position(j, &f->line, &f->column);
 	return 1;
 }
 
@@ -602,7 +670,8 @@ container_end(struct dcfg_json *j)
 	j->tok = T_OTHER;
 	j->tok_len = 1;
 	if (j->skip) {
-		j->skip--;
+		if (--j->skip == 0)
+			value_done(j);
 		return 1;
 	}
 	f = &j->frames[j->depth - 1];
@@ -620,10 +689,10 @@ container_end(struct dcfg_json *j)
 		sc = f->field->schema;
 		for (i = 0; i < sc->n_fields; i++)
 			if (sc->fields[i].required && !((f - 1)->seen & (UINT64_C(1) << i)))
-				return dcfg_json_fail(j, "the header has no %s column",
+				return fail_at_frame(j, f, "the header has no %s column",
 				    sc->fields[i].name), 0;
 		if (f->count == 0)
-			return dcfg_json_fail(j, "the header row is empty"), 0;
+			return fail_at_frame(j, f, "the header row is empty"), 0;
 		j->depth--;
 		return 1;
 	case F_ROW:
@@ -635,7 +704,7 @@ container_end(struct dcfg_json *j)
 				    t->field->schema->fields[t->colmap[pos]].required)
 					break;
 			f->count = 0;
-			return dcfg_json_fail(j, "row has no value for %s",
+			return fail_at_frame(j, f, "row has no value for %s",
 			    t->field->schema->fields[t->colmap[pos]].name), 0;
 		}
 		if (j->h->row_end && j->h->row_end(j->ctx, f->field->id) != DCFG_JSON_OK)
@@ -648,6 +717,7 @@ container_end(struct dcfg_json *j)
 	if (j->h->end && j->h->end(j->ctx, f->field->id) != DCFG_JSON_OK)
 		return 0;
 	j->depth--;
+	value_done(j);
 	return 1;
 }
 
@@ -751,13 +821,16 @@ dcfg_json_parse(struct dcfg_json *j, struct dcfg_input *in,
 		if (n == 0)
 			break;
 		j->chunk = buf;
+		j->scan_off = 0;
+		j->scan_line = j->line;
+		j->scan_column = j->column;
 		st = yajl_parse(j->yajl, buf, (size_t)n);
 		if (st != yajl_status_ok) {
 			if (!j->failed)
 				yajl_failure(j, (size_t)n);
 			goto fail;
 		}
-		advance(&j->line, &j->column, buf, (size_t)n);
+		position_at(j, (size_t)n, &j->line, &j->column);
 		total += (uint64_t)n;
 		if (j->h->progress)
 			j->h->progress(j->ctx, total);

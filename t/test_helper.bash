@@ -1,0 +1,63 @@
+# Common setup for the command tests (load it with `load test_helper`).
+#
+# The commands are found on PATH: `make test` runs `PATH=build/bin:$PATH bats t/`.
+# Every test runs in its own empty directory ($BATS_TEST_TMPDIR), so files
+# made there can be named on the command line exactly as error messages show
+# them.  The fixtures in t/data were written by hand from the DCFG spec.
+
+DATA="$BATS_TEST_DIRNAME/data"
+
+setup() {
+	cd "$BATS_TEST_TMPDIR" || return 1
+}
+
+# dcfg_info ARGS...: runs dcfg-info with stdout in ./stdout, stderr in
+# ./stderr and the exit status in $status (redirect stdin as usual).
+dcfg_info() {
+	status=0
+	dcfg-info "$@" > stdout 2> stderr || status=$?
+}
+
+# show: prints what the last dcfg_info did (bats shows it when a test fails).
+show() {
+	echo "exit status: $status"
+	echo "--- stdout:"
+	cat stdout
+	echo "--- stderr:"
+	cat stderr
+}
+
+# expect_stdout < EXPECTED: the command succeeded, printed nothing on stderr
+# and printed exactly EXPECTED (byte for byte, with the final newline).
+expect_stdout() {
+	cat > expected
+	if [ "$status" -ne 0 ] || [ -s stderr ] || ! cmp -s expected stdout; then
+		show
+		echo "--- diff expected stdout:"
+		diff -u expected stdout
+		return 1
+	fi
+}
+
+# expect_error LINE: exit status 2, nothing on stdout, and exactly LINE
+# (one line) on stderr.
+expect_error() {
+	printf '%s\n' "$1" > expected
+	if [ "$status" -ne 2 ] || [ -s stdout ] || ! cmp -s expected stderr; then
+		show
+		echo "--- expected stderr:"
+		cat expected
+		return 1
+	fi
+}
+
+# expect_error_like REGEX: exit status 2, nothing on stdout, one line on
+# stderr that matches the extended regular expression REGEX.
+expect_error_like() {
+	if [ "$status" -ne 2 ] || [ -s stdout ] ||
+	    [ "$(wc -l < stderr)" -ne 1 ] || ! grep -Eq -- "$1" stderr; then
+		show
+		echo "--- expected stderr matching: $1"
+		return 1
+	fi
+}
