@@ -9,8 +9,8 @@ VERSION   = 0.1.0
 CC       ?= cc
 CFLAGS   ?= -O2 -g
 DCFG_CFLAGS = -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L \
-              -DDCFG_VERSION='"$(VERSION)"' -Ilib
-DCFG_LIBS = -lyajl -lz -lbz2
+              -DDCFG_VERSION='"$(VERSION)"' -Ilib -pthread
+DCFG_LIBS = -lyajl -lz -lbz2 -pthread
 
 # BUILD=build-asan SAN=1 gives the sanitizer build that `make check` also tests.
 BUILD    ?= build

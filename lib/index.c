@@ -103,7 +103,11 @@ addr_index(struct dcfg_addr_index **out, size_t *n_out, const void *records,
 			ix[i].end = UINT64_MAX;
 		ix[i].index = (uint32_t)(r.first + i);
 	}
-	qsort(ix, r.count, sizeof *ix, by_addr);
+	/* Writers usually list records in address order already. */
+	for (i = 1; i < r.count && by_addr(&ix[i - 1], &ix[i]) <= 0; i++)
+		;
+	if (i < r.count)
+		qsort(ix, r.count, sizeof *ix, by_addr);
 	*out = ix;
 	*n_out = r.count;
 	return 0;

@@ -3,12 +3,36 @@
 #include <bzlib.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #define RAW_SIZE (256 * 1024)
+#define SLOTS 4
+#define SLOT_SIZE (256 * 1024)
+
+/*
+ * Compressed input is decompressed by a thread of its own into a ring of
+ * slots, so that decompression and parsing run on two cores at once.
+ */
+struct slot {
+	unsigned char *data;
+	ssize_t len;             /* bytes, 0 at the end, -1 with err set */
+	int full;
+	struct dcfg_error err;
+};
+
+struct ring {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	struct slot slots[SLOTS];
+	int head, tail;          /* consumer's and producer's slot */
+	size_t pos;              /* consumer's position in its slot */
+	int stop;
+};
 
 struct dcfg_input {
 	int fd;
@@ -21,7 +45,12 @@ struct dcfg_input {
 	z_stream z;
 	bz_stream bz;
 	int z_live, bz_live;
+	struct ring *ring;         /* NULL: read in the caller's thread */
 };
+
+static ssize_t decompress(struct dcfg_input *in, void *buf, size_t size,
+    struct dcfg_error *err);
+static int start_ring(struct dcfg_input *in);
 
 static int
 refill(struct dcfg_input *in, struct dcfg_error *err)
@@ -35,9 +64,17 @@ refill(struct dcfg_input *in, struct dcfg_error *err)
 	}
 	if (in->eof || in->raw_len == RAW_SIZE)
 		return 0;
+	/*
+	 * The decompressor thread may be cancelled here, and only here: a
+	 * reader that stops early must not wait for a pipe that stays open.
+	 */
+	if (in->ring)
+		pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
 	do
 		n = read(in->fd, in->raw + in->raw_len, RAW_SIZE - in->raw_len);
 	while (n < 0 && errno == EINTR);
+	if (in->ring)
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 	if (n < 0)
 		return dcfg_error_set(err, in->name, "%s", strerror(errno));
 	if (n == 0)
@@ -129,6 +166,9 @@ dcfg_input_open(const char *path, struct dcfg_error *err)
 		in->kind = DCFG_PLAIN;
 	if (in->kind != DCFG_PLAIN && start_member(in, err) < 0)
 		goto fail;
+	/* Without a thread (none to be had) the same work happens in read. */
+	if (in->kind != DCFG_PLAIN)
+		start_ring(in);
 	return in;
 fail:
 	dcfg_input_close(in);
@@ -258,12 +298,121 @@ read_plain(struct dcfg_input *in, unsigned char *buf, size_t size,
 	return n;
 }
 
+static void *
+produce(void *arg)
+{
+	struct dcfg_input *in = arg;
+	struct ring *r = in->ring;
+	struct slot *s;
+	ssize_t n;
+
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+	for (;;) {
+		pthread_mutex_lock(&r->lock);
+		while (r->slots[r->tail].full && !r->stop)
+			pthread_cond_wait(&r->changed, &r->lock);
+		if (r->stop) {
+			pthread_mutex_unlock(&r->lock);
+			return NULL;
+		}
+		s = &r->slots[r->tail];
+		pthread_mutex_unlock(&r->lock);
+
+		n = decompress(in, s->data, SLOT_SIZE, &s->err);
+
+		pthread_mutex_lock(&r->lock);
+		s->len = n;
+		s->full = 1;
+		r->tail = (r->tail + 1) % SLOTS;
+		pthread_cond_broadcast(&r->changed);
+		pthread_mutex_unlock(&r->lock);
+		if (n <= 0)
+			return NULL;
+	}
+}
+
+static void
+free_ring(struct ring *r)
+{
+	int i;
+
+	for (i = 0; i < SLOTS; i++)
+		free(r->slots[i].data);
+	free(r);
+}
+
+static int
+start_ring(struct dcfg_input *in)
+{
+	struct ring *r = calloc(1, sizeof *r);
+	int i;
+
+	if (r == NULL)
+		return -1;
+	for (i = 0; i < SLOTS; i++)
+		if ((r->slots[i].data = malloc(SLOT_SIZE)) == NULL) {
+			free_ring(r);
+			return -1;
+		}
+	pthread_mutex_init(&r->lock, NULL);
+	pthread_cond_init(&r->changed, NULL);
+	in->ring = r;
+	if (pthread_create(&r->thread, NULL, produce, in) != 0) {
+		in->ring = NULL;
+		pthread_mutex_destroy(&r->lock);
+		pthread_cond_destroy(&r->changed);
+		free_ring(r);
+		return -1;
+	}
+	return 0;
+}
+
+static ssize_t
+consume(struct ring *r, void *buf, size_t size, struct dcfg_error *err)
+{
+	struct slot *s = &r->slots[r->head];
+	size_t n;
+
+	pthread_mutex_lock(&r->lock);
+	while (!s->full)
+		pthread_cond_wait(&r->changed, &r->lock);
+	pthread_mutex_unlock(&r->lock);
+	if (s->len <= 0) {           /* the last slot stays full: later reads say the same */
+		if (s->len < 0)
+			*err = s->err;
+		return s->len;
+	}
+	n = (size_t)s->len - r->pos;
+	if (n > size)
+		n = size;
+	memcpy(buf, s->data + r->pos, n);
+	r->pos += n;
+	if (r->pos == (size_t)s->len) {
+		r->pos = 0;
+		pthread_mutex_lock(&r->lock);
+		s->full = 0;
+		r->head = (r->head + 1) % SLOTS;
+		pthread_cond_broadcast(&r->changed);
+		pthread_mutex_unlock(&r->lock);
+	}
+	return (ssize_t)n;
+}
+
 ssize_t
 dcfg_input_read(struct dcfg_input *in, void *buf, size_t size,
     struct dcfg_error *err)
 {
 	if (size == 0)
 		return 0;
+	if (in->ring)
+		return consume(in->ring, buf, size, err);
+	return decompress(in, buf, size, err);
+}
+
+static ssize_t
+decompress(struct dcfg_input *in, void *buf, size_t size,
+    struct dcfg_error *err)
+{
 	switch (in->kind) {
 	case DCFG_GZIP:
 		return read_gzip(in, buf, size, err);
@@ -291,6 +440,17 @@ dcfg_input_close(struct dcfg_input *in)
 {
 	if (in == NULL)
 		return;
+	if (in->ring) {
+		pthread_mutex_lock(&in->ring->lock);
+		in->ring->stop = 1;
+		pthread_cond_broadcast(&in->ring->changed);
+		pthread_mutex_unlock(&in->ring->lock);
+		pthread_cancel(in->ring->thread);
+		pthread_join(in->ring->thread, NULL);
+		pthread_mutex_destroy(&in->ring->lock);
+		pthread_cond_destroy(&in->ring->changed);
+		free_ring(in->ring);
+	}
 	if (in->z_live)
 		inflateEnd(&in->z);
 	if (in->bz_live)

@@ -1,6 +1,7 @@
 #include "json.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,10 +22,10 @@ struct frame {
 	const struct dcfg_json_field *cur;    /* object: field of the current key */
 	uint64_t seen;                        /* object: keys seen; table: columns in header */
 	unsigned long count;                  /* table: data rows; header/row/array: values */
-	uint8_t colmap[MAX_COLUMNS];          /* table: header position -> field index */
 	unsigned ncols;                       /* table: header length */
 	unsigned need;                        /* table: 1 + last position of a required column */
 	unsigned long line, column;           /* where the frame's '[' or '{' is */
+	uint8_t colmap[MAX_COLUMNS];          /* table: header position -> field index; last */
 };
 
 enum token { T_OTHER, T_STRING, T_NUMBER };
@@ -555,7 +556,8 @@ push(struct dcfg_json *j, enum frame_kind kind, const struct dcfg_json_field *fl
 	if (j->depth == MAX_FRAMES)
 		return dcfg_json_fail(j, "nesting too deep"), 0;
 	f = &j->frames[j->depth++];
-	memset(f, 0, sizeof *f);
+	/* Only tables use the column map, which is filled from their header. */
+	memset(f, 0, offsetof(struct frame, colmap));
 	f->kind = kind;
 	f->field = fld;
 	token_position(j, &f->line, &f->column);

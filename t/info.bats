@@ -1018,3 +1018,27 @@ edges_file() {
 	dcfg_info deep2.json
 	expect_error 'dcfg-info: deep2.json:1:19: MAJOR_VERSION: expected an integer, found an array'
 }
+
+@test "a JSON error early in a compressed stream whose writer stays open exits at once" {
+	# The decompressor runs in a thread of its own; stopping must not wait
+	# for the rest of a pipe that is still open. sync-flushed-bad.json.gz is
+	# a gzip stream flushed after '{"A" 1, "B": 2}' with no end of stream.
+	mkfifo pipe
+	{ cat "$DATA/sync-flushed-bad.json.gz"; sleep 30; } > pipe &
+	writer=$!
+	run timeout 20 dcfg-info < pipe
+	kill "$writer" 2>/dev/null || true
+	[ "$status" -eq 2 ]
+	[ "$output" = "dcfg-info: <stdin>:1:6: invalid JSON: object key and value must be separated by a colon (':')" ]
+}
+
+@test "--progress shows the bytes read on standard error; --quiet and a non-terminal show nothing" {
+	dcfg-info --progress "$DATA/hello.dcfg.json" > out 2> err
+	grep -q 'dcfg-info: read [0-9.]* MiB' err
+	# stdout is the same data as without progress
+	dcfg-info "$DATA/hello.dcfg.json" > plain 2> plain.err
+	cmp out plain
+	[ ! -s plain.err ]
+	dcfg-info --progress --quiet "$DATA/hello.dcfg.json" > /dev/null 2> quiet.err
+	[ ! -s quiet.err ]
+}
