@@ -59,8 +59,13 @@ deps:
 lint-man: deps
 	mandoc -Tlint -Wwarning $(MANPAGES)
 
+# Ends with a plain "bats: N passed, N failed" line that CI logs can be read by.
 test: all test-tools
-	PATH="$(CURDIR)/$(BUILD)/bin:$(CURDIR)/$(BUILD)/t:$$PATH" bats t/
+	@{ PATH="$(CURDIR)/$(BUILD)/bin:$(CURDIR)/$(BUILD)/t:$$PATH" bats --tap t/; \
+	    echo $$? > $(BUILD)/bats.status; } | tee $(BUILD)/bats.log
+	@awk '/^ok /{p++} /^not ok /{f++} END{printf "bats: %d passed, %d failed\n", p, f}' \
+	    $(BUILD)/bats.log
+	@exit $$(cat $(BUILD)/bats.status)
 
 check: deps
 	$(MAKE) all test-tools CFLAGS="$(CFLAGS) -Werror"
