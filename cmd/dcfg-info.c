@@ -31,43 +31,11 @@ print(const char *file, const struct dcfg *d, const struct dcfg_process *only,
     int json)
 {
 	struct dcfg_output out;
-	struct dcfg_summary s;
 	struct dcfg_error err;
-	size_t i, shown = 0;
 
-	if (dcfg_output_open(&out, NULL, &err) < 0) {
-		dcfg_cli_error(prog, &err);
-		return DCFG_EXIT_USAGE;
-	}
-	if (json) {
-		dcfg_out_str(&out, "{\"version\":");
-		dcfg_print_version(&out, d, 1);
-		dcfg_out_str(&out, ",\"processes\":[");
-	} else {
-		dcfg_out_str(&out, "version: ");
-		dcfg_print_version(&out, d, 0);
-		dcfg_out_char(&out, '\n');
-	}
-	for (i = 0; i < d->n_processes && !dcfg_output_failed(&out); i++) {
-		const struct dcfg_process *p = &d->processes[i];
-		if (only && p != only)
-			continue;
-		if (dcfg_summarize(d, p, &s, file, &err) < 0) {
-			/* Nothing half-printed reaches a reader: drop the buffer. */
-			out.len = 0;
-			dcfg_cli_error(prog, &err);
-			return DCFG_EXIT_USAGE;
-		}
-		if (json && shown++ > 0)
-			dcfg_out_char(&out, ',');
-		if (json)
-			dcfg_summary_print_json(&out, d, p, &s);
-		else
-			dcfg_summary_print_text(&out, d, p, &s);
-	}
-	if (json)
-		dcfg_out_str(&out, "]}\n");
-	if (dcfg_output_close(&out, &err) < 0) {
+	if (dcfg_output_open(&out, NULL, &err) < 0 ||
+	    dcfg_summary_write(&out, d, only, json, file, &err) < 0 ||
+	    dcfg_output_close(&out, &err) < 0) {
 		dcfg_cli_error(prog, &err);
 		return DCFG_EXIT_USAGE;
 	}
@@ -96,6 +64,7 @@ main(int argc, char **argv)
 	int c, json = 0, have_pid = 0, status;
 	struct dcfg *d;
 
+	dcfg_cli_start();
 	while ((c = getopt_long(argc, argv, "p:jqhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':

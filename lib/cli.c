@@ -1,7 +1,14 @@
 #include "cli.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
+
+void
+dcfg_cli_start(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+}
 
 void
 dcfg_cli_error(const char *prog, const struct dcfg_error *err)

@@ -15,6 +15,12 @@
 #define DCFG_EXIT_CHECK  1   /* the data failed a check */
 #define DCFG_EXIT_USAGE  2   /* usage or input error */
 
+/*
+ * Call first in main: a closed pipe then shows up as EPIPE on write, to be
+ * told apart from real write failures, instead of killing the process.
+ */
+void dcfg_cli_start(void);
+
 /* Prints "PROG: FILE:LINE:COLUMN: message" on standard error. */
 void dcfg_cli_error(const char *prog, const struct dcfg_error *err);
 

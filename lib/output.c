@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -12,8 +11,6 @@ dcfg_output_open(struct dcfg_output *out, const char *path,
 {
 	out->len = 0;
 	out->error = 0;
-	/* A closed pipe must show up as EPIPE, to be told apart from real failures. */
-	signal(SIGPIPE, SIG_IGN);
 	if (path == NULL || strcmp(path, "-") == 0) {
 		out->fd = STDOUT_FILENO;
 		out->name = "<stdout>";

@@ -1,8 +1,9 @@
 /*
  * Buffered output for data on standard output or a file. Failures are
  * sticky and reported once at close, so a full disk is an error and a
- * closed pipe ("| head") is a quiet stop. The hot-path writers below do
- * not allocate and call no printf-family function.
+ * closed pipe ("| head") is a quiet stop, provided the program ignores
+ * SIGPIPE (dcfg_cli_start does). The hot-path writers below do not
+ * allocate and call no printf-family function.
  */
 #ifndef DCFG_OUTPUT_H
 #define DCFG_OUTPUT_H

@@ -26,6 +26,15 @@ struct dcfg_summary {
 int dcfg_summarize(const struct dcfg *d, const struct dcfg_process *p,
     struct dcfg_summary *s, const char *file, struct dcfg_error *err);
 
+/*
+ * The whole report: the format version, then every process (or only
+ * ONLY), as text or JSON. -1 with ERR set when a summary cannot be
+ * computed; nothing of the report is written then.
+ */
+int dcfg_summary_write(struct dcfg_output *out, const struct dcfg *d,
+    const struct dcfg_process *only, int json, const char *file,
+    struct dcfg_error *err);
+
 void dcfg_summary_print_text(struct dcfg_output *out, const struct dcfg *d,
     const struct dcfg_process *p, const struct dcfg_summary *s);
 void dcfg_summary_print_json(struct dcfg_output *out, const struct dcfg *d,

@@ -1,5 +1,7 @@
 #include "summary.h"
 
+#include <stdlib.h>
+
 /* total/count with two decimals, rounded half up, exactly (no floating point). */
 static void
 out_average(struct dcfg_output *out, const struct dcfg_stat *st)
@@ -218,4 +220,46 @@ dcfg_summary_print_json(struct dcfg_output *out, const struct dcfg *d,
 	json_stat(out, "calls_per_routine", &s->calls);
 	json_stat(out, "iterations_per_loop", &s->iterations);
 	dcfg_out_char(out, '}');
+}
+
+int
+dcfg_summary_write(struct dcfg_output *out, const struct dcfg *d,
+    const struct dcfg_process *only, int json, const char *file,
+    struct dcfg_error *err)
+{
+	struct dcfg_summary *s;
+	size_t i, shown = 0;
+
+	/* All summaries first, so that a failure leaves no half report. */
+	if ((s = calloc(d->n_processes + 1, sizeof *s)) == NULL)
+		return dcfg_error_set(err, file, "out of memory");
+	for (i = 0; i < d->n_processes; i++)
+		if ((only == NULL || &d->processes[i] == only) &&
+		    dcfg_summarize(d, &d->processes[i], &s[i], file, err) < 0) {
+			free(s);
+			return -1;
+		}
+	if (json) {
+		dcfg_out_str(out, "{\"version\":");
+		dcfg_print_version(out, d, 1);
+		dcfg_out_str(out, ",\"processes\":[");
+	} else {
+		dcfg_out_str(out, "version: ");
+		dcfg_print_version(out, d, 0);
+		dcfg_out_char(out, '\n');
+	}
+	for (i = 0; i < d->n_processes && !dcfg_output_failed(out); i++) {
+		if (only && &d->processes[i] != only)
+			continue;
+		if (json && shown++ > 0)
+			dcfg_out_char(out, ',');
+		if (json)
+			dcfg_summary_print_json(out, d, &d->processes[i], &s[i]);
+		else
+			dcfg_summary_print_text(out, d, &d->processes[i], &s[i]);
+	}
+	if (json)
+		dcfg_out_str(out, "]}\n");
+	free(s);
+	return 0;
 }

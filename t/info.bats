@@ -1042,3 +1042,11 @@ edges_file() {
 	dcfg-info --progress --quiet "$DATA/hello.dcfg.json" > /dev/null 2> quiet.err
 	[ ! -s quiet.err ]
 }
+
+@test "a statistic whose total does not fit in 64 bits is an error, with no half report" {
+	# NUM_INSTRS 2^64-1 executed twice (COUNT 2, no edges): the dynamic
+	# instruction total would be 2 x (2^64 - 1).
+	printf '%s' '{"PROCESSES":[["PROCESS_ID","PROCESS_DATA"],[1,{"IMAGES":[["IMAGE_ID","LOAD_ADDR","SIZE","IMAGE_DATA"],[1,0,0,{"BASIC_BLOCKS":[["NODE_ID","ADDR_OFFSET","SIZE","NUM_INSTRS","LAST_INSTR_OFFSET","COUNT"],[5,0,1,18446744073709551615,0,2]]}]]}]]}' > big.json
+	dcfg_info big.json
+	expect_error "dcfg-info: big.json: process 1: a count or total does not fit in 64 bits"
+}
