@@ -20,14 +20,14 @@ CFLAGS    = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 LDFLAGS  += -fsanitize=address,undefined
 endif
 
-CMDS     = dcfg-info
+CMDS     = dcfg-info dcfg-expand
 LIB_SRC  = $(wildcard lib/*.c)
 LIB_OBJ  = $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o)
 HEADERS  = $(wildcard lib/*.h)
 BINS     = $(CMDS:%=$(BUILD)/bin/%)
 MANPAGES = $(wildcard man/man*/*.[0-9])
 
-TEST_TOOLS = $(BUILD)/t/lookup
+TEST_TOOLS = $(BUILD)/t/lookup $(BUILD)/t/gen-trace
 
 all: $(BINS)
 

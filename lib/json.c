@@ -14,7 +14,7 @@
 #define CHUNK_SIZE   (256 * 1024)
 #define NO_COLUMN    0xff
 
-enum frame_kind { F_OBJECT, F_TABLE, F_HEADER, F_ROW, F_INT_ARRAY };
+enum frame_kind { F_OBJECT, F_TABLE, F_HEADER, F_ROW, F_INT_ARRAY, F_DICT };
 
 struct frame {
 	enum frame_kind kind;
@@ -43,6 +43,9 @@ struct dcfg_json {
 	const char *file;
 	struct dcfg_error *err;
 	int failed;
+	int stopped;               /* a callback asked to stop */
+	char *key;                 /* a dictionary's current key */
+	size_t key_len, key_cap;
 
 	/*
 	 * Turning yajl's offsets into line:column: the place of the chunk's
@@ -53,6 +56,9 @@ struct dcfg_json {
 	unsigned long line, column;
 	size_t scan_off;
 	unsigned long scan_line, scan_column;
+	unsigned long header_line, header_column;  /* of the header just read */
+	unsigned long key_line, key_column;        /* of a dictionary's current key */
+	int at_key;                /* errors of a dictionary entry are placed at its key */
 	enum token tok;              /* kind of the token being handled */
 	size_t tok_len;              /* its length when known (numbers, punctuation) */
 };
@@ -64,6 +70,7 @@ static const char *const kind_names[] = {
 	[DCFG_JSON_INT_ARRAY] = "an array of integers",
 	[DCFG_JSON_OBJECT] = "an object",
 	[DCFG_JSON_TABLE] = "a table (an array of rows)",
+	[DCFG_JSON_DICT] = "an object of strings",
 };
 
 int
@@ -206,6 +213,11 @@ position_at(struct dcfg_json *j, size_t off, unsigned long *line,
 static void
 token_position(struct dcfg_json *j, unsigned long *line, unsigned long *column)
 {
+	if (j->at_key) {
+		*line = j->key_line;
+		*column = j->key_column;
+		return;
+	}
 	size_t off = j->chunk ? yajl_get_bytes_consumed(j->yajl) : 0;
 	size_t len = j->tok == T_STRING && j->chunk ?
 	    string_token_length(j->chunk, off) : j->tok_len;
@@ -275,6 +287,8 @@ format_path(const struct dcfg_json *j, char *buf, size_t size)
 			if (f->count > 0)
 				at = append(buf, size, at, "[%lu]", f->count - 1);
 			break;
+		case F_DICT:
+			break;
 		}
 	}
 	return at;
@@ -308,6 +322,53 @@ dcfg_json_fail(struct dcfg_json *j, const char *fmt, ...)
 	rc = vfail_at(j, line, column, fmt, ap);
 	va_end(ap);
 	return rc;
+}
+
+int
+dcfg_json_fail_at(struct dcfg_json *j, unsigned long line, unsigned long column,
+    const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vfail_at(j, line, column, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+void
+dcfg_json_position(struct dcfg_json *j, unsigned long *line,
+    unsigned long *column)
+{
+	token_position(j, line, column);
+}
+
+void
+dcfg_json_header_position(const struct dcfg_json *j, unsigned long *line,
+    unsigned long *column)
+{
+	*line = j->header_line;
+	*column = j->header_column;
+}
+
+int
+dcfg_json_column(const struct dcfg_json *j, int id)
+{
+	const struct frame *t;
+	unsigned pos;
+	int i;
+
+	for (i = j->depth - 1; i >= 0 && j->frames[i].kind != F_TABLE; i--)
+		;
+	if (i < 0)
+		return -1;
+	t = &j->frames[i];
+	for (pos = 0; pos < t->ncols; pos++)
+		if (t->colmap[pos] != NO_COLUMN &&
+		    t->field->schema->fields[t->colmap[pos]].id == id)
+			return (int)pos;
+	return -1;
 }
 
 /* An error about a whole row or header, placed at its opening bracket. */
@@ -408,6 +469,15 @@ value_start(struct dcfg_json *j, int *is_row, int *bad)
 	return expected(j, is_row);
 }
 
+/* A callback's answer as yajl's: go on (1) or cancel (0). */
+static int
+verdict(struct dcfg_json *j, int rc)
+{
+	if (rc == DCFG_JSON_STOP)
+		j->stopped = 1;
+	return rc == DCFG_JSON_OK;
+}
+
 static int
 wrong_type(struct dcfg_json *j, const struct dcfg_json_field *fld,
     enum token tok, int container)
@@ -481,7 +551,16 @@ scalar_value(struct dcfg_json *j, enum token tok, const char *s, size_t len)
 			if ((tok == T_NUMBER ? dcfg_parse_json_number(s, len, &v, &why) :
 			    dcfg_parse_c_integer(s, len, &v, &why)) < 0)
 				return dcfg_json_fail(j, "%s", why), 0;
-			return j->h->integer(j->ctx, f->field->id, v) == DCFG_JSON_OK;
+			return verdict(j, j->h->integer(j->ctx, f->field->id, v));
+		}
+		if (f->kind == F_DICT) {
+			if (tok != T_STRING)
+				return dcfg_json_fail(j, "expected a string, found %s",
+				    found_name(tok, 0)), 0;
+			j->at_key = 1;
+			int rc = j->h->entry(j->ctx, f->field->id, j->key, j->key_len, s, len);
+			j->at_key = 0;
+			return verdict(j, rc);
 		}
 	}
 	fld = value_start(j, &is_row, &bad);
@@ -504,11 +583,11 @@ scalar_value(struct dcfg_json *j, enum token tok, const char *s, size_t len)
 		if ((tok == T_NUMBER ? dcfg_parse_json_number(s, len, &v, &why) :
 		    dcfg_parse_c_integer(s, len, &v, &why)) < 0)
 			return dcfg_json_fail(j, "%s", why), 0;
-		return j->h->integer(j->ctx, fld->id, v) == DCFG_JSON_OK;
+		return verdict(j, j->h->integer(j->ctx, fld->id, v));
 	case DCFG_JSON_STRING:
 		if (tok != T_STRING)
 			return wrong_type(j, fld, tok, 0), 0;
-		return j->h->string(j->ctx, fld->id, s, len) == DCFG_JSON_OK;
+		return verdict(j, j->h->string(j->ctx, fld->id, s, len));
 	default:
 		return wrong_type(j, fld, tok, 0), 0;
 	}
@@ -579,10 +658,12 @@ container_start(struct dcfg_json *j, int is_array)
 		return 1;
 	}
 	top = j->depth > 0 ? &j->frames[j->depth - 1] : NULL;
-	if (top && (top->kind == F_HEADER || top->kind == F_INT_ARRAY)) {
+	if (top && (top->kind == F_HEADER || top->kind == F_INT_ARRAY ||
+	    top->kind == F_DICT)) {
 		top->count++;
 		return dcfg_json_fail(j, "expected %s, found %s",
-		    top->kind == F_HEADER ? "a column name" : "an integer",
+		    top->kind == F_HEADER ? "a column name" :
+		    top->kind == F_DICT ? "a string" : "an integer",
 		    found_name(T_OTHER, is_array ? 2 : 1)), 0;
 	}
 	fld = value_start(j, &is_row, &bad);
@@ -603,13 +684,11 @@ container_start(struct dcfg_json *j, int is_array)
 		top->count++;
 		if (!push(j, F_ROW, fld))
 			return 0;
-		if (j->h->row_begin && j->h->row_begin(j->ctx, fld->id) != DCFG_JSON_OK)
-			return 0;
-		return 1;
+		return !j->h->row_begin || verdict(j, j->h->row_begin(j->ctx, fld->id));
 	}
-	if ((fld->kind == DCFG_JSON_OBJECT && is_array) ||
-	    (fld->kind != DCFG_JSON_OBJECT && !is_array) ||
-	    (fld->kind != DCFG_JSON_OBJECT && fld->kind != DCFG_JSON_TABLE &&
+	int wants_object = fld->kind == DCFG_JSON_OBJECT || fld->kind == DCFG_JSON_DICT;
+	if ((wants_object && is_array) || (!wants_object && !is_array) ||
+	    (!wants_object && fld->kind != DCFG_JSON_TABLE &&
 	    fld->kind != DCFG_JSON_INT_ARRAY))
 		return wrong_type(j, fld, T_OTHER, is_array ? 2 : 1), 0;
 	rc = j->h->begin ? j->h->begin(j->ctx, fld->id) : DCFG_JSON_OK;
@@ -617,9 +696,10 @@ container_start(struct dcfg_json *j, int is_array)
 		j->skip = 1;
 		return 1;
 	}
-	if (rc != DCFG_JSON_OK)
+	if (!verdict(j, rc))
 		return 0;
 	return push(j, fld->kind == DCFG_JSON_OBJECT ? F_OBJECT :
+	    fld->kind == DCFG_JSON_DICT ? F_DICT :
 	    fld->kind == DCFG_JSON_TABLE ? F_TABLE : F_INT_ARRAY, fld);
 }
 
@@ -648,6 +728,20 @@ cb_map_key(void *ctx, const unsigned char *key, size_t len)
 	if (j->skip)
 		return 1;
 	f = &j->frames[j->depth - 1];
+	if (f->kind == F_DICT) {
+		if (len + 1 > j->key_cap) {
+			char *p = realloc(j->key, len + 1);
+			if (p == NULL)
+				return dcfg_json_fail(j, "out of memory"), 0;
+			j->key = p;
+			j->key_cap = len + 1;
+		}
+		memcpy(j->key, key, len);
+		j->key[len] = '\0';
+		j->key_len = len;
+		token_position(j, &j->key_line, &j->key_column);
+		return 1;
+	}
 	sc = f->field->schema;
 	f->cur = NULL;
 	for (i = 0; i < sc->n_fields; i++) {
@@ -696,7 +790,9 @@ container_end(struct dcfg_json *j)
 		if (f->count == 0)
 			return fail_at_frame(j, f, "the header row is empty"), 0;
 		j->depth--;
-		return 1;
+		j->header_line = f->line;
+		j->header_column = f->column;
+		return !j->h->header || verdict(j, j->h->header(j->ctx, f->field->id));
 	case F_ROW:
 		if (f->count < (f - 1)->need) {
 			const struct frame *t = f - 1;
@@ -709,14 +805,14 @@ container_end(struct dcfg_json *j)
 			return fail_at_frame(j, f, "row has no value for %s",
 			    t->field->schema->fields[t->colmap[pos]].name), 0;
 		}
-		if (j->h->row_end && j->h->row_end(j->ctx, f->field->id) != DCFG_JSON_OK)
+		if (j->h->row_end && !verdict(j, j->h->row_end(j->ctx, f->field->id)))
 			return 0;
 		j->depth--;
 		return 1;
 	default:
 		break;
 	}
-	if (j->h->end && j->h->end(j->ctx, f->field->id) != DCFG_JSON_OK)
+	if (j->h->end && !verdict(j, j->h->end(j->ctx, f->field->id)))
 		return 0;
 	j->depth--;
 	value_done(j);
@@ -766,6 +862,7 @@ dcfg_json_free(struct dcfg_json *j)
 	if (j == NULL)
 		return;
 	yajl_free(j->yajl);
+	free(j->key);
 	free(j);
 }
 
@@ -827,6 +924,10 @@ dcfg_json_parse(struct dcfg_json *j, struct dcfg_input *in,
 		j->scan_line = j->line;
 		j->scan_column = j->column;
 		st = yajl_parse(j->yajl, buf, (size_t)n);
+		if (st != yajl_status_ok && j->stopped && !j->failed) {
+			free(buf);
+			return 1;
+		}
 		if (st != yajl_status_ok) {
 			if (!j->failed)
 				yajl_failure(j, (size_t)n);

@@ -24,7 +24,8 @@ enum dcfg_json_kind {
 	DCFG_JSON_STRING,
 	DCFG_JSON_INT_ARRAY,  /* array of integers */
 	DCFG_JSON_OBJECT,     /* object whose keys are the schema's fields */
-	DCFG_JSON_TABLE       /* header row, then rows; columns are the schema's fields */
+	DCFG_JSON_TABLE,      /* header row, then rows; columns are the schema's fields */
+	DCFG_JSON_DICT        /* object of any keys with string values */
 };
 
 struct dcfg_json_schema;
@@ -45,6 +46,7 @@ struct dcfg_json_schema {
 /* Return values of the callbacks. */
 #define DCFG_JSON_OK    0
 #define DCFG_JSON_DROP  1    /* from begin: skip this value unread */
+#define DCFG_JSON_STOP  2    /* stop reading, without an error */
 #define DCFG_JSON_ERROR (-1) /* after calling dcfg_json_fail() */
 
 struct dcfg_json_handler {
@@ -54,6 +56,11 @@ struct dcfg_json_handler {
 	int (*row_end)(void *ctx, int table_id);
 	int (*integer)(void *ctx, int id, uint64_t value);
 	int (*string)(void *ctx, int id, const char *s, size_t len);
+	/* A dictionary entry; KEY is valid only during the call. */
+	int (*entry)(void *ctx, int id, const char *key, size_t key_len,
+	    const char *value, size_t len);
+	/* A table's header row is complete: see dcfg_json_column(). */
+	int (*header)(void *ctx, int table_id);
 	void (*progress)(void *ctx, uint64_t bytes); /* decompressed bytes so far */
 };
 
@@ -63,7 +70,10 @@ struct dcfg_json *dcfg_json_new(const struct dcfg_json_field *root,
     const struct dcfg_json_handler *handler, void *ctx);
 void dcfg_json_free(struct dcfg_json *j);
 
-/* Parses all of IN. Returns 0, or -1 with ERR set to the offending token's place. */
+/*
+ * Parses all of IN. Returns 0; 1 when a callback returned DCFG_JSON_STOP;
+ * or -1 with ERR set to the offending token's place.
+ */
 int dcfg_json_parse(struct dcfg_json *j, struct dcfg_input *in,
     struct dcfg_error *err);
 
@@ -74,6 +84,22 @@ int dcfg_json_parse(struct dcfg_json *j, struct dcfg_input *in,
  */
 int dcfg_json_fail(struct dcfg_json *j, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* Like dcfg_json_fail(), at a place taken earlier by dcfg_json_position(). */
+int dcfg_json_fail_at(struct dcfg_json *j, unsigned long line,
+    unsigned long column, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Where the token being handled starts. */
+void dcfg_json_position(struct dcfg_json *j, unsigned long *line,
+    unsigned long *column);
+
+/* Where the header row just read (during the header callback) starts. */
+void dcfg_json_header_position(const struct dcfg_json *j, unsigned long *line,
+    unsigned long *column);
+
+/* In the innermost table, the header position of the column with ID, or -1. */
+int dcfg_json_column(const struct dcfg_json *j, int id);
 
 /* 1-based number of the data row being read in the innermost table. */
 unsigned long dcfg_json_row(const struct dcfg_json *j);

@@ -1,0 +1,303 @@
+#include "expand.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace.h"
+
+#define BATCH 4096
+
+struct expand {
+	const struct dcfg_expand_options *o;
+	struct dcfg_output *out;
+	const struct dcfg_process *process;   /* in the DCFG, with --dcfg */
+	uint64_t pid, tid;
+	int in_thread;                        /* a thread's totals are pending (--count) */
+	uint64_t edges, instrs;               /* the thread's totals */
+	uint32_t ids[BATCH];
+};
+
+static int
+listed(const uint64_t *v, size_t n, uint64_t x)
+{
+	size_t i;
+
+	if (n == 0)
+		return 1;
+	for (i = 0; i < n; i++)
+		if (v[i] == x)
+			return 1;
+	return 0;
+}
+
+static void
+tab_u64(struct dcfg_output *out, uint64_t v)
+{
+	dcfg_out_char(out, '\t');
+	dcfg_out_u64(out, v);
+}
+
+static void
+flush_totals(struct expand *x)
+{
+	if (x->o->mode != DCFG_EXPAND_COUNT || !x->in_thread)
+		return;
+	dcfg_out_u64(x->out, x->pid);
+	tab_u64(x->out, x->tid);
+	tab_u64(x->out, x->edges);
+	tab_u64(x->out, x->instrs);
+	dcfg_out_char(x->out, '\n');
+	x->in_thread = 0;
+}
+
+static int
+on_process(void *ctx, struct dcfg_trace *t, uint64_t pid)
+{
+	struct expand *x = ctx;
+
+	flush_totals(x);
+	if (!listed(x->o->pids, x->o->n_pids, pid))
+		return DCFG_TRACE_SKIP;
+	x->pid = pid;
+	if (x->o->dcfg && (x->process = dcfg_find_process(x->o->dcfg, pid)) == NULL)
+		return dcfg_trace_fail(t, "process %llu is not in the DCFG",
+		    (unsigned long long)pid);
+	if (x->o->mode == DCFG_EXPAND_EDGES) {
+		dcfg_out_str(x->out, "# process ");
+		dcfg_out_u64(x->out, pid);
+		dcfg_out_char(x->out, '\n');
+	}
+	return DCFG_TRACE_OK;
+}
+
+static int
+on_thread(void *ctx, struct dcfg_trace *t, uint64_t pid, uint64_t tid)
+{
+	struct expand *x = ctx;
+
+	(void)t;
+	(void)pid;
+	flush_totals(x);
+	if (!listed(x->o->tids, x->o->n_tids, tid))
+		return DCFG_TRACE_SKIP;
+	x->tid = tid;
+	x->in_thread = 1;
+	x->edges = x->instrs = 0;
+	if (x->o->mode == DCFG_EXPAND_EDGES) {
+		dcfg_out_str(x->out, "# thread ");
+		dcfg_out_u64(x->out, tid);
+		dcfg_out_char(x->out, '\n');
+	}
+	return DCFG_TRACE_OK;
+}
+
+/* Writes N edge ids, one a line, straight into the output buffer. */
+static void
+emit(struct dcfg_output *out, const uint32_t *ids, size_t n)
+{
+	static const char pairs[] =
+	    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	    "8081828384858687888990919293949596979899";
+	char tmp[12];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t v = ids[i];
+		char *p = tmp + sizeof tmp;
+		*--p = '\n';
+		while (v >= 100) {
+			p -= 2;
+			memcpy(p, pairs + 2 * (v % 100), 2);
+			v /= 100;
+		}
+		if (v >= 10) {
+			p -= 2;
+			memcpy(p, pairs + 2 * v, 2);
+		} else {
+			*--p = (char)('0' + v);
+		}
+		size_t len = (size_t)(tmp + sizeof tmp - p);
+		if (out->len + len > sizeof out->buf)
+			dcfg_output_flush(out);
+		memcpy(out->buf + out->len, p, len);
+		out->len += len;
+	}
+}
+
+static void
+marker(struct dcfg_output *out, uint64_t preceding, uint64_t instrs, uint64_t edges)
+{
+	dcfg_out_str(out, "# chunk ");
+	dcfg_out_u64(out, preceding);
+	dcfg_out_char(out, ' ');
+	dcfg_out_u64(out, instrs);
+	dcfg_out_char(out, ' ');
+	dcfg_out_u64(out, edges);
+	dcfg_out_char(out, '\n');
+}
+
+static void
+list_row(struct expand *x, const struct dcfg_chunk_info *ci)
+{
+	dcfg_out_u64(x->out, ci->pid);
+	tab_u64(x->out, ci->tid);
+	tab_u64(x->out, ci->index);
+	tab_u64(x->out, ci->preceding_instr_count);
+	tab_u64(x->out, ci->instr_count);
+	tab_u64(x->out, ci->edge_count);
+	tab_u64(x->out, ci->sequence_length);
+	dcfg_out_char(x->out, '\n');
+}
+
+/* Instructions of an edge's source block (0 for special nodes); -1 if not in the DCFG. */
+static int
+edge_instrs(const struct expand *x, uint32_t edge_id, uint64_t *instrs)
+{
+	const struct dcfg_edge *e = dcfg_edge_by_id(x->o->dcfg, x->process, edge_id);
+	const struct dcfg_block *b;
+
+	if (e == NULL)
+		return -1;
+	b = dcfg_block_by_node(x->o->dcfg, x->process, e->source);
+	*instrs = b ? b->num_instrs : 0;
+	return 0;
+}
+
+/*
+ * A chunk cut by the window, with the DCFG: emits the edges whose
+ * instruction count is in [from, to). With markers the cut is measured in
+ * a first pass, so that the marker can come before the edges.
+ */
+static int
+cut_chunk(struct expand *x, struct dcfg_chunk *c, const struct dcfg_chunk_info *ci,
+    int emitting)
+{
+	uint64_t icount = ci->preceding_instr_count, index = 0, instrs;
+	uint64_t first_in = 0, n_in = 0, instrs_in = 0;
+	ssize_t n, i;
+
+	while ((n = dcfg_chunk_next(c, x->ids, BATCH)) > 0) {
+		size_t start = 0, count = 0;
+		for (i = 0; i < n; i++, index++) {
+			if (edge_instrs(x, x->ids[i], &instrs) < 0)
+				return dcfg_chunk_fail(c, index, "edge id %u is not in the DCFG",
+				    x->ids[i]);
+			if (icount >= x->o->from && icount < x->o->to) {
+				if (n_in++ == 0)
+					first_in = icount;
+				instrs_in += instrs;
+				if (count++ == 0)
+					start = (size_t)i;
+			} else if (icount >= x->o->to) {
+				n = i;   /* the rest of the chunk is past the window */
+				break;
+			}
+			icount += instrs;
+		}
+		if (emitting && x->o->mode == DCFG_EXPAND_EDGES)
+			emit(x->out, x->ids + start, count);
+		if (icount >= x->o->to || dcfg_output_failed(x->out))
+			break;
+	}
+	if (n < 0)
+		return DCFG_TRACE_ERROR;
+	if (!emitting && n_in > 0 && x->o->chunks && x->o->mode == DCFG_EXPAND_EDGES)
+		marker(x->out, first_in, instrs_in, n_in);
+	x->edges += emitting ? n_in : 0;
+	x->instrs += emitting ? instrs_in : 0;
+	return DCFG_TRACE_OK;
+}
+
+static int
+on_chunk(void *ctx, struct dcfg_chunk *c)
+{
+	struct expand *x = ctx;
+	const struct dcfg_chunk_info *ci = dcfg_chunk_info(c);
+	uint64_t p = ci->preceding_instr_count, end = p + ci->instr_count;
+	uint64_t index = 0, instrs;
+	ssize_t n, i;
+
+	if (dcfg_output_failed(x->out))
+		return DCFG_TRACE_STOP;
+	if (x->o->mode == DCFG_EXPAND_LIST) {
+		list_row(x, ci);
+		return DCFG_TRACE_OK;
+	}
+	if (x->o->window) {
+		/* Chunks wholly outside are skipped without being decoded. */
+		if (p >= x->o->to || end < x->o->from)
+			return DCFG_TRACE_OK;
+		if (!x->o->dcfg && end == x->o->from && ci->instr_count > 0)
+			return DCFG_TRACE_OK;
+		/* (an edge at exactly "to" may end a chunk whose last source has no instructions) */
+		if (x->o->dcfg && (p < x->o->from || end >= x->o->to)) {
+			/* A boundary chunk: measure first (for the marker), then emit. */
+			if (x->o->chunks && x->o->mode == DCFG_EXPAND_EDGES) {
+				int rc = cut_chunk(x, c, ci, 0);
+				if (rc != DCFG_TRACE_OK)
+					return rc;
+				dcfg_chunk_rewind(c);
+			}
+			return cut_chunk(x, c, ci, 1);
+		}
+	}
+	if (x->o->chunks && x->o->mode == DCFG_EXPAND_EDGES)
+		marker(x->out, p, ci->instr_count, ci->edge_count);
+	while ((n = dcfg_chunk_next(c, x->ids, BATCH)) > 0) {
+		if (x->o->dcfg)
+			for (i = 0; i < n; i++, index++)
+				if (edge_instrs(x, x->ids[i], &instrs) < 0)
+					return dcfg_chunk_fail(c, index,
+					    "edge id %u is not in the DCFG", x->ids[i]);
+		x->edges += (uint64_t)n;
+		if (x->o->mode == DCFG_EXPAND_EDGES) {
+			emit(x->out, x->ids, (size_t)n);
+			if (dcfg_output_failed(x->out))
+				return DCFG_TRACE_STOP;
+		}
+	}
+	if (n < 0)
+		return DCFG_TRACE_ERROR;
+	x->instrs += ci->instr_count;
+	return DCFG_TRACE_OK;
+}
+
+static void
+on_progress(void *ctx, uint64_t bytes)
+{
+	struct expand *x = ctx;
+
+	if (x->o->progress)
+		x->o->progress(x->o->progress_ctx, bytes);
+}
+
+int
+dcfg_expand(const char *trace, const struct dcfg_expand_options *opt,
+    struct dcfg_output *out, struct dcfg_error *err)
+{
+	static const struct dcfg_trace_handler handler = {
+		.process = on_process,
+		.thread = on_thread,
+		.chunk = on_chunk,
+		.progress = on_progress,
+	};
+	struct expand *x = calloc(1, sizeof *x);
+	int rc;
+
+	if (x == NULL)
+		return dcfg_error_set(err, trace, "out of memory");
+	x->o = opt;
+	x->out = out;
+	if (opt->mode == DCFG_EXPAND_EDGES)
+		dcfg_out_str(out, "# dcfg-stream 1\n");
+	else if (opt->mode == DCFG_EXPAND_LIST)
+		dcfg_out_str(out, "# pid\ttid\tchunk\tpreceding_instr_count\tinstr_count\tedge_count\tsequence_length\n");
+	else
+		dcfg_out_str(out, "# pid\ttid\tedges\tinstructions\n");
+	rc = dcfg_trace_read(trace, &handler, x, err);
+	if (rc == 0)
+		flush_totals(x);
+	free(x);
+	return rc;
+}

@@ -1,0 +1,34 @@
+/*
+ * dcfg-expand's work: a DCFG-trace to the edge stream (dcfg-stream(5)),
+ * the chunk table or per-thread totals, for selected processes, threads
+ * and an instruction window.
+ */
+#ifndef DCFG_EXPAND_H
+#define DCFG_EXPAND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dcfg.h"
+#include "error.h"
+#include "output.h"
+
+enum dcfg_expand_mode { DCFG_EXPAND_EDGES, DCFG_EXPAND_LIST, DCFG_EXPAND_COUNT };
+
+struct dcfg_expand_options {
+	enum dcfg_expand_mode mode;
+	const uint64_t *pids; size_t n_pids;    /* none: all */
+	const uint64_t *tids; size_t n_tids;
+	int chunks;                             /* chunk markers */
+	int window;                             /* [from, to) is set */
+	uint64_t from, to;
+	const struct dcfg *dcfg;                /* NULL, or the paired DCFG (blocks and edges) */
+	void (*progress)(void *ctx, uint64_t bytes);
+	void *progress_ctx;
+};
+
+/* 0 done; 1 stopped because OUT failed (see dcfg_output_close); -1 with ERR set. */
+int dcfg_expand(const char *trace, const struct dcfg_expand_options *opt,
+    struct dcfg_output *out, struct dcfg_error *err);
+
+#endif

@@ -1,0 +1,445 @@
+#include "trace.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input.h"
+#include "json.h"
+#include "sequence.h"
+#include "ttable.h"
+
+enum field_id {
+	ROOT, MAJOR, MINOR, PROCESSES,
+	PR_ID, PR_DICT, PR_TABLE, PR_THREADS,
+	TT_CURRENT, TT_CODE, TT_NEXT,
+	TH_ID, TH_TRACE,
+	CH_PRECEDING, CH_INSTRS, CH_EDGES, CH_FIRST, CH_SEQUENCE
+};
+
+#define FIELD(name, id, kind, schema, req) { name, id, kind, schema, req }
+#define SCHEMA(name, ...) \
+	static const struct dcfg_json_field name##_fields[] = { __VA_ARGS__ }; \
+	static const struct dcfg_json_schema name = { name##_fields, \
+	    (int)(sizeof name##_fields / sizeof name##_fields[0]) }
+
+SCHEMA(chunks,
+    FIELD("PRECEDING_INSTR_COUNT", CH_PRECEDING, DCFG_JSON_INT, NULL, 1),
+    FIELD("INSTR_COUNT", CH_INSTRS, DCFG_JSON_INT, NULL, 1),
+    FIELD("EDGE_COUNT", CH_EDGES, DCFG_JSON_INT, NULL, 1),
+    FIELD("FIRST_EDGE_ID", CH_FIRST, DCFG_JSON_INT, NULL, 1),
+    FIELD("EDGE_ID_SEQUENCE", CH_SEQUENCE, DCFG_JSON_STRING, NULL, 1));
+SCHEMA(threads,
+    FIELD("THREAD_ID", TH_ID, DCFG_JSON_INT, NULL, 1),
+    FIELD("TRACE_DATA", TH_TRACE, DCFG_JSON_TABLE, &chunks, 1));
+SCHEMA(transitions,
+    FIELD("CURRENT_EDGE_ID", TT_CURRENT, DCFG_JSON_INT, NULL, 1),
+    FIELD("TRANSITION_CODE", TT_CODE, DCFG_JSON_STRING, NULL, 1),
+    FIELD("NEXT_EDGE_IDS", TT_NEXT, DCFG_JSON_INT_ARRAY, NULL, 1));
+SCHEMA(processes,
+    FIELD("PROCESS_ID", PR_ID, DCFG_JSON_INT, NULL, 1),
+    FIELD("STRING_DICTIONARY", PR_DICT, DCFG_JSON_DICT, NULL, 0),
+    FIELD("TRANSITION_TABLE", PR_TABLE, DCFG_JSON_TABLE, &transitions, 1),
+    FIELD("THREAD_DATA", PR_THREADS, DCFG_JSON_TABLE, &threads, 1));
+SCHEMA(top,
+    FIELD("MAJOR_VERSION", MAJOR, DCFG_JSON_INT, NULL, 0),
+    FIELD("MINOR_VERSION", MINOR, DCFG_JSON_INT, NULL, 0),
+    FIELD("PROCESSES", PROCESSES, DCFG_JSON_TABLE, &processes, 0));
+
+static const struct dcfg_json_field root = { "", ROOT, DCFG_JSON_OBJECT, &top, 0 };
+
+/* Chunk columns that must be known before its sequence can be decoded. */
+#define CHUNK_READY ((1u << 0) | (1u << 1) | (1u << 2) | (1u << 3))
+
+struct dcfg_chunk {
+	struct dcfg_trace *trace;
+	struct dcfg_chunk_info info;
+	struct dcfg_decoder dec;
+	const char *seq;
+	int started;
+	int failed;                   /* the error is set */
+};
+
+struct dcfg_trace {
+	const struct dcfg_trace_handler *h;
+	void *ctx;
+	struct dcfg_json *j;
+
+	struct dcfg_dict dict;
+	struct dcfg_ttable table;
+	uint64_t pid, tid;
+	int skip_process, skip_thread;
+	unsigned long chunks;         /* in the current thread */
+
+	/* the transition row being read */
+	uint32_t current;
+	char code[40];
+	size_t code_len;
+	uint32_t *next;
+	size_t n_next, cap_next;
+
+	/* the chunk row being read */
+	struct dcfg_chunk chunk;
+	unsigned have;                /* CHUNK_READY bits seen */
+	char *seq_copy;               /* the sequence, when it came before other columns */
+	size_t cap_seq;
+	int seq_pending;
+	unsigned long seq_line, seq_column;
+};
+
+static int
+need_order(struct dcfg_trace *t, int later, int earlier, const char *later_name,
+    const char *earlier_name)
+{
+	unsigned long line, column;
+	int a = dcfg_json_column(t->j, later), b = dcfg_json_column(t->j, earlier);
+
+	if (a < 0 || b < 0 || b < a)
+		return 0;
+	dcfg_json_header_position(t->j, &line, &column);
+	return dcfg_json_fail_at(t->j, line, column,
+	    "%s comes before %s: the trace cannot be read in one pass",
+	    later_name, earlier_name);
+}
+
+static int
+on_header(void *ctx, int table)
+{
+	struct dcfg_trace *t = ctx;
+
+	if (table == PROCESSES &&
+	    (need_order(t, PR_THREADS, PR_TABLE, "THREAD_DATA", "TRANSITION_TABLE") < 0 ||
+	    need_order(t, PR_THREADS, PR_DICT, "THREAD_DATA", "STRING_DICTIONARY") < 0 ||
+	    need_order(t, PR_THREADS, PR_ID, "THREAD_DATA", "PROCESS_ID") < 0))
+		return DCFG_JSON_ERROR;
+	if (table == PR_THREADS &&
+	    need_order(t, TH_TRACE, TH_ID, "TRACE_DATA", "THREAD_ID") < 0)
+		return DCFG_JSON_ERROR;
+	return DCFG_JSON_OK;
+}
+
+static int
+answer(int rc)
+{
+	return rc == DCFG_TRACE_STOP ? DCFG_JSON_STOP :
+	    rc == DCFG_TRACE_ERROR ? DCFG_JSON_ERROR : DCFG_JSON_OK;
+}
+
+static int
+on_begin(void *ctx, int id)
+{
+	struct dcfg_trace *t = ctx;
+
+	switch (id) {
+	case PR_TABLE:
+		dcfg_ttable_reset(&t->table);
+		break;
+	case PR_THREADS:
+		return t->skip_process ? DCFG_JSON_DROP : DCFG_JSON_OK;
+	case TH_TRACE:
+		t->chunks = 0;
+		return t->skip_thread ? DCFG_JSON_DROP : DCFG_JSON_OK;
+	}
+	return DCFG_JSON_OK;
+}
+
+static int
+on_end(void *ctx, int id)
+{
+	struct dcfg_trace *t = ctx;
+	const char *why, *key;
+	char msg[200];
+
+	switch (id) {
+	case PR_DICT:
+		if (dcfg_dict_finish(&t->dict, &why, &key) < 0)
+			return dcfg_json_fail(t->j, "a key %s", why);
+		break;
+	case PR_TABLE:
+		if (dcfg_ttable_finish(&t->table, msg, sizeof msg) < 0)
+			return dcfg_json_fail(t->j, "%s", msg);
+		break;
+	case TT_NEXT:
+		if (t->n_next == 0)
+			return dcfg_json_fail(t->j, "at least one edge id is needed");
+		break;
+	}
+	return DCFG_JSON_OK;
+}
+
+static int
+process_chunk(struct dcfg_trace *t, const char *seq, size_t len)
+{
+	struct dcfg_chunk *c = &t->chunk;
+	int rc;
+
+	c->seq = seq;
+	c->info.sequence_length = len;
+	c->started = c->failed = 0;
+	rc = t->h->chunk ? t->h->chunk(t->ctx, c) : DCFG_TRACE_OK;
+	if (rc == DCFG_TRACE_ERROR && !c->failed)
+		dcfg_json_fail_at(t->j, t->seq_line, t->seq_column,
+		    "process %llu thread %llu chunk %lu edge %llu: %s",
+		    (unsigned long long)c->info.pid, (unsigned long long)c->info.tid,
+		    c->info.index, (unsigned long long)c->dec.emitted, c->dec.error);
+	return answer(rc);
+}
+
+static int
+on_row_begin(void *ctx, int table)
+{
+	struct dcfg_trace *t = ctx;
+
+	switch (table) {
+	case PROCESSES:
+		dcfg_dict_reset(&t->dict);
+		dcfg_ttable_reset(&t->table);
+		t->skip_process = 0;
+		break;
+	case PR_TABLE:
+		t->code_len = 0;
+		t->n_next = 0;
+		break;
+	case PR_THREADS:
+		t->skip_thread = 0;
+		break;
+	case TH_TRACE:
+		memset(&t->chunk.info, 0, sizeof t->chunk.info);
+		t->chunk.info.pid = t->pid;
+		t->chunk.info.tid = t->tid;
+		t->chunk.info.index = t->chunks++;
+		t->have = 0;
+		t->seq_pending = 0;
+		break;
+	}
+	return DCFG_JSON_OK;
+}
+
+static int
+on_row_end(void *ctx, int table)
+{
+	struct dcfg_trace *t = ctx;
+	const char *why;
+
+	switch (table) {
+	case PR_TABLE:
+		if (dcfg_ttable_add(&t->table, t->current, t->code, t->code_len,
+		    t->next, t->n_next, &why) < 0)
+			return dcfg_json_fail(t->j, "%s", why);
+		break;
+	case TH_TRACE:
+		if (t->seq_pending)
+			return process_chunk(t, t->seq_copy, t->chunk.info.sequence_length);
+		break;
+	}
+	return DCFG_JSON_OK;
+}
+
+static int
+on_integer(void *ctx, int id, uint64_t v)
+{
+	struct dcfg_trace *t = ctx;
+	struct dcfg_chunk_info *ci = &t->chunk.info;
+	int rc;
+
+	switch (id) {
+	case PR_ID:
+		t->pid = v;
+		rc = t->h->process ? t->h->process(t->ctx, t, v) : DCFG_TRACE_OK;
+		t->skip_process = rc == DCFG_TRACE_SKIP;
+		return answer(rc);
+	case TH_ID:
+		t->tid = v;
+		rc = t->h->thread ? t->h->thread(t->ctx, t, t->pid, v) : DCFG_TRACE_OK;
+		t->skip_thread = rc == DCFG_TRACE_SKIP;
+		return answer(rc);
+	case TT_CURRENT:
+	case TT_NEXT:
+	case CH_FIRST:
+		if (v > UINT32_MAX)
+			return dcfg_json_fail(t->j, "id does not fit in 32 bits");
+		if (id == TT_CURRENT) {
+			t->current = (uint32_t)v;
+		} else if (id == CH_FIRST) {
+			ci->first_edge_id = (uint32_t)v;
+			t->have |= 1u << 3;
+		} else {
+			if (t->n_next == t->cap_next) {
+				size_t want = t->cap_next ? 2 * t->cap_next : 16;
+				uint32_t *p = want < UINT32_MAX / 8 ?
+				    realloc(t->next, want * sizeof *p) : NULL;
+				if (p == NULL)
+					return dcfg_json_fail(t->j, "out of memory");
+				t->next = p;
+				t->cap_next = want;
+			}
+			t->next[t->n_next++] = (uint32_t)v;
+		}
+		break;
+	case CH_PRECEDING: ci->preceding_instr_count = v; t->have |= 1u << 0; break;
+	case CH_INSTRS: ci->instr_count = v; t->have |= 1u << 1; break;
+	case CH_EDGES: ci->edge_count = v; t->have |= 1u << 2; break;
+	}
+	return DCFG_JSON_OK;
+}
+
+static int
+on_string(void *ctx, int id, const char *s, size_t len)
+{
+	struct dcfg_trace *t = ctx;
+	size_t i;
+
+	switch (id) {
+	case TT_CODE:
+		for (i = 0; i < len; i++)
+			if (s[i] != '0' && s[i] != '1')
+				return dcfg_json_fail(t->j, "a code has only the characters '0' and '1'");
+		if (len > 32)
+			return dcfg_json_fail(t->j, "a code has at most 32 bits");
+		memcpy(t->code, s, len);
+		t->code_len = len;
+		break;
+	case CH_SEQUENCE:
+		dcfg_json_position(t->j, &t->seq_line, &t->seq_column);
+		/* In the spec's column order, decode straight from yajl's buffer. */
+		if ((t->have & CHUNK_READY) == CHUNK_READY)
+			return process_chunk(t, s, len);
+		if (len + 1 > t->cap_seq) {
+			char *p = realloc(t->seq_copy, len + 1);
+			if (p == NULL)
+				return dcfg_json_fail(t->j, "out of memory");
+			t->seq_copy = p;
+			t->cap_seq = len + 1;
+		}
+		memcpy(t->seq_copy, s, len);
+		t->chunk.info.sequence_length = len;
+		t->seq_pending = 1;
+		break;
+	}
+	return DCFG_JSON_OK;
+}
+
+static int
+on_entry(void *ctx, int id, const char *key, size_t key_len, const char *value,
+    size_t len)
+{
+	struct dcfg_trace *t = ctx;
+	const char *why;
+
+	(void)id;
+	if (dcfg_dict_add(&t->dict, key, key_len, value, len, &why) < 0)
+		return dcfg_json_fail(t->j, "key \"%.*s\" %s",
+		    (int)(key_len > 64 ? 64 : key_len), key, why);
+	return DCFG_JSON_OK;
+}
+
+static void
+on_progress(void *ctx, uint64_t bytes)
+{
+	struct dcfg_trace *t = ctx;
+
+	if (t->h->progress)
+		t->h->progress(t->ctx, bytes);
+}
+
+static const struct dcfg_json_handler handler = {
+	.begin = on_begin,
+	.end = on_end,
+	.row_begin = on_row_begin,
+	.row_end = on_row_end,
+	.integer = on_integer,
+	.string = on_string,
+	.entry = on_entry,
+	.header = on_header,
+	.progress = on_progress,
+};
+
+int
+dcfg_trace_read(const char *path, const struct dcfg_trace_handler *h,
+    void *ctx, struct dcfg_error *err)
+{
+	struct dcfg_trace t;
+	struct dcfg_input *in;
+	int rc = -1;
+
+	memset(&t, 0, sizeof t);
+	t.h = h;
+	t.ctx = ctx;
+	t.chunk.trace = &t;
+	dcfg_dict_init(&t.dict);
+	dcfg_ttable_init(&t.table);
+	dcfg_decoder_init(&t.chunk.dec);
+	if ((in = dcfg_input_open(path, err)) == NULL)
+		return -1;
+	if ((t.j = dcfg_json_new(&root, &handler, &t)) == NULL)
+		dcfg_error_set(err, path, "out of memory");
+	else
+		rc = dcfg_json_parse(t.j, in, err);
+	dcfg_json_free(t.j);
+	dcfg_input_close(in);
+	dcfg_dict_free(&t.dict);
+	dcfg_ttable_free(&t.table);
+	dcfg_decoder_free(&t.chunk.dec);
+	free(t.next);
+	free(t.seq_copy);
+	return rc;
+}
+
+int
+dcfg_trace_fail(struct dcfg_trace *t, const char *fmt, ...)
+{
+	char msg[300];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	dcfg_json_fail(t->j, "%s", msg);
+	return DCFG_TRACE_ERROR;
+}
+
+const struct dcfg_chunk_info *
+dcfg_chunk_info(const struct dcfg_chunk *c)
+{
+	return &c->info;
+}
+
+ssize_t
+dcfg_chunk_next(struct dcfg_chunk *c, uint32_t *ids, size_t max)
+{
+	struct dcfg_trace *t = c->trace;
+
+	if (!c->started) {
+		c->started = 1;
+		if (dcfg_decoder_start(&c->dec, &t->table, &t->dict, c->info.first_edge_id,
+		    c->info.edge_count, c->seq, c->info.sequence_length) < 0) {
+			snprintf(c->dec.error, sizeof c->dec.error, "out of memory");
+			return -1;
+		}
+	}
+	return dcfg_decoder_next(&c->dec, ids, max);
+}
+
+void
+dcfg_chunk_rewind(struct dcfg_chunk *c)
+{
+	c->started = 0;
+}
+
+int
+dcfg_chunk_fail(struct dcfg_chunk *c, uint64_t edge_index, const char *fmt, ...)
+{
+	struct dcfg_trace *t = c->trace;
+	char msg[300];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	dcfg_json_fail(t->j, "process %llu thread %llu chunk %lu edge %llu: %s",
+	    (unsigned long long)c->info.pid, (unsigned long long)c->info.tid,
+	    c->info.index, (unsigned long long)edge_index, msg);
+	c->failed = 1;
+	return DCFG_TRACE_ERROR;
+}

@@ -1,0 +1,67 @@
+/*
+ * The DCFG-trace reader (spec section 3), in one streaming pass. Memory is
+ * the string dictionary, the transition table and the longest single
+ * EDGE_ID_SEQUENCE string; it does not grow with chunks, threads or edges.
+ *
+ * The consumer is called for each process, thread and chunk, in file
+ * order, and pulls a chunk's edges only if it wants them: a chunk it does
+ * not decode costs nothing (the spec's fast-forward).
+ */
+#ifndef DCFG_TRACE_H
+#define DCFG_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "error.h"
+
+/* Answers of the consumer's callbacks. */
+#define DCFG_TRACE_OK     0
+#define DCFG_TRACE_SKIP   1    /* from process and thread: leave its data unread */
+#define DCFG_TRACE_STOP   2    /* stop reading, without an error */
+#define DCFG_TRACE_ERROR (-1)  /* after dcfg_trace_fail() or dcfg_chunk_fail(), or a failed dcfg_chunk_next() */
+
+struct dcfg_chunk_info {
+	uint64_t pid, tid;
+	unsigned long index;               /* 0-based, within its thread */
+	uint64_t preceding_instr_count, instr_count, edge_count;
+	uint32_t first_edge_id;
+	size_t sequence_length;            /* characters, as stored */
+};
+
+struct dcfg_trace;
+struct dcfg_chunk;
+
+struct dcfg_trace_handler {
+	int (*process)(void *ctx, struct dcfg_trace *t, uint64_t pid);
+	int (*thread)(void *ctx, struct dcfg_trace *t, uint64_t pid, uint64_t tid);
+	int (*chunk)(void *ctx, struct dcfg_chunk *c);
+	void (*progress)(void *ctx, uint64_t bytes);
+};
+
+/* Reads PATH ("-" or NULL: standard input). 0, 1 when stopped, or -1 with ERR set. */
+int dcfg_trace_read(const char *path, const struct dcfg_trace_handler *h,
+    void *ctx, struct dcfg_error *err);
+
+/* An error at the current place (the PROCESS_ID or THREAD_ID value). */
+int dcfg_trace_fail(struct dcfg_trace *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+const struct dcfg_chunk_info *dcfg_chunk_info(const struct dcfg_chunk *c);
+
+/*
+ * Up to MAX more edge ids of the chunk. Returns how many (0 when the chunk
+ * is complete), or -1: return DCFG_TRACE_ERROR and the reader reports
+ * where and why.
+ */
+ssize_t dcfg_chunk_next(struct dcfg_chunk *c, uint32_t *ids, size_t max);
+
+/* Starts the chunk's decoding again from its first edge. */
+void dcfg_chunk_rewind(struct dcfg_chunk *c);
+
+/* An error about edge EDGE_INDEX of the chunk, found by the consumer. */
+int dcfg_chunk_fail(struct dcfg_chunk *c, uint64_t edge_index, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif
