@@ -414,7 +414,7 @@ dcfg_decoder_start(struct dcfg_decoder *dec, const struct dcfg_ttable *table,
 	dec->late_error = NULL;
 	dec->symbols = 0;
 	dec->first = first_edge;
-	dec->remaining = edge_count;
+	dec->remaining = dec->total = edge_count;
 	dec->emitted = 0;
 	dec->group = NULL;
 	dec->group_left = 0;
@@ -441,6 +441,20 @@ refill(struct dcfg_decoder *dec)
 	int v;
 
 	while (dec->nbits <= 57 && !dec->ended) {
+		if (dec->n_frames > 0) {
+			/* the common case: a run of plain characters, read directly */
+			struct dcfg_xframe *f = &dec->frames[dec->n_frames - 1];
+			const char *s = f->str->s;
+			uint32_t stop = f->str->bad < f->end ? f->str->bad : f->end;
+			while (dec->nbits <= 57 && f->pos < stop && (v = B64(s[f->pos])) >= 0) {
+				dec->acc = dec->acc << 6 | (uint64_t)v;
+				dec->nbits += 6;
+				f->pos++;
+				dec->symbols++;
+			}
+			if (dec->nbits > 57)
+				return;
+		}
 		v = next_symbol(dec);
 		if (v < 0) {
 			dec->ended = 1;
@@ -468,6 +482,13 @@ fail(struct dcfg_decoder *dec, const char *fmt, uint32_t edge)
 	return -1;
 }
 
+/* The edge before the next one: the end of the last group, or the first edge. */
+static uint32_t
+last_edge(const struct dcfg_decoder *dec)
+{
+	return dec->group ? dec->group[-1] : dec->first;
+}
+
 /* Selects the next group from the current state; -1 with the error set. */
 static int
 next_group(struct dcfg_decoder *dec)
@@ -478,9 +499,9 @@ next_group(struct dcfg_decoder *dec)
 	unsigned len, avail;
 
 	if (dec->state == DCFG_TTABLE_NONE)
-		return (int)fail(dec, "no transition from edge %u", dec->last);
+		return (int)fail(dec, "no transition from edge %u", last_edge(dec));
 	st = &t->states[dec->state];
-	if (dec->nbits < 32)
+	if (dec->nbits < st->k || (st->lut == DCFG_TTABLE_NONE && dec->nbits < 32))
 		refill(dec);
 	avail = dec->nbits;
 	if (st->lut != DCFG_TTABLE_NONE) {
@@ -513,7 +534,8 @@ next_group(struct dcfg_decoder *dec)
 		/* Fewer bits than the longest code happens only at the string's end. */
 		if (avail < st->k)
 			return (int)fail(dec, NULL, 0);
-		return (int)fail(dec, "no transition from edge %u matches the next bits", dec->last);
+		return (int)fail(dec, "no transition from edge %u matches the next bits",
+		    last_edge(dec));
 	}
 	dec->nbits -= len;
 	dec->group = t->ids + t->groups[group].first;
@@ -523,24 +545,76 @@ next_group(struct dcfg_decoder *dec)
 }
 
 ssize_t
-dcfg_decoder_next(struct dcfg_decoder *dec, uint32_t *ids, size_t max)
+dcfg_decoder_next(struct dcfg_decoder *dec, uint32_t *restrict ids, size_t max)
 {
-	size_t n = 0;
+	const struct dcfg_ttable *t = dec->table;
+	const struct dcfg_tstate *states = t->states;
+	const struct dcfg_tentry *lut = t->lut;
+	size_t n = 0, limit;
+	int rc = 0;
 
 	if (!dec->started && dec->remaining > 0 && max > 0) {
 		dec->started = 1;
-		dec->last = ids[n++] = dec->first;
+		ids[n++] = dec->first;
 		dec->remaining--;
-		dec->emitted++;
-		dec->state = dcfg_ttable_state(dec->table, dec->first);
+		dec->state = dcfg_ttable_state(t, dec->first);
 	}
-	while (n < max && dec->remaining > 0) {
-		if (dec->group_left == 0 && next_group(dec) < 0)
-			return -1;
-		dec->last = ids[n++] = *dec->group++;
-		dec->group_left--;
-		dec->remaining--;
-		dec->emitted++;
+	limit = dec->remaining < max - n ? n + (size_t)dec->remaining : max;
+	dec->remaining -= limit - n;   /* given back below if decoding fails */
+
+	/*
+	 * The hot loop keeps the decoder's state in locals, and the current
+	 * state's lookup (base and width) at hand: NONE sends it the slow way.
+	 */
+	const uint32_t *group = dec->group, *pool = t->ids;
+	uint32_t left = dec->group_left, state = dec->state;
+	uint32_t base = state != DCFG_TTABLE_NONE ? states[state].lut : DCFG_TTABLE_NONE;
+	unsigned k = state != DCFG_TTABLE_NONE ? states[state].k : 0;
+	uint64_t acc = dec->acc;
+	unsigned nbits = dec->nbits;
+	while (n < limit) {
+		if (left > 0) {
+			ids[n++] = *group++;
+			left--;
+			continue;
+		}
+		const struct dcfg_tentry *e;
+		if (base == DCFG_TTABLE_NONE || nbits < k ||
+		    (e = &lut[base + ((acc >> (nbits - k)) & ((UINT64_C(1) << k) - 1))])->group ==
+		    DCFG_TTABLE_NONE) {
+			/* refills, binary searches and failures */
+			dec->acc = acc;
+			dec->nbits = nbits;
+			dec->state = state;
+			dec->group = group;
+			dec->group_left = 0;
+			if ((rc = next_group(dec)) < 0)
+				break;
+			acc = dec->acc;
+			nbits = dec->nbits;
+			state = dec->state;
+			group = dec->group;
+			left = dec->group_left;
+			base = state != DCFG_TTABLE_NONE ? states[state].lut : DCFG_TTABLE_NONE;
+			k = state != DCFG_TTABLE_NONE ? states[state].k : 0;
+			continue;
+		}
+		nbits -= e->len;
+		group = pool + e->first;
+		left = e->count;
+		state = e->next_state;
+		base = e->next_lut;
+		k = e->next_k;
 	}
-	return (ssize_t)n;
+	if (rc < 0) {
+		dec->remaining += limit - n;
+	} else {
+		dec->acc = acc;
+		dec->nbits = nbits;
+		dec->state = state;
+		dec->group = group;
+		dec->group_left = left;
+	}
+	dec->emitted = dec->total - dec->remaining;
+	return rc < 0 ? -1 : (ssize_t)n;
 }

@@ -68,9 +68,9 @@ struct dcfg_decoder {
 	uint64_t symbols;                 /* Base64 characters read so far */
 
 	uint32_t first;
+	uint64_t total;                   /* EDGE_COUNT */
 	uint64_t remaining;               /* edges still to produce */
 	uint64_t emitted;                 /* edges produced: the index of the next one */
-	uint32_t last;                    /* the last edge produced */
 	uint32_t state;
 	const uint32_t *group;            /* the rest of a NEXT_EDGE_IDS group */
 	uint32_t group_left;
@@ -92,6 +92,6 @@ int dcfg_decoder_start(struct dcfg_decoder *dec, const struct dcfg_ttable *table
  * many (0 when the chunk is complete), or -1 with dec->error set; the
  * index of the failing edge is dec->emitted.
  */
-ssize_t dcfg_decoder_next(struct dcfg_decoder *dec, uint32_t *ids, size_t max);
+ssize_t dcfg_decoder_next(struct dcfg_decoder *dec, uint32_t *restrict ids, size_t max);
 
 #endif

@@ -162,13 +162,13 @@ build_lookup(struct dcfg_ttable *t, struct dcfg_tstate *st)
 	t->lut = p;
 	st->lut = (uint32_t)t->n_lut;
 	for (s = 0; s < slots; s++)
-		p[t->n_lut + s] = (struct dcfg_tentry){ DCFG_TTABLE_NONE, 0 };
+		p[t->n_lut + s] = (struct dcfg_tentry){ .group = DCFG_TTABLE_NONE };
 	for (i = 0; i < st->n_codes; i++) {
 		const struct dcfg_tcode *c = &t->codes[st->codes + i];
 		size_t first = st->k ? c->value >> (32 - st->k) : 0;
 		size_t n = (size_t)1 << (st->k - c->len);
 		for (s = first; s < first + n; s++)
-			p[t->n_lut + s] = (struct dcfg_tentry){ c->group, c->len };
+			p[t->n_lut + s] = (struct dcfg_tentry){ .group = c->group, .len = c->len };
 	}
 	t->n_lut += slots;
 	return 0;
@@ -220,6 +220,19 @@ dcfg_ttable_finish(struct dcfg_ttable *t, char *msg, size_t size)
 	for (g = 0; g < t->n_groups; g++) {
 		struct dcfg_tgroup *gr = &t->groups[g];
 		gr->next_state = dcfg_ttable_state(t, t->ids[gr->first + gr->count - 1]);
+	}
+	for (i = 0; i < t->n_lut; i++) {
+		struct dcfg_tentry *e = &t->lut[i];
+		if (e->group == DCFG_TTABLE_NONE)
+			continue;
+		const struct dcfg_tgroup *gr = &t->groups[e->group];
+		e->first = gr->first;
+		e->count = gr->count;
+		e->next_state = gr->next_state;
+		e->next_lut = gr->next_state == DCFG_TTABLE_NONE ? DCFG_TTABLE_NONE :
+		    t->states[gr->next_state].lut;
+		e->next_k = gr->next_state == DCFG_TTABLE_NONE ? 0 :
+		    t->states[gr->next_state].k;
 	}
 	return 0;
 nomem:

@@ -27,8 +27,17 @@ struct dcfg_tgroup {
 	uint32_t next_state;     /* state of the group's last id, or NONE */
 };
 
-struct dcfg_tentry {         /* a lookup slot: the code found by the next k bits */
+/*
+ * A lookup slot: the code found by the next k bits, with what decoding
+ * needs next (the group's ids and the next state's lookup), so that each
+ * edge costs one dependent load.
+ */
+struct dcfg_tentry {
 	uint32_t group;          /* NONE: no code starts with these bits */
+	uint32_t first, count;   /* the group's ids, in ids[] */
+	uint32_t next_state;
+	uint32_t next_lut;       /* states[next_state].lut, or NONE */
+	uint8_t next_k;
 	uint8_t len;
 };
 
