@@ -345,6 +345,14 @@ dcfg_json_position(struct dcfg_json *j, unsigned long *line,
 }
 
 void
+dcfg_json_value_position(const struct dcfg_json *j, unsigned long *line,
+    unsigned long *column)
+{
+	*line = j->depth > 0 ? j->frames[j->depth - 1].line : 1;
+	*column = j->depth > 0 ? j->frames[j->depth - 1].column : 1;
+}
+
+void
 dcfg_json_header_position(const struct dcfg_json *j, unsigned long *line,
     unsigned long *column)
 {

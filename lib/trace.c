@@ -161,8 +161,12 @@ on_end(void *ctx, int id)
 			return dcfg_json_fail(t->j, "%s", msg);
 		break;
 	case TT_NEXT:
-		if (t->n_next == 0)
-			return dcfg_json_fail(t->j, "at least one edge id is needed");
+		if (t->n_next == 0) {
+			unsigned long line, column;
+			dcfg_json_value_position(t->j, &line, &column);
+			return dcfg_json_fail_at(t->j, line, column,
+			    "at least one edge id is needed");
+		}
 		break;
 	}
 	return DCFG_JSON_OK;
