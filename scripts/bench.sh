@@ -1,10 +1,21 @@
 #!/bin/sh
-# Benchmark: load a DCFG with BENCH_N blocks and BENCH_N edges (default one
+# Benchmark, two sections.
+#
+# dcfg-info: load a DCFG with BENCH_N blocks and BENCH_N edges (default one
 # million) with dcfg-info, plain, gzip and bzip2; compare its time with
 # decompressing the same file and its time and peak RSS with `jq empty`.
 #
+# dcfg-expand: decode a DCFG-trace of BENCH_EDGES edges (default 100
+# million; 2 threads, chunks of a million edges) from t/tools/gen-trace.c
+# to /dev/null, to a pipe, with --count and into `wc -l`, beside
+# `zcat TRACE.gz > /dev/null`; then the same trace shape with 10 times the
+# edges (BENCH_SKIP_10X=1 skips it) to see that memory does not grow.
+#
 #   sh scripts/bench.sh BIN_DIR          (make bench)
 #   BENCH_N=10000 sh scripts/bench.sh build/bin
+#   BENCH_ONLY=expand BENCH_EDGES=10000000 sh scripts/bench.sh build/bin
+#
+# BENCH_ONLY=info or BENCH_ONLY=expand runs one section only.
 #
 # The input comes from scripts/gen-dcfg.awk and is cached in build/bench/
 # (BENCH_DIR), keyed by n and the generator's checksum. Times are the best
@@ -12,7 +23,13 @@
 # As root, installs jq and GNU time if they are missing.
 #
 # Aims (from the issue): dcfg-info under 3x the time of decompressing the
-# file, and well under (< 1/2) jq's peak RSS.
+# file, and well under (< 1/2) jq's peak RSS. dcfg-expand: --count at least
+# 100 million edges/s, text output at least 40 million edges/s, peak RSS
+# under 64 MiB, and peak RSS at 10x the edges within 10 % of that at 1x.
+#
+# The traces are cached in build/bench/ too (trace-EDGES-SUM.json and .gz,
+# SUM the checksum of gen-trace.c). gen-trace is build/t/gen-trace when it
+# is there and not older than its source, else compiled into the cache.
 
 set -u
 
@@ -20,8 +37,20 @@ usage() { echo "usage: sh scripts/bench.sh BIN_DIR" >&2; exit 2; }
 [ $# -eq 1 ] || usage
 bindir=$1
 info=$bindir/dcfg-info
+expand=$bindir/dcfg-expand
 n=${BENCH_N:-1000000}
 case $n in ''|*[!0-9]*) echo "bench: BENCH_N must be a number" >&2; exit 2 ;; esac
+edges=${BENCH_EDGES:-100000000}
+case $edges in
+''|*[!0-9]*|0*) echo "bench: BENCH_EDGES must be a number > 0" >&2; exit 2 ;;
+esac
+only=${BENCH_ONLY:-}
+case $only in
+'') do_info=1; do_expand=1 ;;
+info) do_info=1; do_expand=0 ;;
+expand) do_info=0; do_expand=1 ;;
+*) echo "bench: BENCH_ONLY must be info or expand" >&2; exit 2 ;;
+esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 gen=$top/scripts/gen-dcfg.awk
@@ -30,8 +59,11 @@ cache=${BENCH_DIR:-$top/build/bench}
 note() { echo "bench: $*" >&2; }
 die() { note "$*"; exit 1; }
 
-if [ ! -x "$info" ]; then
+if [ "$do_info" = 1 ] && [ ! -x "$info" ]; then
 	die "$info not found; build it first (make)"
+fi
+if [ "$only" = expand ] && [ ! -x "$expand" ]; then
+	die "$expand not found; build it first (make)"
 fi
 
 # --- tools -------------------------------------------------------------
@@ -61,29 +93,11 @@ if ! command -v jq >/dev/null 2>&1; then
 		note "jq is missing (not root or apt-get failed): no jq figures"
 	fi
 fi
-for tool in gzip bzip2 awk cksum; do
+for tool in gzip bzip2 awk cksum wc cat; do
 	command -v $tool >/dev/null 2>&1 || die "$tool is missing"
 done
 
-# --- input -------------------------------------------------------------
-
 mkdir -p "$cache" || die "cannot create $cache"
-sum=$(cksum < "$gen" | awk '{ print $1 }')
-base=$cache/dcfg-$n-$sum.json
-if [ ! -s "$base" ] || [ ! -s "$base.gz" ] || [ ! -s "$base.bz2" ]; then
-	rm -f "$cache"/dcfg-"$n"-*.json "$cache"/dcfg-"$n"-*.json.*
-	note "generating $n blocks and edges into $base"
-	awk -v n="$n" -f "$gen" > "$base.tmp" || die "gen-dcfg.awk failed"
-	mv "$base.tmp" "$base" || die "mv failed"
-	note "compressing (gzip -6, bzip2)"
-	gzip -6 -c "$base" > "$base.gz.tmp" || die "gzip failed"
-	mv "$base.gz.tmp" "$base.gz" || die "mv failed"
-	bzip2 -c "$base" > "$base.bz2.tmp" || die "bzip2 failed"
-	mv "$base.bz2.tmp" "$base.bz2" || die "mv failed"
-else
-	note "reusing $base"
-fi
-json_bytes=$(wc -c < "$base" | tr -d ' ')
 
 # --- measuring ---------------------------------------------------------
 
@@ -94,14 +108,15 @@ trap 'exit 130' INT TERM
 # measure RUNS CUT CMD...: runs CMD (stdout to /dev/null) under GNU time
 # RUNS times, or stops after a run over CUT seconds (0: never); sets SEC to
 # the best wall time and KIB to the highest peak RSS. Returns 1 if CMD
-# fails.
-measure() {
-	runs=$1; cut=$2; shift 2
+# fails. measure_to FILE RUNS CUT CMD... writes CMD's stdout to FILE.
+measure() { measure_to /dev/null "$@"; }
+measure_to() {
+	mout=$1; runs=$2; cut=$3; shift 3
 	SEC=; KIB=
 	r=0
 	while [ "$r" -lt "$runs" ]; do
 		r=$((r + 1))
-		if ! "$TIME" -o "$tmp/time" -f '%e %M' "$@" > /dev/null \
+		if ! "$TIME" -o "$tmp/time" -f '%e %M' "$@" > "$mout" \
 		    2> "$tmp/err"; then
 			note "failed: $*"
 			sed 's/^/  /' "$tmp/err" | head -n 5 >&2
@@ -120,6 +135,33 @@ measure() {
 	done
 	return 0
 }
+
+status=0
+
+# === dcfg-info =========================================================
+
+if [ "$do_info" = 1 ]; then
+
+# --- input -------------------------------------------------------------
+
+sum=$(cksum < "$gen" | awk '{ print $1 }')
+base=$cache/dcfg-$n-$sum.json
+if [ ! -s "$base" ] || [ ! -s "$base.gz" ] || [ ! -s "$base.bz2" ]; then
+	rm -f "$cache"/dcfg-"$n"-*.json "$cache"/dcfg-"$n"-*.json.*
+	note "generating $n blocks and edges into $base"
+	awk -v n="$n" -f "$gen" > "$base.tmp" || die "gen-dcfg.awk failed"
+	mv "$base.tmp" "$base" || die "mv failed"
+	note "compressing (gzip -6, bzip2)"
+	gzip -6 -c "$base" > "$base.gz.tmp" || die "gzip failed"
+	mv "$base.gz.tmp" "$base.gz" || die "mv failed"
+	bzip2 -c "$base" > "$base.bz2.tmp" || die "bzip2 failed"
+	mv "$base.bz2.tmp" "$base.bz2" || die "mv failed"
+else
+	note "reusing $base"
+fi
+json_bytes=$(wc -c < "$base" | tr -d ' ')
+
+# --- measuring dcfg-info -----------------------------------------------
 
 rows=$tmp/rows
 : > "$rows"
@@ -154,7 +196,7 @@ for kind in plain gz bz2; do
 	echo "$kind $bytes $it $im $dt $jt $jm" >> "$rows"
 done
 
-# --- report ------------------------------------------------------------
+# --- report dcfg-info -------------------------------------------------
 
 echo
 echo "dcfg-info load benchmark: $n blocks, $n edges;" \
@@ -217,4 +259,247 @@ END {
 	else
 		print "aim RSS   (dcfg-info < 1/2 of jq peak RSS): not measured"
 }' "$rows"
-exit $failed
+[ "$failed" = 0 ] || status=1
+
+fi
+
+# === dcfg-expand =======================================================
+
+if [ "$do_expand" = 1 ] && [ ! -x "$expand" ]; then
+	note "$expand not found: no dcfg-expand figures; build it first (make)"
+	status=1
+elif [ "$do_expand" = 1 ]; then
+
+# --- input -------------------------------------------------------------
+
+gsrc=$top/t/tools/gen-trace.c
+[ -r "$gsrc" ] || die "$gsrc not found"
+gsum=$(cksum < "$gsrc" | awk '{ print $1 }')
+gbin=$bindir/../t/gen-trace
+if [ ! -x "$gbin" ] || [ -n "$(find "$gsrc" -newer "$gbin")" ]; then
+	gbin=$cache/gen-trace-$gsum
+	if [ ! -x "$gbin" ]; then
+		rm -f "$cache"/gen-trace-*
+		note "compiling $gsrc into $gbin"
+		${CC:-cc} -O2 -std=c11 -o "$gbin.tmp" "$gsrc" ||
+		    die "cannot compile gen-trace.c"
+		mv "$gbin.tmp" "$gbin" || die "mv failed"
+	fi
+fi
+
+# trace EDGES: sets TRACE to the cached trace of EDGES edges (and TRACE.gz),
+# generating them if needed.
+trace() {
+	TRACE=$cache/trace-$1-$gsum.json
+	if [ -s "$TRACE" ] && [ -s "$TRACE.gz" ]; then
+		note "reusing $TRACE"
+		return 0
+	fi
+	rm -f "$cache"/trace-"$1"-*.json "$cache"/trace-"$1"-*.json.*
+	note "generating $1 edges into $TRACE"
+	"$gbin" "$1" > "$TRACE.tmp" || die "gen-trace failed"
+	mv "$TRACE.tmp" "$TRACE" || die "mv failed"
+	note "compressing (gzip -1)"
+	gzip -1 -c "$TRACE" > "$TRACE.gz.tmp" || die "gzip failed"
+	mv "$TRACE.gz.tmp" "$TRACE.gz" || die "mv failed"
+}
+
+tens=$((edges * 10))
+skip10=${BENCH_SKIP_10X:-0}
+[ "$skip10" = 1 ] || [ "$skip10" = 0 ] ||
+    die "BENCH_SKIP_10X must be 0 or 1"
+trace "$edges"; trace1=$TRACE
+if [ "$skip10" = 0 ]; then trace "$tens"; trace10=$TRACE; fi
+
+# --- measuring dcfg-expand ---------------------------------------------
+
+xrows=$tmp/xrows
+: > "$xrows"
+xfailed=0
+
+# A small trace first: dcfg-expand must decode every edge.
+note "expand: smoke test on 10000 edges in chunks of 1000"
+"$gbin" 10000 1000 > "$tmp/small.json" || die "gen-trace failed"
+got=$("$expand" "$tmp/small.json" | grep -vc '^#')
+if [ "$got" != 10000 ]; then
+	note "dcfg-expand decoded $got edges of 10000 in $tmp/small.json:"
+	"$expand" "$tmp/small.json" 2>&1 > /dev/null | head -n 5 >&2
+	xfailed=1
+fi
+
+# xrun KEY SIZE EDGES RUNS LABEL CMD...: measures CMD and adds a row; SIZE
+# is 1x or 10x. The stdout of count* and wc* (small) goes to $tmp/out.KEY,
+# any other to /dev/null.
+xrun() {
+	key=$1; size=$2; e=$3; runs=$4; label=$5; shift 5
+	case $key in
+	count*|wc*) dest=$tmp/out.$key ;;
+	*) dest=/dev/null ;;
+	esac
+	note "$size: $label"
+	if measure_to "$dest" "$runs" 10 "$@"; then
+		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$key" "$size" "$e" "$SEC" \
+		    "$KIB" "$label" >> "$xrows"
+	else
+		printf '%s\t%s\t%s\t-\t-\t%s\n' "$key" "$size" "$e" \
+		    "$label" >> "$xrows"
+		xfailed=1
+	fi
+}
+
+# check_count KEY EDGES: the --count output in $tmp/out.KEY adds up.
+check_count() {
+	awk -F '\t' -v e="$2" '
+	!/^#/ { n += $3; i += $4 }
+	END {
+		if (n != e || i != 5 * e) {
+			printf "bench: --count says %.0f edges, %.0f" \
+			    " instructions; expected %.0f, %.0f\n", n, i, e,
+			    5 * e > "/dev/stderr"
+			exit 1
+		}
+	}' "$tmp/out.$1" || xfailed=1
+}
+
+t=$trace1
+xrun null1 1x "$edges" 3 "dcfg-expand T > /dev/null" "$expand" "$t"
+xrun gz1 1x "$edges" 3 "dcfg-expand T.gz > /dev/null" "$expand" "$t.gz"
+# shellcheck disable=SC2016
+xrun pipe1 1x "$edges" 3 "dcfg-expand T | cat > /dev/null" \
+    sh -c '"$1" "$2" | cat > /dev/null' sh "$expand" "$t"
+xrun count1 1x "$edges" 3 "dcfg-expand --count T" "$expand" --count "$t"
+[ -s "$tmp/out.count1" ] && check_count count1 "$edges"
+# shellcheck disable=SC2016
+xrun wc1 1x "$edges" 3 "dcfg-expand T | wc -l" \
+    sh -c '"$1" "$2" | wc -l' sh "$expand" "$t"
+lines=$(tr -d ' ' < "$tmp/out.wc1")
+# "# dcfg-stream 1", "# process", two "# thread" lines and the edges.
+if [ -n "$lines" ] && [ "$lines" != $((edges + 4)) ]; then
+	note "dcfg-expand T | wc -l: $lines lines, expected $((edges + 4))"
+	xfailed=1
+fi
+xrun zcat1 1x "$edges" 3 "zcat T.gz > /dev/null" gzip -dc "$t.gz"
+if [ "$skip10" = 0 ]; then
+	t=$trace10
+	xrun null10 10x "$tens" 1 "dcfg-expand T > /dev/null" "$expand" "$t"
+	xrun count10 10x "$tens" 1 "dcfg-expand --count T" \
+	    "$expand" --count "$t"
+	[ -s "$tmp/out.count10" ] && check_count count10 "$tens"
+	xrun zcat10 10x "$tens" 1 "zcat T.gz > /dev/null" gzip -dc "$t.gz"
+fi
+
+# --- report dcfg-expand ------------------------------------------------
+
+mb() { awk -v b="$(wc -c < "$1")" 'BEGIN { printf "%.1f", b / 1e6 }'; }
+echo
+echo "dcfg-expand benchmark: T = trace of $edges edges" \
+    "(1 process, 2 threads, chunks of 1000000 edges);" \
+    "$(mb "$trace1") MB, gz $(mb "$trace1.gz") MB"
+echo "  $trace1{,.gz}"
+if [ "$skip10" = 0 ]; then
+	echo "  10x: $tens edges; $(mb "$trace10") MB, gz $(mb "$trace10.gz") MB"
+else
+	echo "  10x: skipped (BENCH_SKIP_10X=1)"
+fi
+echo "  time: best of 3 runs (1 if over 10 s; 10x: 1 run), wall s;" \
+    "RSS: peak, MiB (of the whole pipeline for | cat and | wc -l)"
+echo "  /zcat: time over zcat T.gz > /dev/null (same size);" \
+    "/wc-l: time over dcfg-expand T | wc -l"
+echo
+awk -F '\t' -v skip10="$skip10" '
+function ratio(a, b) {
+	if (a == "-" || b == "" || b == "-") return "-"
+	if (b + 0 == 0) return "n/a"
+	return sprintf("%.2f", a / b)
+}
+function rate(e, s) {
+	if (s == "-") return "-"
+	if (s + 0 == 0) return "n/a"
+	return sprintf("%.1f", e / s / 1e6)
+}
+function mib(k) { return k == "-" ? "-" : sprintf("%.1f", k / 1024) }
+BEGIN {
+	fmt = "%-4s %-32s %7s %10s %8s %7s %7s\n"
+	printf fmt, "size", "run", "wall s", "M edges/s", "RSS MiB",
+	    "/zcat", "/wc-l"
+}
+{
+	n++; key[n] = $1; size[n] = $2; e[n] = $3; sec[n] = $4; kib[n] = $5
+	label[n] = $6; at[$1] = n
+}
+END {
+	for (i = 1; i <= n; i++) {
+		z = (size[i] == "1x") ? "zcat1" : "zcat10"
+		zs = (z in at) ? sec[at[z]] : "-"
+		ws = (size[i] == "1x" && ("wc1" in at)) ? sec[at["wc1"]] : "-"
+		if (key[i] ~ /^zcat/) { r = "-"; zr = "-"; wr = "-" }
+		else { r = rate(e[i], sec[i]); zr = ratio(sec[i], zs)
+			wr = (size[i] == "1x") ? ratio(sec[i], ws) : "-" }
+		printf fmt, size[i], label[i], sec[i], r, mib(kib[i]), zr, wr
+		rt[key[i]] = r
+	}
+	print ""
+	print "M edges/s: million edges decoded per second (wall time)."
+	for (i = 1; i <= n; i++) if (sec[i] == "0.00") short = 1
+	if (short)
+		print "(n/a: a run took under the 0.01 s the timer resolves;" \
+		    " try a larger BENCH_EDGES)"
+
+	# aim --count
+	v = "MET"; list = ""
+	for (i = 1; i <= n; i++) if (key[i] ~ /^count/) {
+		list = list " " size[i] " " rt[key[i]]
+		if (rt[key[i]] == "-" || rt[key[i]] == "n/a") v = "NOT MEASURED"
+		else if (rt[key[i]] + 0 < 100 && v == "MET") v = "NOT MET"
+	}
+	if (list == "") v = "NOT MEASURED"
+	printf "aim count (--count >= 100 M edges/s):%s: %s\n", list, v
+
+	# aim text: plain trace to /dev/null and to a pipe, 1x and 10x
+	v = "MET"; list = ""
+	for (i = 1; i <= n; i++) if (key[i] ~ /^(null|pipe)/) {
+		list = list " " size[i] (key[i] ~ /^pipe/ ? " pipe " : " null ") rt[key[i]]
+		if (rt[key[i]] == "-" || rt[key[i]] == "n/a") v = "NOT MEASURED"
+		else if (rt[key[i]] + 0 < 40 && v == "MET") v = "NOT MET"
+	}
+	if (list == "") v = "NOT MEASURED"
+	printf "aim text  (text output >= 40 M edges/s, /dev/null and pipe):%s: %s\n", list, v
+
+	# aim RSS: every dcfg-expand run
+	v = "MET"; max = -1
+	for (i = 1; i <= n; i++) if (key[i] !~ /^zcat/) {
+		if (kib[i] == "-") { v = "NOT MEASURED"; continue }
+		if (kib[i] + 0 > max) max = kib[i] + 0
+	}
+	if (max < 0) v = "NOT MEASURED"
+	else if (max / 1024 >= 64 && v == "MET") v = "NOT MET"
+	printf "aim RSS   (peak RSS < 64 MiB, every run): max %s MiB: %s\n",
+	    max < 0 ? "-" : mib(max), v
+
+	# aim RSS growth: 10x against 1x
+	if (skip10 == 1) {
+		print "aim 10x   (RSS at 10x within 10 % of 1x): not measured (BENCH_SKIP_10X=1)"
+	} else {
+		v = "MET"; list = ""
+		split("null count", ks, " ")
+		for (j = 1; j <= 2; j++) {
+			a = ks[j] "1"; b = ks[j] "10"
+			if (!(a in at) || !(b in at) || kib[at[a]] == "-" ||
+			    kib[at[b]] == "-") { v = "NOT MEASURED"; continue }
+			d = (kib[at[b]] - kib[at[a]]) / kib[at[a]] * 100
+			list = list sprintf(" %s %s -> %s MiB (%+.1f %%)",
+			    ks[j] == "null" ? "text" : "--count",
+			    mib(kib[at[a]]), mib(kib[at[b]]), d)
+			if ((d > 10 || d < -10) && v == "MET") v = "NOT MET"
+		}
+		printf "aim 10x   (RSS at 10x within 10 %% of 1x):%s: %s\n", list, v
+	}
+}' "$xrows"
+if [ "$xfailed" = 1 ]; then
+	echo "dcfg-expand FAILED or gave wrong results on some run (see above)"
+	status=1
+fi
+
+fi
+
+exit $status
