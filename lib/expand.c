@@ -264,6 +264,19 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 }
 
 static void
+on_start(void *ctx)
+{
+	struct expand *x = ctx;
+
+	if (x->o->mode == DCFG_EXPAND_EDGES)
+		dcfg_out_str(x->out, "# dcfg-stream 1\n");
+	else if (x->o->mode == DCFG_EXPAND_LIST)
+		dcfg_out_str(x->out, "# pid\ttid\tchunk\tpreceding_instr_count\tinstr_count\tedge_count\tsequence_length\n");
+	else
+		dcfg_out_str(x->out, "# pid\ttid\tedges\tinstructions\n");
+}
+
+static void
 on_progress(void *ctx, uint64_t bytes)
 {
 	struct expand *x = ctx;
@@ -277,6 +290,7 @@ dcfg_expand(const char *trace, const struct dcfg_expand_options *opt,
     struct dcfg_output *out, struct dcfg_error *err)
 {
 	static const struct dcfg_trace_handler handler = {
+		.start = on_start,
 		.process = on_process,
 		.thread = on_thread,
 		.chunk = on_chunk,
@@ -289,12 +303,6 @@ dcfg_expand(const char *trace, const struct dcfg_expand_options *opt,
 		return dcfg_error_set(err, trace, "out of memory");
 	x->o = opt;
 	x->out = out;
-	if (opt->mode == DCFG_EXPAND_EDGES)
-		dcfg_out_str(out, "# dcfg-stream 1\n");
-	else if (opt->mode == DCFG_EXPAND_LIST)
-		dcfg_out_str(out, "# pid\ttid\tchunk\tpreceding_instr_count\tinstr_count\tedge_count\tsequence_length\n");
-	else
-		dcfg_out_str(out, "# pid\ttid\tedges\tinstructions\n");
 	rc = dcfg_trace_read(trace, &handler, x, err);
 	if (rc == 0)
 		flush_totals(x);

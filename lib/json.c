@@ -797,10 +797,13 @@ container_end(struct dcfg_json *j)
 				    sc->fields[i].name), 0;
 		if (f->count == 0)
 			return fail_at_frame(j, f, "the header row is empty"), 0;
-		j->depth--;
 		j->header_line = f->line;
 		j->header_column = f->column;
-		return !j->h->header || verdict(j, j->h->header(j->ctx, f->field->id));
+		/* (called with the header still open, so errors name "[header]") */
+		if (j->h->header && !verdict(j, j->h->header(j->ctx, f->field->id)))
+			return 0;
+		j->depth--;
+		return 1;
 	case F_ROW:
 		if (f->count < (f - 1)->need) {
 			const struct frame *t = f - 1;

@@ -376,6 +376,8 @@ dcfg_trace_read(const char *path, const struct dcfg_trace_handler *h,
 	dcfg_decoder_init(&t.chunk.dec);
 	if ((in = dcfg_input_open(path, err)) == NULL)
 		return -1;
+	if (h->start)
+		h->start(ctx);
 	if ((t.j = dcfg_json_new(&root, &handler, &t)) == NULL)
 		dcfg_error_set(err, path, "out of memory");
 	else

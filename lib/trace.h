@@ -34,6 +34,7 @@ struct dcfg_trace;
 struct dcfg_chunk;
 
 struct dcfg_trace_handler {
+	void (*start)(void *ctx);          /* the input is open: reading begins */
 	int (*process)(void *ctx, struct dcfg_trace *t, uint64_t pid);
 	int (*thread)(void *ctx, struct dcfg_trace *t, uint64_t pid, uint64_t tid);
 	int (*chunk)(void *ctx, struct dcfg_chunk *c);
