@@ -11,3 +11,10 @@ echo "\$ dcfg-info hello.dcfg.json.bz2"
 echo
 echo "\$ dcfg-info --json hello.dcfg.json.bz2"
 "$bin/dcfg-info" --json "$tmp/hello.dcfg.json.bz2"
+
+echo
+echo "\$ dcfg-expand --chunks trace-multi.json | head -12"
+"$bin/dcfg-expand" --chunks t/data/trace-multi.json | head -12
+echo
+echo "\$ dcfg-expand --count trace-multi.json"
+"$bin/dcfg-expand" --count t/data/trace-multi.json
