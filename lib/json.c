@@ -8,6 +8,8 @@
 
 #include <yajl/yajl_parse.h>
 
+#include "vec.h"
+
 #define MAX_FRAMES   48      /* deeper than any schema; frames follow the schema only */
 #define MAX_SKIP     10000   /* nesting allowed inside skipped values */
 #define MAX_COLUMNS  64
@@ -737,13 +739,8 @@ cb_map_key(void *ctx, const unsigned char *key, size_t len)
 		return 1;
 	f = &j->frames[j->depth - 1];
 	if (f->kind == F_DICT) {
-		if (len + 1 > j->key_cap) {
-			char *p = realloc(j->key, len + 1);
-			if (p == NULL)
-				return dcfg_json_fail(j, "out of memory"), 0;
-			j->key = p;
-			j->key_cap = len + 1;
-		}
+		if (dcfg_reserve((void **)&j->key, &j->key_cap, len + 1, 1) < 0)
+			return dcfg_json_fail(j, "out of memory"), 0;
 		memcpy(j->key, key, len);
 		j->key[len] = '\0';
 		j->key_len = len;

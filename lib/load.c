@@ -13,6 +13,7 @@
 #include "input.h"
 #include "index.h"
 #include "json.h"
+#include "vec.h"
 
 enum field_id {
 	ROOT, MAJOR, MINOR,
@@ -112,20 +113,8 @@ struct loader {
 static int
 grow(struct loader *L, void **arr, size_t *n, size_t *cap, size_t elsize)
 {
-	void *p;
-	size_t want;
-
-	if (*n == *cap) {
-		if (*cap >= UINT32_MAX / 2)
-			return dcfg_json_fail(L->j, "too many records (more than %u)",
-			    (unsigned)(UINT32_MAX / 2));
-		want = *cap ? *cap * 2 : 64;
-		p = realloc(*arr, want * elsize);
-		if (p == NULL)
-			return dcfg_json_fail(L->j, "out of memory");
-		*arr = p;
-		*cap = want;
-	}
+	if (dcfg_reserve(arr, cap, *n + 1, elsize) < 0)
+		return dcfg_json_fail(L->j, "too many records, or out of memory");
 	++*n;
 	return 0;
 }
@@ -145,22 +134,11 @@ static int
 add_string(struct loader *L, const char *s, size_t len, uint32_t *offset)
 {
 	struct dcfg *d = L->d;
-	size_t want;
-	char *p;
 
 	if (memchr(s, '\0', len) != NULL)
 		return dcfg_json_fail(L->j, "string contains a NUL character");
-	if (len >= UINT32_MAX / 2 || d->n_strings + len + 1 >= UINT32_MAX / 2)
-		return dcfg_json_fail(L->j, "too much string data");
-	if (d->n_strings + len + 1 > L->cap.strings) {
-		want = L->cap.strings ? L->cap.strings : 4096;
-		while (want < d->n_strings + len + 1)
-			want *= 2;
-		if ((p = realloc(d->strings, want)) == NULL)
-			return dcfg_json_fail(L->j, "out of memory");
-		d->strings = p;
-		L->cap.strings = want;
-	}
+	if (dcfg_reserve((void **)&d->strings, &L->cap.strings, d->n_strings + len + 1, 1) < 0)
+		return dcfg_json_fail(L->j, "too much string data, or out of memory");
 	memcpy(d->strings + d->n_strings, s, len);
 	d->strings[d->n_strings + len] = '\0';
 	*offset = (uint32_t)d->n_strings;

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vec.h"
+
 #define NONE UINT32_MAX
 
 /* Modified Base64 (spec 3.7.1.1): the value of each character, or -1. */
@@ -35,25 +37,6 @@ struct dcfg_xframe {
 	uint32_t entry;            /* the dictionary entry a string frame reads, or NONE */
 	int repeat;
 };
-
-static int
-grow(void **arr, size_t *cap, size_t need, size_t elsize)
-{
-	size_t want = *cap ? *cap : 16;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	if (need >= UINT32_MAX / 4)
-		return -1;
-	while (want < need)
-		want *= 2;
-	if ((p = realloc(*arr, want * elsize)) == NULL)
-		return -1;
-	*arr = p;
-	*cap = want;
-	return 0;
-}
 
 /*
  * Checks the syntax of S once, recording each '(' with its ')' in PAIRS
@@ -92,8 +75,8 @@ check_string(struct dcfg_seqstr *str, const char *s, uint32_t len,
 				str->why = "a repeat needs digits and '*' after '('";
 				goto bad;
 			}
-			if (grow((void **)pairs, cap_pairs, *n_pairs + 2, sizeof **pairs) < 0 ||
-			    grow((void **)stack, cap_stack, depth + 1, sizeof **stack) < 0)
+			if (dcfg_reserve((void **)pairs, cap_pairs, *n_pairs + 2, sizeof **pairs) < 0 ||
+			    dcfg_reserve((void **)stack, cap_stack, depth + 1, sizeof **stack) < 0)
 				return -1;
 			(*stack)[depth++] = str->n_pairs;
 			(*pairs)[*n_pairs] = i;
@@ -185,8 +168,8 @@ dcfg_dict_add(struct dcfg_dict *d, const char *key, size_t key_len,
 		return -1;
 	}
 	if (d->n_pool + key_len + len >= UINT32_MAX / 2 ||
-	    grow((void **)&d->pool, &d->cap_pool, d->n_pool + key_len + len + 1, 1) < 0 ||
-	    grow((void **)&d->entries, &d->cap, d->n + 1, sizeof *d->entries) < 0) {
+	    dcfg_reserve((void **)&d->pool, &d->cap_pool, d->n_pool + key_len + len + 1, 1) < 0 ||
+	    dcfg_reserve((void **)&d->entries, &d->cap, d->n + 1, sizeof *d->entries) < 0) {
 		*why = "is too large for memory";
 		return -1;
 	}
@@ -270,7 +253,7 @@ dcfg_decoder_free(struct dcfg_decoder *dec)
 static int
 push(struct dcfg_decoder *dec, struct dcfg_xframe f)
 {
-	if (grow((void **)&dec->frames, &dec->cap_frames, dec->n_frames + 1,
+	if (dcfg_reserve((void **)&dec->frames, &dec->cap_frames, dec->n_frames + 1,
 	    sizeof *dec->frames) < 0)
 		return -1;
 	dec->frames[dec->n_frames++] = f;

@@ -9,6 +9,7 @@
 #include "json.h"
 #include "sequence.h"
 #include "ttable.h"
+#include "vec.h"
 
 enum field_id {
 	ROOT, MAJOR, MINOR, PROCESSES,
@@ -269,15 +270,9 @@ on_integer(void *ctx, int id, uint64_t v)
 			ci->first_edge_id = (uint32_t)v;
 			t->have |= 1u << 3;
 		} else {
-			if (t->n_next == t->cap_next) {
-				size_t want = t->cap_next ? 2 * t->cap_next : 16;
-				uint32_t *p = want < UINT32_MAX / 8 ?
-				    realloc(t->next, want * sizeof *p) : NULL;
-				if (p == NULL)
-					return dcfg_json_fail(t->j, "out of memory");
-				t->next = p;
-				t->cap_next = want;
-			}
+			if (dcfg_reserve((void **)&t->next, &t->cap_next, t->n_next + 1,
+			    sizeof *t->next) < 0)
+				return dcfg_json_fail(t->j, "out of memory");
 			t->next[t->n_next++] = (uint32_t)v;
 		}
 		break;
@@ -309,13 +304,8 @@ on_string(void *ctx, int id, const char *s, size_t len)
 		/* In the spec's column order, decode straight from yajl's buffer. */
 		if ((t->have & CHUNK_READY) == CHUNK_READY)
 			return process_chunk(t, s, len);
-		if (len + 1 > t->cap_seq) {
-			char *p = realloc(t->seq_copy, len + 1);
-			if (p == NULL)
-				return dcfg_json_fail(t->j, "out of memory");
-			t->seq_copy = p;
-			t->cap_seq = len + 1;
-		}
+		if (dcfg_reserve((void **)&t->seq_copy, &t->cap_seq, len + 1, 1) < 0)
+			return dcfg_json_fail(t->j, "out of memory");
 		memcpy(t->seq_copy, s, len);
 		t->chunk.info.sequence_length = len;
 		t->seq_pending = 1;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vec.h"
+
 #define LUT_MAX_BITS 16
 
 void
@@ -35,26 +37,6 @@ dcfg_ttable_free(struct dcfg_ttable *t)
 	memset(t, 0, sizeof *t);
 }
 
-/* Makes room for N more elements. */
-static int
-reserve(void **arr, size_t *cap, size_t used, size_t n, size_t elsize)
-{
-	size_t want = *cap ? *cap : 64;
-	void *p;
-
-	if (used + n <= *cap)
-		return 0;
-	if (used + n >= UINT32_MAX / 2)
-		return -1;
-	while (want < used + n)
-		want *= 2;
-	if ((p = realloc(*arr, want * elsize)) == NULL)
-		return -1;
-	*arr = p;
-	*cap = want;
-	return 0;
-}
-
 int
 dcfg_ttable_add(struct dcfg_ttable *t, uint32_t current, const char *code,
     size_t len, const uint32_t *next, size_t n_next, const char **why)
@@ -77,10 +59,10 @@ dcfg_ttable_add(struct dcfg_ttable *t, uint32_t current, const char *code,
 	}
 	for (i = 0; i < len; i++)
 		value |= (uint32_t)(code[i] - '0') << (31 - i);
-	if (reserve((void **)&t->codes, &t->cap_codes, t->n_codes, 1, sizeof *t->codes) < 0 ||
-	    reserve((void **)&t->row_state, &t->cap_row_state, t->n_codes, 1, sizeof *t->row_state) < 0 ||
-	    reserve((void **)&t->groups, &t->cap_groups, t->n_groups, 1, sizeof *t->groups) < 0 ||
-	    reserve((void **)&t->ids, &t->cap_ids, t->n_ids, n_next, sizeof *t->ids) < 0) {
+	if (dcfg_reserve((void **)&t->codes, &t->cap_codes, t->n_codes + 1, sizeof *t->codes) < 0 ||
+	    dcfg_reserve((void **)&t->row_state, &t->cap_row_state, t->n_codes + 1, sizeof *t->row_state) < 0 ||
+	    dcfg_reserve((void **)&t->groups, &t->cap_groups, t->n_groups + 1, sizeof *t->groups) < 0 ||
+	    dcfg_reserve((void **)&t->ids, &t->cap_ids, t->n_ids + n_next, sizeof *t->ids) < 0) {
 		*why = "the transition table is too large for memory";
 		return -1;
 	}
@@ -197,7 +179,7 @@ dcfg_ttable_finish(struct dcfg_ttable *t, char *msg, size_t size)
 	for (i = 0; i < n; i++) {
 		struct dcfg_tstate *st;
 		if (i == 0 || rows[i].edge != rows[i - 1].edge) {
-			if (reserve((void **)&t->states, &t->cap_states, t->n_states, 1,
+			if (dcfg_reserve((void **)&t->states, &t->cap_states, t->n_states + 1,
 			    sizeof *t->states) < 0) {
 				free(rows);
 				goto nomem;
