@@ -1,0 +1,217 @@
+#include "stream.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "input.h"
+#include "vec.h"
+
+#define BUF_SIZE (256 * 1024)
+#define MAX_LINE (1024 * 1024)
+
+struct dcfg_stream {
+	struct dcfg_input *in;
+	char *buf;
+	size_t cap, start, end;   /* unread bytes are buf[start .. end) */
+	int eof;
+	unsigned long lineno;
+	const char *name;
+	void (*progress)(void *ctx, uint64_t bytes);
+	void *progress_ctx;
+	uint64_t bytes;
+};
+
+/* The next line (without '\n') in *LINE, *LEN; 0 at the end; -1 on error. */
+static int
+next_line(struct dcfg_stream *s, const char **line, size_t *len,
+    struct dcfg_error *err)
+{
+	char *nl;
+	ssize_t n;
+
+	for (;;) {
+		nl = memchr(s->buf + s->start, '\n', s->end - s->start);
+		if (nl != NULL || (s->eof && s->end > s->start)) {
+			size_t l = nl ? (size_t)(nl - (s->buf + s->start)) : s->end - s->start;
+			*line = s->buf + s->start;
+			*len = l;
+			s->start += nl ? l + 1 : l;
+			s->lineno++;
+			return 1;
+		}
+		if (s->eof)
+			return 0;
+		if (s->start > 0) {
+			memmove(s->buf, s->buf + s->start, s->end - s->start);
+			s->end -= s->start;
+			s->start = 0;
+		}
+		if (s->end == s->cap) {
+			if (s->cap >= MAX_LINE)
+				return dcfg_error_at(err, s->name, s->lineno + 1, 1,
+				    "a line longer than %d bytes", MAX_LINE);
+			if (dcfg_reserve((void **)&s->buf, &s->cap, s->cap * 2, 1) < 0)
+				return dcfg_error_set(err, s->name, "out of memory");
+		}
+		n = dcfg_input_read(s->in, s->buf + s->end, s->cap - s->end, err);
+		if (n < 0)
+			return -1;
+		s->bytes += (uint64_t)n;
+		if (s->progress)
+			s->progress(s->progress_ctx, s->bytes);
+		if (n == 0)
+			s->eof = 1;
+		s->end += (size_t)n;
+	}
+}
+
+struct dcfg_stream *
+dcfg_stream_open(const char *path, const char *name, struct dcfg_error *err)
+{
+	struct dcfg_stream *s = calloc(1, sizeof *s);
+	const char *line;
+	size_t len;
+	int rc;
+
+	if (s == NULL || (s->buf = malloc(BUF_SIZE)) == NULL) {
+		free(s);
+		dcfg_error_set(err, path, "out of memory");
+		return NULL;
+	}
+	s->cap = BUF_SIZE;
+	if ((s->in = dcfg_input_open(path, err)) == NULL) {
+		dcfg_stream_close(s);
+		return NULL;
+	}
+	s->name = name ? name : dcfg_input_name(s->in);
+	rc = next_line(s, &line, &len, err);
+	if (rc < 0)
+		goto fail;
+	if (rc == 0 || len != 15 || memcmp(line, "# dcfg-stream 1", 15) != 0) {
+		dcfg_error_at(err, s->name, 1, 1,
+		    "not an edge stream: the first line must be \"# dcfg-stream 1\"");
+		goto fail;
+	}
+	return s;
+fail:
+	dcfg_stream_close(s);
+	return NULL;
+}
+
+/* Parses a decimal number at *P (advanced); -1 when there is none or it overflows. */
+static int
+decimal(const char **p, const char *end, uint64_t *v)
+{
+	const char *q = *p;
+	uint64_t x = 0;
+
+	if (q == end || *q < '0' || *q > '9')
+		return -1;
+	for (; q < end && *q >= '0' && *q <= '9'; q++) {
+		unsigned d = (unsigned)(*q - '0');
+		if (x > (UINT64_MAX - d) / 10)
+			return -1;
+		x = x * 10 + d;
+	}
+	*p = q;
+	*v = x;
+	return 0;
+}
+
+static int
+is_word(const char *line, size_t len, const char *word, const char **rest)
+{
+	size_t n = strlen(word);
+
+	if (len < n || memcmp(line, word, n) != 0 || (len > n && line[n] != ' '))
+		return 0;
+	*rest = line + n;
+	return 1;
+}
+
+static int
+meta(struct dcfg_stream *s, struct dcfg_stream_record *r, struct dcfg_error *err)
+{
+	const char *end = r->line + r->len, *p;
+	const char *name = s->name;
+
+	r->kind = DCFG_STREAM_META;
+	if (is_word(r->line, r->len, "# process", &p) ||
+	    is_word(r->line, r->len, "# thread", &p)) {
+		int process = r->line[2] == 'p';
+		r->kind = process ? DCFG_STREAM_PROCESS : DCFG_STREAM_THREAD;
+		if (p < end)
+			p++;
+		if (decimal(&p, end, &r->value) < 0 || p != end)
+			return dcfg_error_at(err, name, r->lineno, 1, "a \"# %s\" line needs a %s",
+			    process ? "process" : "thread", process ? "PID" : "TID");
+	} else if (is_word(r->line, r->len, "# chunk", &p)) {
+		r->kind = DCFG_STREAM_CHUNK;
+		uint64_t *v[3] = { &r->preceding, &r->instrs, &r->edges };
+		for (int i = 0; i < 3; i++) {
+			if (p == end || *p != ' ' || (p++, decimal(&p, end, v[i]) < 0))
+				return dcfg_error_at(err, name, r->lineno, 1,
+				    "a \"# chunk\" line needs three numbers: preceding instructions, instructions, edges");
+		}
+		if (p != end)
+			return dcfg_error_at(err, name, r->lineno, 1,
+			    "a \"# chunk\" line needs three numbers: preceding instructions, instructions, edges");
+	} else if (is_word(r->line, r->len, "# fields", &p)) {
+		r->kind = DCFG_STREAM_FIELDS;
+	}
+	return 1;
+}
+
+int
+dcfg_stream_next(struct dcfg_stream *s, struct dcfg_stream_record *r,
+    struct dcfg_error *err)
+{
+	const char *p, *end;
+	uint64_t v = 0;
+	int rc;
+
+	if ((rc = next_line(s, &r->line, &r->len, err)) <= 0)
+		return rc;
+	r->lineno = s->lineno;
+	if (r->len > 0 && r->line[0] == '#')
+		return meta(s, r, err);
+	p = r->line;
+	end = p + r->len;
+	/* the hot path: digits up to a tab or the end of the line */
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		v = v * 10 + (uint64_t)(*p - '0');
+		if (v > UINT32_MAX)
+			return dcfg_error_at(err, s->name, r->lineno, 1,
+			    "edge id does not fit in 32 bits");
+	}
+	if (p == r->line || (p < end && *p != '\t'))
+		return dcfg_error_at(err, s->name, r->lineno,
+		    (unsigned long)(p - r->line) + 1, "not an edge id");
+	r->kind = DCFG_STREAM_EDGE;
+	r->edge = (uint32_t)v;
+	return 1;
+}
+
+const char *
+dcfg_stream_name(const struct dcfg_stream *s)
+{
+	return s->name;
+}
+
+void
+dcfg_stream_set_progress(struct dcfg_stream *s,
+    void (*progress)(void *ctx, uint64_t bytes), void *ctx)
+{
+	s->progress = progress;
+	s->progress_ctx = ctx;
+}
+
+void
+dcfg_stream_close(struct dcfg_stream *s)
+{
+	if (s == NULL)
+		return;
+	dcfg_input_close(s->in);
+	free(s->buf);
+	free(s);
+}
