@@ -46,10 +46,11 @@ case $edges in
 esac
 only=${BENCH_ONLY:-}
 case $only in
-'') do_info=1; do_expand=1 ;;
-info) do_info=1; do_expand=0 ;;
-expand) do_info=0; do_expand=1 ;;
-*) echo "bench: BENCH_ONLY must be info or expand" >&2; exit 2 ;;
+'') do_info=1; do_expand=1; do_encode=1 ;;
+info) do_info=1; do_expand=0; do_encode=0 ;;
+expand) do_info=0; do_expand=1; do_encode=0 ;;
+encode) do_info=0; do_expand=0; do_encode=1 ;;
+*) echo "bench: BENCH_ONLY must be info, expand or encode" >&2; exit 2 ;;
 esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -500,6 +501,50 @@ if [ "$xfailed" = 1 ]; then
 	status=1
 fi
 
+fi
+
+# === dcfg-encode =======================================================
+# Streams: gen-trace's (random bits, the hard case) and, when built,
+# gen-pair's (a simulated program: the realistic case). For each: encode
+# time, bits per edge, and sizes beside gzip -9 and bzip2 -9 of the plain
+# edge list. Aim: the encoded trace smaller than gzip -9 of the edge list.
+
+if [ "$do_encode" = 1 ]; then
+encode=$bindir/dcfg-encode
+enc_edges=${BENCH_ENCODE_EDGES:-10000000}
+[ -x "$encode" ] || die "no $encode: run make first"
+echo
+echo "dcfg-encode benchmark: streams of $enc_edges edges; sizes in bytes; best of 3 runs"
+printf '%-10s %12s %12s %12s %12s %12s %8s %12s  %s\n' stream edges plain gzip-9 bzip2-9 \
+    encoded bits/edge edges/s aim
+for kind in trace pair; do
+	sf=$cache/encode-$kind-$enc_edges.edges
+	dflag=
+	if [ "$kind" = trace ]; then
+		[ -s "$sf" ] || { "$top/build/t/gen-trace" "$enc_edges" 1000000 7 |
+		    "$expand" > "$sf"; } || die "cannot make $sf"
+	else
+		[ -x "$top/build/t/gen-pair" ] || { note "no gen-pair: skipping the pair stream"; continue; }
+		if [ ! -s "$sf" ]; then
+			"$top/build/t/gen-pair" --seed 7 --threads 4 --edges "$enc_edges" \
+			    "$cache/pair-$enc_edges" > /dev/null || die "gen-pair failed"
+			cp "$cache/pair-$enc_edges/prog.edges" "$sf"
+		fi
+		dflag="--dcfg $cache/pair-$enc_edges/prog.dcfg.json"
+	fi
+	# shellcheck disable=SC2086
+	measure_to "$tmp/enc.json" 3 30 "$encode" $dflag "$sf" || { status=1; continue; }
+	"$expand" "$tmp/enc.json" | cmp -s - "$sf" || { note "round trip FAILED for $kind"; status=1; }
+	plain=$(wc -c < "$sf")
+	gz=$(gzip -9 -c "$sf" | wc -c)
+	bz=$(bzip2 -9 -c "$sf" | wc -c)
+	en=$(wc -c < "$tmp/enc.json")
+	awk -v k="$kind" -v n="$enc_edges" -v p="$plain" -v g="$gz" -v b="$bz" -v e="$en" \
+	    -v t="$SEC" 'BEGIN {
+		printf "%-10s %12d %12d %12d %12d %12d %8.2f %12.0f  %s\n", k, n, p, g, b, e,
+		    e * 8 / n, (t > 0 ? n / t : 0), (e < g ? "MET" : "NOT MET")
+	}'
+done
 fi
 
 exit $status
