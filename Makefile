@@ -27,7 +27,7 @@ HEADERS  = $(wildcard lib/*.h)
 BINS     = $(CMDS:%=$(BUILD)/bin/%)
 MANPAGES = $(wildcard man/man*/*.[0-9])
 
-TEST_TOOLS = $(BUILD)/t/lookup $(BUILD)/t/gen-trace
+TEST_TOOLS = $(BUILD)/t/lookup $(BUILD)/t/gen-trace $(BUILD)/t/gen-pair
 
 all: $(BINS)
 

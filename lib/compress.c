@@ -4,7 +4,7 @@
 #include <string.h>
 
 #define L DCFG_DICT_VALUE
-#define STEP 8                  /* measured substrings start at multiples of this */
+#define ANCHOR 8                /* about one position in this many starts a value */
 #define MAX_CANDIDATES 65536
 #define MAX_VALUES 4096         /* keys of one or two characters */
 #define MIN_USES 3
@@ -23,6 +23,22 @@ hash_of(const char *s)
 	for (i = 0; i < L; i++)
 		h = h * BASE + (unsigned char)s[i];
 	return h;
+}
+
+/*
+ * Values start only where the text itself says so (a hash of the next
+ * four characters), and a value's characters are never the start of
+ * another: the same cut in measuring and in writing, so that every value
+ * chosen is used as often as it was counted, wherever in a chunk the
+ * repeated text stands.
+ */
+static int
+anchor(const char *s)
+{
+	uint32_t h = (unsigned char)s[0] * 31u * 31u * 31u + (unsigned char)s[1] * 31u * 31u +
+	    (unsigned char)s[2] * 31u + (unsigned char)s[3];
+
+	return (h * 2654435761u) >> 29 == 0;   /* one in 2^3 */
 }
 
 static size_t
@@ -56,7 +72,9 @@ dcfg_dictionary_measure(struct dcfg_dictionary *d, const char *s, size_t len)
 		if (!d->cand_hash || !d->cand_count || !d->cand_text || !d->cand_slots)
 			return -1;
 	}
-	for (pos = 0; pos + L <= len; pos += STEP) {
+	for (pos = 0; pos + L <= len; pos++) {
+		if (!anchor(s + pos))
+			continue;
 		uint64_t h = hash_of(s + pos);
 		uint32_t c;
 		for (i = slot_of(h, size); (c = d->cand_slots[i]) != 0; i = (i + 1) & (size - 1))
@@ -70,6 +88,7 @@ dcfg_dictionary_measure(struct dcfg_dictionary *d, const char *s, size_t len)
 			memcpy(d->cand_text + d->n_cand * L, s + pos, L);
 			d->cand_slots[i] = (uint32_t)++d->n_cand;
 		}
+		pos += L - 1;
 	}
 	return 0;
 }
@@ -214,30 +233,20 @@ void
 dcfg_compress(struct dcfg_output *out, const struct dcfg_dictionary *d,
     const char *s, size_t len, uint32_t *tok)
 {
-	uint64_t h = 0, top = 1;
 	size_t n = 0, i = 0, p, k;
-	int have_hash = 0;
 
-	for (k = 1; k < L; k++)
-		top *= BASE;
-	/* dictionary references, found with a rolling hash at every position */
+	/* dictionary references, at the anchors dcfg_dictionary_measure used */
 	while (i < len) {
-		if (d->n_values > 0 && i + L <= len) {
-			if (!have_hash) {
-				h = hash_of(s + i);
-				have_hash = 1;
-			}
-			long e = lookup(d, s + i, h);
+		if (d->n_values > 0 && i + L <= len && anchor(s + i)) {
+			long e = lookup(d, s + i, hash_of(s + i));
 			if (e >= 0) {
 				tok[n++] = 256 + (uint32_t)e;
 				i += L;
-				have_hash = 0;
 				continue;
 			}
-			if (i + L < len)
-				h = (h - (unsigned char)s[i] * top) * BASE + (unsigned char)s[i + L];
-			else
-				have_hash = 0;
+			for (k = 0; k < L; k++)
+				tok[n++] = (unsigned char)s[i++];
+			continue;
 		}
 		tok[n++] = (unsigned char)s[i++];
 	}

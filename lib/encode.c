@@ -497,6 +497,9 @@ walk(struct enc *e)
 				fail_at(e, r.lineno, "an edge before \"# thread\"", 0);
 				goto fail;
 			}
+			/* full: this edge starts the next piece (a chunk of exactly N is whole) */
+			if (e->open && e->n == e->o->chunk_edges && close_chunk(e, 1) < 0)
+				goto fail;
 			if (!e->open)
 				open_chunk(e, 0, 0, 0);
 			if (e->o->dcfg) {
@@ -515,8 +518,6 @@ walk(struct enc *e)
 				goto fail;
 			}
 			e->edges[e->n++] = r.edge;
-			if (e->n == e->o->chunk_edges && close_chunk(e, 1) < 0)
-				goto fail;
 			break;
 		default:
 			break;
