@@ -10,6 +10,7 @@ command -v bats >/dev/null 2>&1 || missing="$missing bats"
 command -v mandoc >/dev/null 2>&1 || missing="$missing mandoc"
 command -v bzip2 >/dev/null 2>&1 || missing="$missing bzip2"
 command -v gzip >/dev/null 2>&1 || missing="$missing gzip"
+command -v jq >/dev/null 2>&1 || missing="$missing jq"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ]; then
 	echo "deps: installing$missing" >&2
