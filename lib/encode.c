@@ -201,7 +201,8 @@ build_table(struct eproc *p)
 {
 	size_t i, first, n, k;
 
-	qsort(p->trans, p->n_trans, sizeof *p->trans, by_key);
+	if (p->n_trans > 1)   /* (qsort may not be given a null array) */
+		qsort(p->trans, p->n_trans, sizeof *p->trans, by_key);
 	if (rehash(p, p->n_slots ? p->n_slots : 1024) < 0)
 		return -1;
 	for (i = 0; i < p->n_trans; i += n) {
