@@ -73,11 +73,9 @@ main(int argc, char **argv)
 	struct dcfg_expand_options opt = { .mode = DCFG_EXPAND_EDGES, .pids = pids, .tids = tids };
 	enum dcfg_progress_mode mode = DCFG_PROGRESS_AUTO;
 	const char *dcfg_path = NULL, *out_path = NULL, *trace;
-	struct dcfg_output *out;
-	struct dcfg_progress pg;
+	struct dcfg_cli_io io;
 	struct dcfg_error err;
-	struct dcfg *d = NULL;
-	int c, has_from = 0, has_to = 0, status = DCFG_EXIT_OK, rc;
+	int c, has_from = 0, has_to = 0, rc;
 
 	dcfg_cli_start();
 	opt.to = UINT64_MAX;
@@ -131,36 +129,12 @@ main(int argc, char **argv)
 		return DCFG_EXIT_USAGE;
 	}
 
-	dcfg_progress_init(&pg, prog, mode);
-	opt.progress = dcfg_progress_bytes;
-	opt.progress_ctx = &pg;
-	if (dcfg_path) {
-		struct dcfg_load_options lo = { .keep = DCFG_KEEP_BLOCKS | DCFG_KEEP_EDGES };
-		if ((d = dcfg_load(dcfg_path, &lo, &err)) == NULL) {
-			dcfg_cli_error(prog, &err);
-			return DCFG_EXIT_USAGE;
-		}
-		opt.dcfg = d;
-	}
-	if ((out = malloc(sizeof *out)) == NULL || dcfg_output_open(out, out_path, &err) < 0) {
-		if (out)
-			dcfg_cli_error(prog, &err);
-		free(out);
-		dcfg_free(d);
+	if (dcfg_cli_setup(&io, prog, dcfg_path, DCFG_KEEP_BLOCKS | DCFG_KEEP_EDGES,
+	    out_path, mode) < 0)
 		return DCFG_EXIT_USAGE;
-	}
-	rc = dcfg_expand(trace, &opt, out, &err);
-	dcfg_progress_end(&pg);
-	if (rc < 0) {
-		dcfg_output_flush(out);
-		dcfg_cli_error(prog, &err);
-		status = DCFG_EXIT_USAGE;
-	}
-	if (dcfg_output_close(out, &err) < 0 && status == DCFG_EXIT_OK) {
-		dcfg_cli_error(prog, &err);
-		status = DCFG_EXIT_USAGE;
-	}
-	free(out);
-	dcfg_free(d);
-	return status;
+	opt.dcfg = io.dcfg;
+	opt.progress = dcfg_progress_bytes;
+	opt.progress_ctx = &io.progress;
+	rc = dcfg_expand(trace, &opt, io.out, &err);
+	return dcfg_cli_finish(&io, rc, &err, 1);
 }

@@ -2,6 +2,7 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 void
@@ -50,4 +51,63 @@ dcfg_progress_end(struct dcfg_progress *pg)
 	if (pg->shown)
 		fprintf(stderr, "\r%*s\r", 60, "");
 	pg->shown = 0;
+}
+
+int
+dcfg_cli_setup(struct dcfg_cli_io *io, const char *prog, const char *dcfg_path,
+    unsigned keep, const char *out_path, enum dcfg_progress_mode mode)
+{
+	struct dcfg_error err;
+
+	io->prog = prog;
+	io->dcfg = NULL;
+	io->out = NULL;
+	dcfg_progress_init(&io->progress, prog, mode);
+	if (dcfg_path) {
+		struct dcfg_load_options lo = { .keep = keep };
+		if ((io->dcfg = dcfg_load(dcfg_path, &lo, &err)) == NULL) {
+			dcfg_cli_error(prog, &err);
+			return -1;
+		}
+	}
+	if ((io->out = malloc(sizeof *io->out)) == NULL) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		goto fail;
+	}
+	if (dcfg_output_open(io->out, out_path, &err) < 0) {
+		dcfg_cli_error(prog, &err);
+		goto fail;
+	}
+	return 0;
+fail:
+	free(io->out);
+	io->out = NULL;
+	dcfg_free(io->dcfg);
+	io->dcfg = NULL;
+	return -1;
+}
+
+int
+dcfg_cli_finish(struct dcfg_cli_io *io, int rc, const struct dcfg_error *err,
+    int partial_ok)
+{
+	struct dcfg_error close_err;
+	int status = DCFG_EXIT_OK;
+
+	dcfg_progress_end(&io->progress);
+	if (rc < 0) {
+		if (partial_ok)
+			dcfg_output_flush(io->out);
+		else
+			io->out->len = 0;
+		dcfg_cli_error(io->prog, err);
+		status = DCFG_EXIT_USAGE;
+	}
+	if (dcfg_output_close(io->out, &close_err) < 0 && status == DCFG_EXIT_OK) {
+		dcfg_cli_error(io->prog, &close_err);
+		status = DCFG_EXIT_USAGE;
+	}
+	free(io->out);
+	dcfg_free(io->dcfg);
+	return status;
 }

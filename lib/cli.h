@@ -8,7 +8,9 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "dcfg.h"
 #include "error.h"
+#include "output.h"
 
 /* Exit statuses of every command. */
 #define DCFG_EXIT_OK     0
@@ -39,5 +41,29 @@ void dcfg_progress_init(struct dcfg_progress *pg, const char *prog,
 /* A callback for dcfg_load_options.progress: CTX is the struct dcfg_progress. */
 void dcfg_progress_bytes(void *ctx, uint64_t bytes);
 void dcfg_progress_end(struct dcfg_progress *pg);
+
+/* What a stage's main sets up around its work: the paired DCFG, the output. */
+struct dcfg_cli_io {
+	const char *prog;
+	struct dcfg *dcfg;                /* from --dcfg, or NULL */
+	struct dcfg_output *out;
+	struct dcfg_progress progress;
+};
+
+/*
+ * Starts the progress meter, loads DCFG_PATH (when not NULL) keeping
+ * KEEP, and opens OUT_PATH (NULL: standard output). On failure it says
+ * why and returns -1.
+ */
+int dcfg_cli_setup(struct dcfg_cli_io *io, const char *prog, const char *dcfg_path,
+    unsigned keep, const char *out_path, enum dcfg_progress_mode mode);
+
+/*
+ * After the work returned RC (-1 with ERR set): reports the errors, closes
+ * and frees everything, and returns the exit status. A stream keeps what
+ * it wrote before an error (PARTIAL_OK); a document is dropped whole.
+ */
+int dcfg_cli_finish(struct dcfg_cli_io *io, int rc, const struct dcfg_error *err,
+    int partial_ok);
 
 #endif
