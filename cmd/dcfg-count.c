@@ -1,0 +1,103 @@
+/* dcfg-count: a stream, or a DCFG's own counts, aggregated; or basic-block vectors. */
+#include <stdio.h>
+#include <string.h>
+
+#include "count.h"
+#include "json.h"
+#include "stagecli.h"
+
+static const char *prog = "dcfg-count";
+static const char help[] =
+    "usage: dcfg-count --dcfg FILE [--by KIND] [--top N] [-o FILE] [STREAM]\n"
+    "       dcfg-count --dcfg FILE --from-dcfg [--by KIND] [--top N]\n"
+    "       dcfg-count --dcfg FILE --bbv INTERVAL [STREAM]\n"
+    "Count executions and instructions by edge, block, routine, loop, image, type\n"
+    "or thread; or write SimPoint basic-block vectors.\n"
+    "  -d, --dcfg FILE      the DCFG the stream's edges come from\n"
+    "  -b, --by KIND        edge (default), block, routine, loop, image, type, thread\n"
+    "  -n, --top N          only the first N rows of each process\n"
+    "      --from-dcfg      count from the DCFG's own edge counts, not a stream\n"
+    "      --bbv INTERVAL   basic-block vectors, one a thread's INTERVAL instructions\n"
+    "  -o, --output FILE    write to FILE\n"
+    "      --progress       show progress on standard error\n"
+    "  -q, --quiet          never show progress\n"
+    "  -h, --help           print this help\n"
+    "  -V, --version        print the version\n";
+
+static int
+number(const char *opt, const char *arg, uint64_t *v)
+{
+	const char *why;
+
+	if (dcfg_parse_c_integer(arg, strlen(arg), v, &why) < 0 || *v == 0) {
+		fprintf(stderr, "%s: %s %s: a number above 0 is needed\n", prog, opt, arg);
+		return -1;
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	enum { OPT_FROM = 256, OPT_BBV };
+	static const struct option longopts[] = {
+		DCFG_STAGE_LONGOPTS,
+		{ "by", required_argument, NULL, 'b' },
+		{ "top", required_argument, NULL, 'n' },
+		{ "from-dcfg", no_argument, NULL, OPT_FROM },
+		{ "bbv", required_argument, NULL, OPT_BBV },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct dcfg_stage_args a = { .mode = DCFG_PROGRESS_AUTO };
+	struct dcfg_count_options o = { .by = DCFG_BY_EDGE };
+	struct dcfg_stage s = { 0 };
+	struct dcfg_cli_io io;
+	struct dcfg_error err;
+	int c, from_dcfg = 0, rc;
+
+	dcfg_cli_start();
+	while ((c = getopt_long(argc, argv, DCFG_STAGE_SHORTOPTS "b:n:", longopts, NULL)) != -1) {
+		if (dcfg_stage_option(c, prog, help, &a))
+			continue;
+		switch (c) {
+		case 'b':
+			if (dcfg_count_by_parse(optarg, &o.by) < 0) {
+				fprintf(stderr, "%s: --by %s: not edge, block, routine, loop, image, "
+				    "type or thread\n", prog, optarg);
+				return DCFG_EXIT_USAGE;
+			}
+			break;
+		case 'n':
+			if (number("--top", optarg, &o.top) < 0)
+				return DCFG_EXIT_USAGE;
+			break;
+		case OPT_FROM: from_dcfg = 1; break;
+		case OPT_BBV:
+			if (number("--bbv", optarg, &o.bbv) < 0)
+				return DCFG_EXIT_USAGE;
+			break;
+		}
+	}
+	if (dcfg_stage_finish_args(argc, argv, prog, help, &a, 1) < 0)
+		return DCFG_EXIT_USAGE;
+	if (from_dcfg && (o.bbv || optind < argc)) {
+		fprintf(stderr, "%s: --from-dcfg reads no stream (and makes no vectors)\n", prog);
+		return DCFG_EXIT_USAGE;
+	}
+	if (dcfg_cli_setup(&io, prog, a.dcfg_path, DCFG_KEEP_ALL & ~DCFG_KEEP_SOURCE,
+	    a.out_path, a.mode) < 0)
+		return DCFG_EXIT_USAGE;
+	if (dcfg_stage_check_tables(prog, a.dcfg_path, io.dcfg, 1, 0) < 0) {
+		dcfg_cli_finish(&io, 0, &err, 0);
+		return DCFG_EXIT_USAGE;
+	}
+	if (from_dcfg) {
+		rc = dcfg_count_dcfg(io.dcfg, io.out, &o, &err, a.dcfg_path);
+		return dcfg_cli_finish(&io, rc, &err, 0);
+	}
+	s.dcfg = io.dcfg;
+	s.progress = dcfg_progress_bytes;
+	s.progress_ctx = &io.progress;
+	rc = dcfg_count_stream(&s, io.out, a.stream, &o, &err);
+	return dcfg_cli_finish(&io, rc, &err, 1);
+}

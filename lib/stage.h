@@ -1,0 +1,38 @@
+/*
+ * A stream stage (dcfg-stream(5)): reads an edge stream, passes '#' lines
+ * through, selects the DCFG's process at each "# process" line, writes the
+ * fields line, and hands each data line to the stage with its edge.
+ */
+#ifndef DCFG_STAGE_H
+#define DCFG_STAGE_H
+
+#include "dcfg.h"
+#include "error.h"
+#include "output.h"
+#include "stream.h"
+
+struct dcfg_stage {
+	const struct dcfg *dcfg;
+	struct dcfg_output *out;         /* NULL: the stage writes nothing as it goes */
+	const char *fields;              /* names of the columns it adds, or NULL */
+	int replace;                     /* its columns replace the line (fields: only its own) */
+	/* A data line: write it (or not). -1 with ERR set. */
+	int (*line)(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e,
+	    struct dcfg_error *err);
+	/* "# thread TID" seen, after it is written. May be NULL. */
+	void (*thread)(void *ctx, uint64_t tid);
+	/* A process starts (P) or the previous one ends (P NULL: the end). May be NULL. */
+	int (*process)(void *ctx, const struct dcfg_process *p, struct dcfg_error *err);
+	void *ctx;
+	void (*progress)(void *ctx, uint64_t bytes);
+	void *progress_ctx;
+
+	/* for the callbacks */
+	const struct dcfg_process *p;    /* the current process */
+	const char *name;                /* the stream's name for messages */
+};
+
+/* 0 done, 1 stopped because the output failed, -1 with ERR set. */
+int dcfg_stage_run(struct dcfg_stage *s, const char *path, struct dcfg_error *err);
+
+#endif

@@ -1,0 +1,52 @@
+#include "stagecli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+int
+dcfg_stage_option(int c, const char *prog, const char *help,
+    struct dcfg_stage_args *a)
+{
+	switch (c) {
+	case 'd': a->dcfg_path = optarg; return 1;
+	case 'o': a->out_path = optarg; return 1;
+	case 'P': a->mode = DCFG_PROGRESS_ON; return 1;
+	case 'q': a->mode = DCFG_PROGRESS_OFF; return 1;
+	case 'h': fputs(help, stdout); exit(DCFG_EXIT_OK);
+	case 'V': printf("%s (dcfg-tools) %s\n", prog, DCFG_VERSION); exit(DCFG_EXIT_OK);
+	case '?': fputs(help, stderr); exit(DCFG_EXIT_USAGE);
+	}
+	return 0;
+}
+
+int
+dcfg_stage_finish_args(int argc, char **argv, const char *prog, const char *help,
+    struct dcfg_stage_args *a, int need_dcfg)
+{
+	if (argc - optind > 1) {
+		fprintf(stderr, "%s: one STREAM at most\n%s", prog, help);
+		return -1;
+	}
+	a->stream = optind < argc ? argv[optind] : "-";
+	if (need_dcfg && a->dcfg_path == NULL) {
+		fprintf(stderr, "%s: --dcfg FILE is needed\n%s", prog, help);
+		return -1;
+	}
+	return 0;
+}
+
+int
+dcfg_stage_check_tables(const char *prog, const char *path, const struct dcfg *d,
+    int need_edges, int need_blocks)
+{
+	struct dcfg_error err;
+
+	if (need_edges && d->n_edges == 0)
+		dcfg_error_set(&err, path, "the DCFG has no EDGES table");
+	else if (need_blocks && d->n_blocks == 0)
+		dcfg_error_set(&err, path, "the DCFG has no BASIC_BLOCKS table");
+	else
+		return 0;
+	dcfg_cli_error(prog, &err);
+	return -1;
+}
