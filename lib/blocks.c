@@ -64,32 +64,27 @@ out_block(struct dcfg_output *out, const struct dcfg *d, const struct dcfg_block
 struct blocks_run {
 	struct dcfg_stage *s;
 	int offsets;
+	struct dcfg_suffixes suffixes;    /* per block of the process, then the specials */
 };
 
-static int
-block_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e,
-    struct dcfg_error *err)
+/* Key: a block's index in the process, or n_blocks + a special node's kind. */
+static void
+render(void *ctx, size_t key)
 {
 	struct blocks_run *x = ctx;
 	const struct dcfg *d = x->s->dcfg;
 	const struct dcfg_process *p = x->s->p;
 	struct dcfg_output *out = x->s->out;
-	const struct dcfg_block *b = dcfg_block_by_node(d, p, e->target);
-	enum dcfg_special_kind sp;
+	const struct dcfg_block *b;
 
-	if (b == NULL && (sp = dcfg_special_node(d, e->target)) == DCFG_SPECIAL_NONE)
-		return dcfg_error_at(err, x->s->name, r->lineno, 1,
-		    "node %u (the target of edge %u) is not a block of process %llu",
-		    e->target, e->id, (unsigned long long)p->pid);
-	if (!x->offsets) {
-		dcfg_out_bytes(out, r->line, r->len);
+	if (!x->offsets)
 		dcfg_out_char(out, '\t');
-	}
-	if (b == NULL) {
-		dcfg_out_str(out, special_names[sp]);
+	if (key >= p->blocks.count) {
+		dcfg_out_str(out, special_names[key - p->blocks.count]);
 		dcfg_out_str(out, x->offsets ? "\t-\n" : "\t-\t-\t-\t-\t-\t-\t-\n");
-		return 0;
+		return;
 	}
+	b = &d->blocks[p->blocks.first + key];
 	if (x->offsets) {
 		out_image(out, d, dcfg_block_image(d, b));
 		dcfg_out_char(out, '+');
@@ -104,6 +99,39 @@ block_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge
 		out_source(out, d, p, b->addr);
 	}
 	dcfg_out_char(out, '\n');
+}
+
+static int
+block_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e,
+    struct dcfg_error *err)
+{
+	struct blocks_run *x = ctx;
+	const struct dcfg *d = x->s->dcfg;
+	const struct dcfg_process *p = x->s->p;
+	uint32_t b = dcfg_idmap_get(&p->block_by_node, e->target);
+	size_t key = b;
+	enum dcfg_special_kind sp;
+
+	if (b == DCFG_NONE) {
+		if ((sp = dcfg_special_node(d, e->target)) == DCFG_SPECIAL_NONE)
+			return dcfg_error_at(err, x->s->name, r->lineno, 1,
+			    "node %u (the target of edge %u) is not a block of process %llu",
+			    e->target, e->id, (unsigned long long)p->pid);
+		key = p->blocks.count + (size_t)sp;
+	}
+	if (!x->offsets)
+		dcfg_out_bytes(x->s->out, r->line, r->len);
+	dcfg_suffix_write(&x->suffixes, x->s->out, key, render, x);
+	return 0;
+}
+
+static int
+block_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
+{
+	struct blocks_run *x = ctx;
+
+	if (p && dcfg_suffixes_reset(&x->suffixes, p->blocks.count + 5) < 0)
+		return dcfg_error_set(err, x->s->name, "out of memory");
 	return 0;
 }
 
@@ -111,14 +139,18 @@ int
 dcfg_blocks_run(struct dcfg_stage *s, const char *path, int offsets,
     struct dcfg_error *err)
 {
-	struct blocks_run x = { s, offsets };
+	struct blocks_run x = { .s = s, .offsets = offsets };
+	int rc;
 
 	s->fields = offsets ? "location symbol" :
 	    "node address image offset size instrs symbol source";
 	s->replace = offsets;
 	s->line = block_line;
+	s->process = block_process;
 	s->ctx = &x;
-	return dcfg_stage_run(s, path, err);
+	rc = dcfg_stage_run(s, path, err);
+	dcfg_suffixes_free(&x.suffixes);
+	return rc;
 }
 
 int

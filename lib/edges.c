@@ -70,26 +70,48 @@ dcfg_edge_type_name(const struct dcfg *d, const struct dcfg_edge *e)
 struct edges_run {
 	struct dcfg_stage *s;
 	uint64_t types;
+	struct dcfg_suffixes suffixes;    /* per edge of the process */
 };
+
+static void
+render(void *ctx, size_t key)
+{
+	struct edges_run *x = ctx;
+	const struct dcfg *d = x->s->dcfg;
+	const struct dcfg_edge *e = &d->edges[x->s->p->edges.first + key];
+	struct dcfg_output *out = x->s->out;
+
+	dcfg_out_char(out, '\t');
+	dcfg_out_u64(out, e->source);
+	dcfg_out_char(out, '\t');
+	dcfg_out_u64(out, e->target);
+	dcfg_out_char(out, '\t');
+	dcfg_out_str(out, dcfg_edge_type_name(d, e));
+	dcfg_out_char(out, '\n');
+}
 
 static int
 edge_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e,
     struct dcfg_error *err)
 {
 	struct edges_run *x = ctx;
-	struct dcfg_output *out = x->s->out;
 
 	(void)err;
 	if (x->types && !(x->types & BIT(e->kind)))
 		return 0;
-	dcfg_out_bytes(out, r->line, r->len);
-	dcfg_out_char(out, '\t');
-	dcfg_out_u64(out, e->source);
-	dcfg_out_char(out, '\t');
-	dcfg_out_u64(out, e->target);
-	dcfg_out_char(out, '\t');
-	dcfg_out_str(out, dcfg_edge_type_name(x->s->dcfg, e));
-	dcfg_out_char(out, '\n');
+	dcfg_out_bytes(x->s->out, r->line, r->len);
+	dcfg_suffix_write(&x->suffixes, x->s->out,
+	    (size_t)(e - x->s->dcfg->edges) - x->s->p->edges.first, render, x);
+	return 0;
+}
+
+static int
+edge_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
+{
+	struct edges_run *x = ctx;
+
+	if (p && dcfg_suffixes_reset(&x->suffixes, p->edges.count) < 0)
+		return dcfg_error_set(err, x->s->name, "out of memory");
 	return 0;
 }
 
@@ -97,12 +119,16 @@ int
 dcfg_edges_run(struct dcfg_stage *s, const char *path, uint64_t types,
     struct dcfg_error *err)
 {
-	struct edges_run x = { s, types };
+	struct edges_run x = { .s = s, .types = types };
+	int rc;
 
 	s->fields = "source target type";
 	s->line = edge_line;
+	s->process = edge_process;
 	s->ctx = &x;
-	return dcfg_stage_run(s, path, err);
+	rc = dcfg_stage_run(s, path, err);
+	dcfg_suffixes_free(&x.suffixes);
+	return rc;
 }
 
 void

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE   /* F_SETPIPE_SZ */
 #include "input.h"
 
 #include <bzlib.h>
@@ -144,6 +145,9 @@ dcfg_input_open(const char *path, struct dcfg_error *err)
 	if (path == NULL || strcmp(path, "-") == 0) {
 		in->name = "-";
 		in->fd = STDIN_FILENO;
+#ifdef F_SETPIPE_SZ
+		fcntl(in->fd, F_SETPIPE_SZ, 1024 * 1024);   /* see output.c; fails harmlessly on files */
+#endif
 	} else {
 		in->name = path;
 		in->fd = open(path, O_RDONLY);

@@ -10,10 +10,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "error.h"
 
-#define DCFG_OUTPUT_BUFSIZE (64 * 1024)
+#define DCFG_OUTPUT_BUFSIZE (256 * 1024)
 
 struct dcfg_output {
 	int fd;
@@ -39,7 +40,19 @@ dcfg_output_failed(const struct dcfg_output *out)
 	return out->error != 0;
 }
 
-void dcfg_out_bytes(struct dcfg_output *out, const void *p, size_t n);
+void dcfg_out_bytes_slow(struct dcfg_output *out, const void *p, size_t n);
+
+/* The common case, inline: it fits in the buffer. */
+static inline void
+dcfg_out_bytes(struct dcfg_output *out, const void *p, size_t n)
+{
+	if (n <= sizeof out->buf - out->len) {
+		memcpy(out->buf + out->len, p, n);
+		out->len += n;
+	} else {
+		dcfg_out_bytes_slow(out, p, n);
+	}
+}
 
 static inline void
 dcfg_out_char(struct dcfg_output *out, char c)

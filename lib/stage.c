@@ -1,6 +1,9 @@
 #include "stage.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "vec.h"
 
 static void
 fields_line(struct dcfg_stage *s, const struct dcfg_stream_record *theirs)
@@ -106,4 +109,58 @@ dcfg_stage_run(struct dcfg_stage *s, const char *path, struct dcfg_error *err)
 done:
 	dcfg_stream_close(st);
 	return rc < 0 ? -1 : rc;
+}
+
+int
+dcfg_suffixes_reset(struct dcfg_suffixes *c, size_t n)
+{
+	size_t i;
+
+	free(c->start);
+	free(c->len);
+	c->start = malloc((n + 1) * sizeof *c->start);
+	c->len = malloc((n + 1) * sizeof *c->len);
+	c->n = n;
+	c->used = 0;
+	if (c->start == NULL || c->len == NULL)
+		return -1;
+	for (i = 0; i < n; i++)
+		c->len[i] = UINT32_MAX;
+	return 0;
+}
+
+void
+dcfg_suffixes_free(struct dcfg_suffixes *c)
+{
+	free(c->start);
+	free(c->len);
+	free(c->pool);
+	memset(c, 0, sizeof *c);
+}
+
+void
+dcfg_suffix_write(struct dcfg_suffixes *c, struct dcfg_output *out, size_t key,
+    void (*render)(void *ctx, size_t key), void *ctx)
+{
+	size_t at, n;
+
+	if (key < c->n && c->len[key] != UINT32_MAX) {
+		dcfg_out_bytes(out, c->pool + c->start[key], c->len[key]);
+		return;
+	}
+	/* Render into the output buffer itself, then keep a copy, unless it flushed. */
+	if (sizeof out->buf - out->len < 4096)
+		dcfg_output_flush(out);
+	at = out->len;
+	render(ctx, key);
+	if (key >= c->n || out->len < at || dcfg_output_failed(out))
+		return;
+	n = out->len - at;
+	if (c->used + n >= UINT32_MAX / 2 ||
+	    dcfg_reserve((void **)&c->pool, &c->cap, c->used + n, 1) < 0)
+		return;   /* not kept: rendered again next time */
+	memcpy(c->pool + c->used, out->buf + at, n);
+	c->start[key] = (uint32_t)c->used;
+	c->len[key] = (uint32_t)n;
+	c->used += n;
 }

@@ -35,4 +35,23 @@ struct dcfg_stage {
 /* 0 done, 1 stopped because the output failed, -1 with ERR set. */
 int dcfg_stage_run(struct dcfg_stage *s, const char *path, struct dcfg_error *err);
 
+/*
+ * What a stage appends depends only on the edge (or the block it enters):
+ * it is rendered once per key and copied after that, so the per-line path
+ * is two copies.
+ */
+struct dcfg_suffixes {
+	uint32_t *start, *len;     /* per key; len UINT32_MAX: not rendered yet */
+	size_t n;
+	char *pool;
+	size_t used, cap;
+};
+
+/* Forgets every suffix and makes room for N keys. -1: out of memory. */
+int dcfg_suffixes_reset(struct dcfg_suffixes *c, size_t n);
+void dcfg_suffixes_free(struct dcfg_suffixes *c);
+/* Writes KEY's suffix to OUT, rendering it with RENDER(CTX, KEY) the first time. */
+void dcfg_suffix_write(struct dcfg_suffixes *c, struct dcfg_output *out, size_t key,
+    void (*render)(void *ctx, size_t key), void *ctx);
+
 #endif

@@ -45,12 +45,14 @@ case $edges in
 ''|*[!0-9]*|0*) echo "bench: BENCH_EDGES must be a number > 0" >&2; exit 2 ;;
 esac
 only=${BENCH_ONLY:-}
+do_info=0; do_expand=0; do_encode=0; do_stages=0
 case $only in
-'') do_info=1; do_expand=1; do_encode=1 ;;
-info) do_info=1; do_expand=0; do_encode=0 ;;
-expand) do_info=0; do_expand=1; do_encode=0 ;;
-encode) do_info=0; do_expand=0; do_encode=1 ;;
-*) echo "bench: BENCH_ONLY must be info, expand or encode" >&2; exit 2 ;;
+'') do_info=1; do_expand=1; do_encode=1; do_stages=1 ;;
+info) do_info=1 ;;
+expand) do_expand=1 ;;
+encode) do_encode=1 ;;
+stages) do_stages=1 ;;
+*) echo "bench: BENCH_ONLY must be info, expand, encode or stages" >&2; exit 2 ;;
 esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -547,6 +549,52 @@ for kind in trace pair; do
 		    e * 8 / n, (t > 0 ? n / t : 0), (e < g ? "MET" : "NOT MET")
 	}'
 done
+fi
+
+# === the stream stages =================================================
+# A gen-pair program of BENCH_STAGE_EDGES edges (default 100M) and its
+# trace: each stage alone on the edge stream (lines/s, peak RSS), then the
+# pipeline dcfg-expand | dcfg-edges | dcfg-blocks next to dcfg-expand alone.
+# Aims: every stage at least 20M lines/s; the pipeline no slower than its
+# slowest stage (the stages run in parallel on two cores).
+
+if [ "$do_stages" = 1 ]; then
+se=${BENCH_STAGE_EDGES:-100000000}
+pd=$cache/stages-$se
+if [ ! -s "$pd/prog.trace.json" ]; then
+	note "stages: generating a $se-edge program and its trace"
+	"$top/build/t/gen-pair" --seed 9 --threads 2 --edges "$se" "$pd" > /dev/null &&
+	    "$bindir/dcfg-encode" --dcfg "$pd/prog.dcfg.json" "$pd/prog.edges" > "$pd/prog.trace.json" ||
+	    die "cannot make the stages' input"
+fi
+D=$pd/prog.dcfg.json
+E=$pd/prog.edges
+lines=$(grep -vc '^#' "$E")
+echo
+echo "stream stages: $lines edges of a simulated program (gen-pair), best of 3 runs"
+printf '%-44s %8s %12s %8s\n' run "wall s" "lines/s" "RSS MiB"
+slowest=0
+for stage in "dcfg-edges --dcfg $D" "dcfg-blocks --dcfg $D" "dcfg-count --dcfg $D --by routine" \
+    "dcfg-count --dcfg $D --bbv 100000000"; do
+	# shellcheck disable=SC2086
+	measure 3 0 "$bindir/"$stage "$E" || { status=1; continue; }
+	name=$(echo "$stage" | sed "s| --dcfg $D||")
+	awk -v n="$name" -v t="$SEC" -v l="$lines" -v k="$KIB" 'BEGIN {
+		printf "%-44s %8.2f %12.0f %8.1f%s\n", n, t, (t > 0 ? l / t : 0), k / 1024,
+		    (t > 0 && l / t < 20e6 ? "  (below 20M lines/s)" : "") }'
+	slowest=$(awk -v a="$slowest" -v b="$SEC" 'BEGIN { print (b > a ? b : a) }')
+done
+measure 3 0 "$bindir/dcfg-expand" "$pd/prog.trace.json"
+expand_sec=$SEC
+measure 3 0 sh -c "'$bindir/dcfg-expand' '$pd/prog.trace.json' | '$bindir/dcfg-edges' --dcfg '$D' |
+    '$bindir/dcfg-blocks' --dcfg '$D'"
+pipe_sec=$SEC
+awk -v e="$expand_sec" -v p="$pipe_sec" -v s="$slowest" 'BEGIN {
+	printf "%-44s %8.2f\n", "dcfg-expand alone", e
+	printf "%-44s %8.2f\n", "dcfg-expand | dcfg-edges | dcfg-blocks", p
+	printf "aim pipeline (no slower than its slowest stage, %.2f s): %.2f s: %s\n", s, p,
+	    (p <= s * 1.05 ? "MET" : "NOT MET")
+}'
 fi
 
 exit $status
