@@ -87,7 +87,7 @@ main(int argc, char **argv)
 	if (dcfg_cli_setup(&io, prog, a.dcfg_path, DCFG_KEEP_ALL & ~DCFG_KEEP_SOURCE,
 	    a.out_path, a.mode) < 0)
 		return DCFG_EXIT_USAGE;
-	if (dcfg_stage_check_tables(prog, a.dcfg_path, io.dcfg, 1, 0) < 0) {
+	if (dcfg_stage_check_tables(prog, a.dcfg_path, io.dcfg, 1, 1) < 0) {
 		dcfg_cli_finish(&io, 0, &err, 0);
 		return DCFG_EXIT_USAGE;
 	}

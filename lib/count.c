@@ -353,6 +353,11 @@ on_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
 	c->n_threads = 0;
 	c->thread = 0;
 	c->n_touched = 0;
+	if (c->o->bbv) {
+		dcfg_out_str(c->out, "# process ");
+		dcfg_out_u64(c->out, p->pid);
+		dcfg_out_char(c->out, '\n');
+	}
 	c->bbv_instrs = 0;
 	c->exec = calloc(p->edges.count + 1, sizeof *c->exec);
 	c->bbv = calloc(p->blocks.count + 1, sizeof *c->bbv);
