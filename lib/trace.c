@@ -87,7 +87,41 @@ struct dcfg_trace {
 	size_t cap_seq;
 	int seq_pending;
 	unsigned long seq_line, seq_column;
+	int data_error;               /* the error is about the data, not the syntax */
+	int top_rank;                 /* the last of MAJOR_VERSION, MINOR_VERSION, PROCESSES seen */
 };
+
+/* A data error: raised like any other, remembered as one. */
+#define DATA_FAIL(t, ...) ((t)->data_error = 1, dcfg_json_fail((t)->j, __VA_ARGS__))
+
+/* The mandated order of the keys (1, 2, 3) and of each table's columns. */
+static void
+top_key(struct dcfg_trace *t, int rank)
+{
+	if (rank < t->top_rank && t->h->order)
+		t->h->order(t->ctx,
+		    "the top-level keys are not in the order MAJOR_VERSION, MINOR_VERSION, PROCESSES");
+	if (rank > t->top_rank)
+		t->top_rank = rank;
+}
+
+static void
+column_order(struct dcfg_trace *t, const char *table, const int *ids, int n)
+{
+	char what[120];
+	int i, last = -1, pos;
+
+	for (i = 0; i < n; i++) {
+		if ((pos = dcfg_json_column(t->j, ids[i])) < 0)
+			continue;
+		if (pos < last && t->h->order) {
+			snprintf(what, sizeof what, "the columns of %s are not in the specified order", table);
+			t->h->order(t->ctx, what);
+			return;
+		}
+		last = pos;
+	}
+}
 
 static int
 need_order(struct dcfg_trace *t, int later, int earlier, const char *later_name,
@@ -99,6 +133,7 @@ need_order(struct dcfg_trace *t, int later, int earlier, const char *later_name,
 	if (a < 0 || b < 0 || b < a)
 		return 0;
 	dcfg_json_header_position(t->j, &line, &column);
+	t->data_error = 1;
 	return dcfg_json_fail_at(t->j, line, column,
 	    "%s comes before %s: the trace cannot be read in one pass",
 	    later_name, earlier_name);
@@ -109,6 +144,19 @@ on_header(void *ctx, int table)
 {
 	struct dcfg_trace *t = ctx;
 
+	static const int pr[] = { PR_ID, PR_DICT, PR_TABLE, PR_THREADS };
+	static const int tt[] = { TT_CURRENT, TT_CODE, TT_NEXT };
+	static const int th[] = { TH_ID, TH_TRACE };
+	static const int ch[] = { CH_PRECEDING, CH_INSTRS, CH_EDGES, CH_FIRST, CH_SEQUENCE };
+
+	if (table == PROCESSES)
+		column_order(t, "PROCESSES", pr, 4);
+	else if (table == PR_TABLE)
+		column_order(t, "TRANSITION_TABLE", tt, 3);
+	else if (table == PR_THREADS)
+		column_order(t, "THREAD_DATA", th, 2);
+	else if (table == TH_TRACE)
+		column_order(t, "TRACE_DATA", ch, 5);
 	if (table == PROCESSES &&
 	    (need_order(t, PR_THREADS, PR_TABLE, "THREAD_DATA", "TRANSITION_TABLE") < 0 ||
 	    need_order(t, PR_THREADS, PR_DICT, "THREAD_DATA", "STRING_DICTIONARY") < 0 ||
@@ -133,6 +181,9 @@ on_begin(void *ctx, int id)
 	struct dcfg_trace *t = ctx;
 
 	switch (id) {
+	case PROCESSES:
+		top_key(t, 3);
+		break;
 	case PR_TABLE:
 		dcfg_ttable_reset(&t->table);
 		break;
@@ -155,16 +206,17 @@ on_end(void *ctx, int id)
 	switch (id) {
 	case PR_DICT:
 		if (dcfg_dict_finish(&t->dict, &why, &key) < 0)
-			return dcfg_json_fail(t->j, "a key %s", why);
+			return DATA_FAIL(t, "a key %s", why);
 		break;
 	case PR_TABLE:
 		if (dcfg_ttable_finish(&t->table, msg, sizeof msg) < 0)
-			return dcfg_json_fail(t->j, "%s", msg);
+			return DATA_FAIL(t, "%s", msg);
 		break;
 	case TT_NEXT:
 		if (t->n_next == 0) {
 			unsigned long line, column;
 			dcfg_json_value_position(t->j, &line, &column);
+			t->data_error = 1;
 			return dcfg_json_fail_at(t->j, line, column,
 			    "at least one edge id is needed");
 		}
@@ -183,6 +235,8 @@ process_chunk(struct dcfg_trace *t, const char *seq, size_t len)
 	c->info.sequence_length = len;
 	c->started = c->failed = 0;
 	rc = t->h->chunk ? t->h->chunk(t->ctx, c) : DCFG_TRACE_OK;
+	if (rc == DCFG_TRACE_ERROR)
+		t->data_error = 1;
 	if (rc == DCFG_TRACE_ERROR && !c->failed)
 		dcfg_json_fail_at(t->j, t->seq_line, t->seq_column,
 		    "process %llu thread %llu chunk %lu edge %llu: %s",
@@ -231,7 +285,7 @@ on_row_end(void *ctx, int table)
 	case PR_TABLE:
 		if (dcfg_ttable_add(&t->table, t->current, t->code, t->code_len,
 		    t->next, t->n_next, &why) < 0)
-			return dcfg_json_fail(t->j, "%s", why);
+			return DATA_FAIL(t, "%s", why);
 		break;
 	case TH_TRACE:
 		if (t->seq_pending)
@@ -249,6 +303,8 @@ on_integer(void *ctx, int id, uint64_t v)
 	int rc;
 
 	switch (id) {
+	case MAJOR: top_key(t, 1); break;
+	case MINOR: top_key(t, 2); break;
 	case PR_ID:
 		t->pid = v;
 		rc = t->h->process ? t->h->process(t->ctx, t, v) : DCFG_TRACE_OK;
@@ -293,9 +349,9 @@ on_string(void *ctx, int id, const char *s, size_t len)
 	case TT_CODE:
 		for (i = 0; i < len; i++)
 			if (s[i] != '0' && s[i] != '1')
-				return dcfg_json_fail(t->j, "a code has only the characters '0' and '1'");
+				return DATA_FAIL(t, "a code has only the characters '0' and '1'");
 		if (len > 32)
-			return dcfg_json_fail(t->j, "a code has at most 32 bits");
+			return DATA_FAIL(t, "a code has at most 32 bits");
 		memcpy(t->code, s, len);
 		t->code_len = len;
 		break;
@@ -323,7 +379,7 @@ on_entry(void *ctx, int id, const char *key, size_t key_len, const char *value,
 
 	(void)id;
 	if (dcfg_dict_add(&t->dict, key, key_len, value, len, &why) < 0)
-		return dcfg_json_fail(t->j, "key \"%.*s\" %s",
+		return DATA_FAIL(t, "key \"%.*s\" %s",
 		    (int)(key_len > 64 ? 64 : key_len), key, why);
 	return DCFG_JSON_OK;
 }
@@ -379,7 +435,7 @@ dcfg_trace_read(const char *path, const struct dcfg_trace_handler *h,
 	dcfg_decoder_free(&t.chunk.dec);
 	free(t.next);
 	free(t.seq_copy);
-	return rc;
+	return rc < 0 && t.data_error ? -2 : rc;
 }
 
 int
@@ -391,6 +447,7 @@ dcfg_trace_fail(struct dcfg_trace *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	t->data_error = 1;
 	dcfg_json_fail(t->j, "%s", msg);
 	return DCFG_TRACE_ERROR;
 }
@@ -433,6 +490,7 @@ dcfg_chunk_fail(struct dcfg_chunk *c, uint64_t edge_index, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	t->data_error = 1;
 	dcfg_json_fail(t->j, "process %llu thread %llu chunk %lu edge %llu: %s",
 	    (unsigned long long)c->info.pid, (unsigned long long)c->info.tid,
 	    c->info.index, (unsigned long long)edge_index, msg);

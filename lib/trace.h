@@ -39,9 +39,16 @@ struct dcfg_trace_handler {
 	int (*thread)(void *ctx, struct dcfg_trace *t, uint64_t pid, uint64_t tid);
 	int (*chunk)(void *ctx, struct dcfg_chunk *c);
 	void (*progress)(void *ctx, uint64_t bytes);
+	/* Keys or columns out of the order the spec mandates (still readable). May be NULL. */
+	void (*order)(void *ctx, const char *what);
 };
 
-/* Reads PATH ("-" or NULL: standard input). 0, 1 when stopped, or -1 with ERR set. */
+/*
+ * Reads PATH ("-" or NULL: standard input). 0; 1 when stopped; -1 with
+ * ERR set when the file is unreadable (syntax, types); -2 with ERR set
+ * when it is readable but its data is wrong (a bad transition table or
+ * dictionary, a chunk that does not decode, a consumer's error).
+ */
 int dcfg_trace_read(const char *path, const struct dcfg_trace_handler *h,
     void *ctx, struct dcfg_error *err);
 

@@ -1,0 +1,38 @@
+/*
+ * dcfg-check's work: a DCFG judged against the spec (section 2), and a
+ * trace against the spec (section 3) and its DCFG. Findings are written
+ * as they are found, as text ("SEVERITY: WHERE: WHAT") or JSON.
+ */
+#ifndef DCFG_CHECK_H
+#define DCFG_CHECK_H
+
+#include <stdint.h>
+
+#include "dcfg.h"
+#include "output.h"
+
+struct dcfg_findings {
+	struct dcfg_output *out;
+	int json;
+	uint64_t max;                 /* 0: no limit */
+	uint64_t errors, warnings;
+	int stopped;                  /* max was reached */
+};
+
+/* Records a finding; WHERE and WHAT are already formatted. */
+void dcfg_finding(struct dcfg_findings *f, int warning, const char *where,
+    const char *what);
+/* The closing totals (and, for JSON, the end of the document). */
+void dcfg_findings_end(struct dcfg_findings *f);
+
+/* Every section 2 check. -1 when out of memory. */
+int dcfg_check_dcfg(const struct dcfg *d, struct dcfg_findings *f);
+
+/*
+ * The trace checks, with D (or NULL: the trace alone). 0; -1 with ERR
+ * set when the trace is unreadable.
+ */
+int dcfg_check_trace(const char *path, const struct dcfg *d, struct dcfg_findings *f,
+    struct dcfg_error *err);
+
+#endif
