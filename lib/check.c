@@ -324,7 +324,9 @@ check_routines(struct checker *c)
 		free(v);
 	}
 	for (i = 0; i < p->blocks.count; i++) {
-		if (in[i] == 1 || p->routines.count == 0)
+		/* judged once per node id: a repeated row is its own finding */
+		if (in[i] == 1 || p->routines.count == 0 ||
+		    dcfg_idmap_get(&p->block_by_node, d->blocks[p->blocks.first + i].node_id) != i)
 			continue;
 		at(c, "process %llu block %u", (unsigned long long)p->pid,
 		    d->blocks[p->blocks.first + i].node_id);

@@ -121,6 +121,7 @@ on_thread(void *ctx, struct dcfg_trace *tr, uint64_t pid, uint64_t tid)
 		where_thread(t, where, sizeof where);
 		finding(t, 0, where, "thread %llu is not in INSTR_COUNT_PER_THREAD (the process has %u threads)",
 		    (unsigned long long)tid, t->p->threads);
+		t->complete = 0;   /* nothing in the DCFG to compare its counts with */
 	}
 	if ((t->taken = calloc(t->p->edges.count + 1, sizeof *t->taken)) == NULL)
 		t->complete = 0;   /* no memory: that comparison is skipped */

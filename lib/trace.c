@@ -89,6 +89,7 @@ struct dcfg_trace {
 	unsigned long seq_line, seq_column;
 	int data_error;               /* the error is about the data, not the syntax */
 	int top_rank;                 /* the last of MAJOR_VERSION, MINOR_VERSION, PROCESSES seen */
+	int top_said;
 };
 
 /* A data error: raised like any other, remembered as one. */
@@ -98,9 +99,11 @@ struct dcfg_trace {
 static void
 top_key(struct dcfg_trace *t, int rank)
 {
-	if (rank < t->top_rank && t->h->order)
+	if (rank < t->top_rank && t->h->order && !t->top_said) {
+		t->top_said = 1;
 		t->h->order(t->ctx,
 		    "the top-level keys are not in the order MAJOR_VERSION, MINOR_VERSION, PROCESSES");
+	}
 	if (rank > t->top_rank)
 		t->top_rank = rank;
 }
