@@ -67,6 +67,17 @@ dcfg_edge_type_name(const struct dcfg *d, const struct dcfg_edge *e)
 	return t == DCFG_NONE ? "UNDEFINED" : dcfg_string(d, d->edge_types[t].name);
 }
 
+/* "SOURCE<TAB>TARGET<TAB>TYPE" of an edge. */
+static void
+out_edge(struct dcfg_output *out, const struct dcfg *d, const struct dcfg_edge *e)
+{
+	dcfg_out_u64(out, e->source);
+	dcfg_out_char(out, '\t');
+	dcfg_out_u64(out, e->target);
+	dcfg_out_char(out, '\t');
+	dcfg_out_str(out, dcfg_edge_type_name(d, e));
+}
+
 struct edges_run {
 	struct dcfg_stage *s;
 	uint64_t types;
@@ -82,11 +93,7 @@ render(void *ctx, size_t key)
 	struct dcfg_output *out = x->s->out;
 
 	dcfg_out_char(out, '\t');
-	dcfg_out_u64(out, e->source);
-	dcfg_out_char(out, '\t');
-	dcfg_out_u64(out, e->target);
-	dcfg_out_char(out, '\t');
-	dcfg_out_str(out, dcfg_edge_type_name(d, e));
+	out_edge(out, d, e);
 	dcfg_out_char(out, '\n');
 }
 
@@ -147,11 +154,7 @@ dcfg_edges_list(struct dcfg_output *out, const struct dcfg *d)
 			const struct dcfg_edge *e = &d->edges[p->edges.first + k];
 			dcfg_out_u64(out, e->id);
 			dcfg_out_char(out, '\t');
-			dcfg_out_u64(out, e->source);
-			dcfg_out_char(out, '\t');
-			dcfg_out_u64(out, e->target);
-			dcfg_out_char(out, '\t');
-			dcfg_out_str(out, dcfg_edge_type_name(d, e));
+			out_edge(out, d, e);
 			dcfg_out_char(out, '\t');
 			dcfg_out_u64(out, e->total);
 			dcfg_out_char(out, '\t');

@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int
 dcfg_stage_option(int c, const char *prog, const char *help,
@@ -28,6 +29,10 @@ dcfg_stage_finish_args(int argc, char **argv, const char *prog, const char *help
 		return -1;
 	}
 	a->stream = optind < argc ? argv[optind] : "-";
+	if (a->dcfg_path && strcmp(a->dcfg_path, "-") == 0 && strcmp(a->stream, "-") == 0) {
+		fprintf(stderr, "%s: the DCFG and the input cannot both be standard input\n", prog);
+		return -1;
+	}
 	if (need_dcfg && a->dcfg_path == NULL) {
 		fprintf(stderr, "%s: --dcfg FILE is needed\n%s", prog, help);
 		return -1;
