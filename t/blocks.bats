@@ -30,7 +30,8 @@ load test_helper
 
 HELLO="$DATA/hello.dcfg.json"
 
-# The new columns for each target node, from the table above.
+# The new columns for each target node, from the table above (passed to
+# row unquoted on purpose: each word is a column).
 N4='4 0x400530 hello-world 0x530 8 2 main+0x0 hello-world.c:7'
 N5='5 0x400538 hello-world 0x538 4 1 main+0x8 hello-world.c:8'
 N6='6 0x40053c hello-world 0x53c 12 3 main+0xc hello-world.c:8'
@@ -40,52 +41,6 @@ N9='9 0x400550 hello-world 0x550 14 6 f+0x0 hello-world.c:3'
 N10='10 0x2aaaaaaacc90 /lib64/ld-linux-x86-64.so.2 0x1c90 15 5 _dl_start+0x0 -'
 N11='11 0x2aaaaaaacc9f /lib64/ld-linux-x86-64.so.2 0x1c9f 1 1 _dl_start+0xf -'
 NEND='END - - - - - - -'
-
-# dcfg_blocks ARGS...: runs dcfg-blocks with stdout in ./stdout, stderr in
-# ./stderr and the exit status in $status (stdin as redirected).
-dcfg_blocks() {
-	status=0
-	dcfg-blocks "$@" > stdout 2> stderr || status=$?
-}
-
-# row WORD...: one tab-separated line (the N* variables above are
-# unquoted on purpose: each word is a column).
-row() {
-	local IFS=$'\t'
-	printf '%s\n' "$*"
-}
-
-# expect_error_after LINE < ALLOWED: exit status 2, exactly LINE on stderr,
-# and stdout a prefix of ALLOWED (the output is a stream: what comes before
-# the error may have been written, nothing after it).
-expect_error_after() {
-	printf '%s\n' "$1" > expected
-	cat > allowed
-	if [ "$status" -ne 2 ] || ! cmp -s expected stderr ||
-	    ! head -c "$(wc -c < stdout)" allowed | cmp -s - stdout; then
-		show
-		echo "--- expected stderr:"
-		cat expected
-		echo "--- stdout must be a prefix of:"
-		cat allowed
-		return 1
-	fi
-}
-
-# expect_error_after_like REGEX < ALLOWED: the same, stderr one line
-# matching the extended regular expression REGEX.
-expect_error_after_like() {
-	cat > allowed
-	if [ "$status" -ne 2 ] || [ "$(wc -l < stderr)" -ne 1 ] ||
-	    ! grep -Eq -- "$1" stderr ||
-	    ! head -c "$(wc -c < stdout)" allowed | cmp -s - stdout; then
-		show
-		echo "--- expected stderr matching: $1"
-		echo "--- stdout must be a prefix of:"
-		cat allowed
-		return 1
-	fi
-}
 
 FIELDS='# fields edge node address image offset size instrs symbol source'
 

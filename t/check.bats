@@ -12,13 +12,6 @@
 
 load test_helper
 
-# dcfg_check ARGS...: runs dcfg-check with stdout in ./stdout, stderr in
-# ./stderr and the exit status in $status.
-dcfg_check() {
-	status=0
-	dcfg-check "$@" > stdout 2> stderr || status=$?
-}
-
 # expect_findings STATUS < EXPECTED: exit status STATUS, nothing on stderr
 # and exactly EXPECTED on stdout (the findings in order, then the totals).
 expect_findings() {

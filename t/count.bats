@@ -43,13 +43,6 @@ load test_helper
 
 D="$DATA/count-prog.dcfg.json"
 
-# dcfg_count ARGS...: runs dcfg-count with stdout in ./stdout, stderr in
-# ./stderr and the exit status in $status.
-dcfg_count() {
-	status=0
-	dcfg-count "$@" > stdout 2> stderr || status=$?
-}
-
 # tsv: the expected tables are written below with single spaces for
 # reading; this makes the columns tab-separated, keeping "# process PID"
 # and the "# " that starts a header.
@@ -83,22 +76,6 @@ stream_300() {
 }
 stream_all() {
 	{ echo '# dcfg-stream 1'; p300; p42; } > "$1"
-}
-
-# expect_error_after LINE < ALLOWED: exit status 2, exactly LINE on stderr,
-# and stdout a prefix of ALLOWED.
-expect_error_after() {
-	printf '%s\n' "$1" > expected
-	cat > allowed
-	if [ "$status" -ne 2 ] || ! cmp -s expected stderr ||
-	    ! head -c "$(wc -c < stdout)" allowed | cmp -s - stdout; then
-		show
-		echo "--- expected stderr:"
-		cat expected
-		echo "--- stdout must be a prefix of:"
-		cat allowed
-		return 1
-	fi
 }
 
 # expect_usage REGEX: exit status 2, nothing on stdout, and a first line

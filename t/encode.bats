@@ -19,13 +19,6 @@ load test_helper
 #     20 START->13: 0  21 13->14: 10  22 14->13: 20  27 14->END: 20
 LOOP_DCFG="$DATA/encode-loop.dcfg.json"
 
-# dcfg_encode ARGS...: runs dcfg-encode with stdout in ./stdout, stderr in
-# ./stderr and the exit status in $status.
-dcfg_encode() {
-	status=0
-	dcfg-encode "$@" > stdout 2> stderr || status=$?
-}
-
 # stream FILE LINE...: writes the edge stream FILE: "# dcfg-stream 1" and
 # the given lines.
 stream() {

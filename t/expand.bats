@@ -15,45 +15,6 @@
 
 load test_helper
 
-# dcfg_expand ARGS...: runs dcfg-expand with stdout in ./stdout, stderr in
-# ./stderr and the exit status in $status.
-dcfg_expand() {
-	status=0
-	dcfg-expand "$@" > stdout 2> stderr || status=$?
-}
-
-# expect_error_after LINE < ALLOWED: exit status 2, exactly LINE on stderr,
-# and stdout a prefix of ALLOWED (the output is a stream: what comes before
-# the error may have been written, nothing after it).
-expect_error_after() {
-	printf '%s\n' "$1" > expected
-	cat > allowed
-	if [ "$status" -ne 2 ] || ! cmp -s expected stderr ||
-	    ! head -c "$(wc -c < stdout)" allowed | cmp -s - stdout; then
-		show
-		echo "--- expected stderr:"
-		cat expected
-		echo "--- stdout must be a prefix of:"
-		cat allowed
-		return 1
-	fi
-}
-
-# expect_error_after_like REGEX < ALLOWED: the same, stderr one line
-# matching the extended regular expression REGEX.
-expect_error_after_like() {
-	cat > allowed
-	if [ "$status" -ne 2 ] || [ "$(wc -l < stderr)" -ne 1 ] ||
-	    ! grep -Eq -- "$1" stderr ||
-	    ! head -c "$(wc -c < stdout)" allowed | cmp -s - stdout; then
-		show
-		echo "--- expected stderr matching: $1"
-		echo "--- stdout must be a prefix of:"
-		cat allowed
-		return 1
-	fi
-}
-
 # bit_edges BITS...: what the one-bit table of bits_trace decodes from BITS
 # (white space only for reading): one edge per bit, 10 for a 0 and 11 for a 1.
 bit_edges() {

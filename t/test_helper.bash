@@ -11,14 +11,29 @@ setup() {
 	cd "$BATS_TEST_TMPDIR" || return 1
 }
 
-# dcfg_info ARGS...: runs dcfg-info with stdout in ./stdout, stderr in
+# capture COMMAND ARGS...: runs COMMAND with stdout in ./stdout, stderr in
 # ./stderr and the exit status in $status (redirect stdin as usual).
-dcfg_info() {
+capture() {
 	status=0
-	dcfg-info "$@" > stdout 2> stderr || status=$?
+	"$@" > stdout 2> stderr || status=$?
 }
 
-# show: prints what the last dcfg_info did (bats shows it when a test fails).
+dcfg_info() { capture dcfg-info "$@"; }
+dcfg_expand() { capture dcfg-expand "$@"; }
+dcfg_encode() { capture dcfg-encode "$@"; }
+dcfg_edges() { capture dcfg-edges "$@"; }
+dcfg_blocks() { capture dcfg-blocks "$@"; }
+dcfg_count() { capture dcfg-count "$@"; }
+dcfg_check() { capture dcfg-check "$@"; }
+
+# row WORD...: one tab-separated line.
+row() {
+	local IFS=$'\t'
+	printf '%s\n' "$*"
+}
+
+# show: prints what the last captured command did (bats shows it when a
+# test fails).
 show() {
 	echo "exit status: $status"
 	echo "--- stdout:"
@@ -58,6 +73,38 @@ expect_error_like() {
 	    [ "$(wc -l < stderr)" -ne 1 ] || ! grep -Eq -- "$1" stderr; then
 		show
 		echo "--- expected stderr matching: $1"
+		return 1
+	fi
+}
+
+# expect_error_after LINE < ALLOWED: exit status 2, exactly LINE on stderr,
+# and stdout a prefix of ALLOWED (the output is a stream: what comes before
+# the error may have been written, nothing after it).
+expect_error_after() {
+	printf '%s\n' "$1" > expected
+	cat > allowed
+	if [ "$status" -ne 2 ] || ! cmp -s expected stderr ||
+	    ! head -c "$(wc -c < stdout)" allowed | cmp -s - stdout; then
+		show
+		echo "--- expected stderr:"
+		cat expected
+		echo "--- stdout must be a prefix of:"
+		cat allowed
+		return 1
+	fi
+}
+
+# expect_error_after_like REGEX < ALLOWED: the same, stderr one line
+# matching the extended regular expression REGEX.
+expect_error_after_like() {
+	cat > allowed
+	if [ "$status" -ne 2 ] || [ "$(wc -l < stderr)" -ne 1 ] ||
+	    ! grep -Eq -- "$1" stderr ||
+	    ! head -c "$(wc -c < stdout)" allowed | cmp -s - stdout; then
+		show
+		echo "--- expected stderr matching: $1"
+		echo "--- stdout must be a prefix of:"
+		cat allowed
 		return 1
 	fi
 }
