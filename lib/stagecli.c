@@ -25,7 +25,7 @@ dcfg_stage_finish_args(int argc, char **argv, const char *prog, const char *help
     struct dcfg_stage_args *a, int need_dcfg)
 {
 	if (argc - optind > 1) {
-		fprintf(stderr, "%s: one STREAM at most\n%s", prog, help);
+		fprintf(stderr, "%s: one input file at most\n%s", prog, help);
 		return -1;
 	}
 	a->stream = optind < argc ? argv[optind] : "-";

@@ -1100,3 +1100,14 @@ three_errors() {
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	[ -z "$output" ]
 }
+
+@test "--max 0, no DCFG, or DCFG and trace both on standard input are usage errors" {
+	dcfg_check --max 0 "$DATA/hello.dcfg.json"
+	expect_error "dcfg-check: --max 0: a number above 0 is needed"
+	dcfg_check
+	[ "$status" -eq 2 ]
+	[ ! -s stdout ]
+	[ "$(head -n 1 stderr)" = "dcfg-check: a DCFG, and at most one TRACE, are needed" ]
+	dcfg_check - - < "$DATA/hello.dcfg.json"
+	expect_error "dcfg-check: the DCFG and the trace cannot both be standard input"
+}

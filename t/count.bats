@@ -866,3 +866,9 @@ JQ_BLOCKS='
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	[ -z "$output" ]
 }
+
+@test "--top 0 is a usage error" {
+	stream_all s.edges
+	dcfg_count --dcfg "$D" --top 0 s.edges
+	expect_usage '^dcfg-count: --top 0: a number above 0 is needed$'
+}

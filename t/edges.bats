@@ -622,3 +622,8 @@ types_head() {
 	[ "$(grep -vc '^#' cr)" -gt 0 ]
 	diff <(grep '^#' edges) <(grep '^#' cr)
 }
+
+@test "the DCFG and the stream cannot both be standard input" {
+	dcfg_edges --dcfg - - < "$DATA/stage-hello.stream"
+	expect_error "dcfg-edges: the DCFG and the input cannot both be standard input"
+}

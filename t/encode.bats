@@ -953,3 +953,9 @@ EOF
 	[ "$status" -eq 0 ] || { echo "status $status: $output"; cat err; false; }
 	[ ! -s err ]
 }
+
+@test "--chunk-edges 0 is a usage error" {
+	stream ok.edges '# process 1' '# thread 0' 5
+	dcfg_encode --chunk-edges 0 ok.edges
+	expect_encode_error 'dcfg-encode: --chunk-edges 0: a number from 1 to 2147483647 is needed'
+}

@@ -1244,3 +1244,18 @@ table_trace() {
 	dcfg-expand --progress --quiet "$DATA/trace-multi.json" > /dev/null 2> quiet.err
 	[ ! -s quiet.err ]
 }
+
+@test "bad numbers and conflicting options are usage errors" {
+	dcfg_expand -p 1x "$DATA/trace-multi.json"
+	expect_error "dcfg-expand: -p 1x: not an integer (decimal, 0x-hex or 0-octal)"
+	dcfg_expand -t -3 "$DATA/trace-multi.json"
+	expect_error "dcfg-expand: -t -3: negative values are not allowed"
+	dcfg_expand --from-icount 10 --to-icount 10 "$DATA/trace-multi.json"
+	expect_error "dcfg-expand: --from-icount must be below --to-icount"
+	dcfg_expand --dcfg - - < "$DATA/trace-multi.json"
+	expect_error "dcfg-expand: the DCFG and the input cannot both be standard input"
+	dcfg_expand "$DATA/trace-multi.json" "$DATA/trace-multi.json"
+	[ "$status" -eq 2 ]
+	[ ! -s stdout ]
+	[ "$(head -n 1 stderr)" = "dcfg-expand: one input file at most" ]
+}
