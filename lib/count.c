@@ -406,12 +406,11 @@ on_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e
 	}
 	if (c->o->bbv && (b = dcfg_idmap_get(&p->block_by_node, e->target)) != DCFG_NONE) {
 		uint64_t ni = c->d->blocks[p->blocks.first + b].num_instrs;
+		if (ni == 0)   /* a block of no instructions adds nothing to the vector */
+			return 0;
 		if (c->bbv[b] == 0)
 			c->touched[c->n_touched++] = b;
 		c->bbv[b] += ni;
-		/* a block of no instructions adds nothing to the vector */
-		if (ni == 0 && c->bbv[b] == 0)
-			c->n_touched--;
 		c->bbv_instrs += ni;
 		if (c->bbv_instrs >= c->o->bbv && bbv_flush(c) < 0)
 			return dcfg_error_set(err, c->name, "out of memory");
