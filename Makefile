@@ -20,7 +20,8 @@ CFLAGS    = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 LDFLAGS  += -fsanitize=address,undefined
 endif
 
-CMDS     = dcfg-info dcfg-expand dcfg-encode dcfg-edges dcfg-blocks dcfg-count dcfg-check
+CMDS     = dcfg-info dcfg-expand dcfg-encode dcfg-edges dcfg-blocks dcfg-count dcfg-check \
+           dcfg-convert
 LIB_SRC  = $(wildcard lib/*.c)
 LIB_OBJ  = $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o)
 HEADERS  = $(wildcard lib/*.h)

@@ -25,6 +25,7 @@ dcfg_edges() { capture dcfg-edges "$@"; }
 dcfg_blocks() { capture dcfg-blocks "$@"; }
 dcfg_count() { capture dcfg-count "$@"; }
 dcfg_check() { capture dcfg-check "$@"; }
+dcfg_convert() { capture dcfg-convert "$@"; }
 
 # row WORD...: one tab-separated line.
 row() {

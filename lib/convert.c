@@ -1,0 +1,171 @@
+#include "convert.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "replay.h"
+
+static const struct dcfg_format formats[] = {
+	{ "callgrind", dcfg_convert_callgrind },
+};
+
+#define N_FORMATS (sizeof formats / sizeof formats[0])
+
+const struct dcfg_format *
+dcfg_format_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < N_FORMATS; i++)
+		if (strcmp(formats[i].name, name) == 0)
+			return &formats[i];
+	return NULL;
+}
+
+const char *
+dcfg_format_names(void)
+{
+	return "callgrind";
+}
+
+const struct dcfg_process *
+dcfg_convert_processes(const struct dcfg_convert *c, size_t *n, struct dcfg_error *err)
+{
+	const struct dcfg *d = c->d;
+	const struct dcfg_process *p;
+
+	*n = 1;
+	if (c->o->has_pid) {
+		if ((p = dcfg_find_process(d, c->o->pid)) == NULL)
+			dcfg_error_set(err, c->o->dcfg_path, "process %" PRIu64 " is not in the DCFG",
+			    c->o->pid);
+		return p;
+	}
+	if (d->n_processes == 0) {
+		dcfg_error_set(err, c->o->dcfg_path, "the DCFG has no process");
+		return NULL;
+	}
+	if (d->n_processes > 1 && c->o->out_dir == NULL) {
+		dcfg_error_set(err, c->o->dcfg_path, "the DCFG has %zu processes; choose one with -p",
+		    d->n_processes);
+		return NULL;
+	}
+	*n = d->n_processes;
+	return d->processes;
+}
+
+int
+dcfg_convert_file(const struct dcfg_convert *c, const char *name,
+    int (*write)(struct dcfg_output *out, void *ctx), void *ctx, struct dcfg_error *err)
+{
+	const char *dir = c->o->out_dir;
+	struct dcfg_output *out;
+	char *path;
+	size_t len;
+	int rc;
+
+	if (dir == NULL) {
+		if (write(c->out, ctx) < 0)
+			return dcfg_error_set(err, c->o->dcfg_path, "out of memory");
+		return 0;
+	}
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+		return dcfg_error_set(err, dir, "%s", strerror(errno));
+	len = strlen(dir) + strlen(name) + 2;
+	if ((path = malloc(len)) == NULL || (out = malloc(sizeof *out)) == NULL) {
+		free(path);
+		return dcfg_error_set(err, dir, "out of memory");
+	}
+	snprintf(path, len, "%s/%s", dir, name);
+	rc = dcfg_output_open(out, path, err);
+	if (rc == 0) {
+		if (write(out, ctx) < 0) {
+			out->len = 0;
+			dcfg_output_close(out, err);
+			rc = dcfg_error_set(err, c->o->dcfg_path, "out of memory");
+		} else {
+			rc = dcfg_output_close(out, err);
+		}
+		/* A file cut short must not pass for a profile. */
+		if (rc < 0)
+			unlink(path);
+	}
+	free(out);
+	free(path);
+	return rc;
+}
+
+struct view {
+	const struct dcfg_convert *c;
+	const struct dcfg_profile *pf;
+	dcfg_profile_writer write;
+	uint32_t thread;
+};
+
+static int
+write_view(struct dcfg_output *out, void *ctx)
+{
+	const struct view *v = ctx;
+
+	return v->write(out, v->pf, v->thread, v->c->o);
+}
+
+static int
+convert_process(const struct dcfg_convert *c, const struct dcfg_process *p,
+    const char *prefix, dcfg_profile_writer write, struct dcfg_error *err)
+{
+	const struct dcfg_convert_options *o = c->o;
+	struct dcfg_profile pf;
+	struct dcfg_replay r = { 0 };
+	struct view v = { c, &pf, write, DCFG_ALL_THREADS };
+	char name[96];
+	int rc;
+
+	if (dcfg_profile_init(&pf, c->d, p, o->dcfg_path, err) < 0)
+		return -1;
+	if (o->trace_path && (rc = dcfg_replay_trace(&r, &pf, o->trace_path, o->progress,
+	    o->progress_ctx, err)) < 0)
+		goto out;
+	if (!o->separate_threads) {
+		snprintf(name, sizeof name, "%s.%" PRIu64, prefix, p->pid);
+		rc = dcfg_profile_view(&pf, DCFG_ALL_THREADS, o->trace_path ?
+		    dcfg_replay_incl(&r, DCFG_ALL_THREADS) : NULL, o->dcfg_path, err);
+		if (rc == 0)
+			rc = dcfg_convert_file(c, name, write_view, &v, err);
+		goto out;
+	}
+	for (v.thread = 0, rc = 0; v.thread < p->threads && rc == 0; v.thread++) {
+		snprintf(name, sizeof name, "%s.%" PRIu64 "-%02" PRIu32, prefix, p->pid, v.thread);
+		rc = dcfg_profile_view(&pf, v.thread, o->trace_path ?
+		    dcfg_replay_incl(&r, v.thread) : NULL, o->dcfg_path, err);
+		if (rc == 0)
+			rc = dcfg_convert_file(c, name, write_view, &v, err);
+	}
+out:
+	dcfg_replay_free(&r);
+	dcfg_profile_free(&pf);
+	return rc;
+}
+
+int
+dcfg_convert_profiles(const struct dcfg_convert *c, const char *prefix,
+    dcfg_profile_writer write, struct dcfg_error *err)
+{
+	const struct dcfg_process *p;
+	size_t n, i;
+	int rc = 0;
+
+	if ((p = dcfg_convert_processes(c, &n, err)) == NULL)
+		return -1;
+	if (n > 1 && c->o->trace_path && strcmp(c->o->trace_path, "-") == 0)
+		return dcfg_error_set(err, c->o->dcfg_path, "the DCFG has %zu processes and a trace "
+		    "on standard input is read once; choose one with -p", n);
+	for (i = 0; i < n && rc == 0; i++)
+		rc = convert_process(c, &p[i], prefix, write, err);
+	return rc;
+}

@@ -1,0 +1,38 @@
+/*
+ * The exact inclusive cost of every call, from a DCFG-trace replayed with
+ * a shadow call stack (dcfg-convert(1) gives the rules). Memory is the
+ * per-thread results and the deepest stack, never the trace's length.
+ */
+#ifndef DCFG_REPLAY_H
+#define DCFG_REPLAY_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "profile.h"
+
+#define DCFG_REPLAY_MAX_DEPTH (1u << 20)
+
+struct dcfg_replay {
+	uint32_t threads;          /* the process's, from the DCFG */
+	uint64_t *incl;            /* [thread][edge]: inclusive instructions of calls */
+	uint64_t *taken;           /* [thread][edge]: executions in the trace */
+	uint64_t *sum;             /* [edge]: incl summed over threads */
+	size_t stride;             /* edges of a thread's row */
+};
+
+/*
+ * Replays the threads of PF's process in the trace PATH ("-": standard
+ * input) and checks that they took every edge as often as the DCFG says.
+ * 0; -1 with ERR when the trace is unreadable or malformed; -2 with ERR
+ * when it disagrees with the DCFG.
+ */
+int dcfg_replay_trace(struct dcfg_replay *r, const struct dcfg_profile *pf,
+    const char *path, void (*progress)(void *, uint64_t), void *progress_ctx,
+    struct dcfg_error *err);
+void dcfg_replay_free(struct dcfg_replay *r);
+
+/* THREAD's inclusive costs per edge, or the sums for DCFG_ALL_THREADS. */
+const uint64_t *dcfg_replay_incl(const struct dcfg_replay *r, uint32_t thread);
+
+#endif
