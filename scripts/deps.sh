@@ -11,6 +11,8 @@ command -v mandoc >/dev/null 2>&1 || missing="$missing mandoc"
 command -v bzip2 >/dev/null 2>&1 || missing="$missing bzip2"
 command -v gzip >/dev/null 2>&1 || missing="$missing gzip"
 command -v jq >/dev/null 2>&1 || missing="$missing jq"
+# callgrind_annotate, the real reader the Callgrind output is checked with
+command -v callgrind_annotate >/dev/null 2>&1 || missing="$missing valgrind"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ]; then
 	echo "deps: installing$missing" >&2
