@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # gen-pair (t/tools/gen-pair.c): a simulated program's DCFG and true edge
-# stream. The trace is made by dcfg-encode. Every property is checked by
-# a second route: jq over the DCFG, awk over the decoded trace.
+# stream, and each routine's true self and inclusive instructions. The
+# trace is made by dcfg-encode. Every property is checked by a second
+# route: jq over the DCFG, awk over the decoded trace or the edge stream.
 
 load test_helper
 
@@ -82,6 +83,63 @@ stream_counts() {
 	    END { if (type[last] != "EXIT") bad = bad " no EXIT"; print bad == "" ? "ok" : bad }' \
 	    edges.txt p/prog.edges
 	[ "$output" = "ok" ]
+}
+
+# The edges of the DCFG as "edge type target-instrs target-routine" lines:
+# the target's NUM_INSTRS and the ENTRY_NODE_ID of the routine whose NODES
+# hold it (0 and - for a special node), every column found by its header.
+JQ_EDGE_TARGETS='
+    def col($t; $n): $t[0] | index($n);
+    (.EDGE_TYPES as $t | $t[1:] | map({key: (.[col($t; "EDGE_TYPE_ID")] | tostring),
+                                      value: .[col($t; "EDGE_TYPE")]}) | from_entries) as $types |
+    .PROCESSES as $p | $p[1][col($p; "PROCESS_DATA")] as $d |
+    ($d.IMAGES as $i | [$i[1:][] | .[col($i; "IMAGE_DATA")]]) as $imgs |
+    ([$imgs[].BASIC_BLOCKS // empty | . as $b | $b[1:][] |
+      {key: (.[col($b; "NODE_ID")] | tostring), value: .[col($b; "NUM_INSTRS")]}] |
+     from_entries) as $ninstr |
+    ([$imgs[].ROUTINES // empty | . as $r | $r[1:][] | .[col($r; "ENTRY_NODE_ID")] as $entry |
+      .[col($r; "NODES")] as $n | $n[1:][] |
+      {key: (.[col($n; "NODE_ID")] | tostring), value: $entry}] | from_entries) as $routine |
+    $d.EDGES as $e | $e[1:][] | (.[col($e; "TARGET_NODE_ID")] | tostring) as $to |
+    "\(.[col($e; "EDGE_ID")]) \($types[.[col($e; "EDGE_TYPE_ID")] | tostring])" +
+    " \($ninstr[$to] // 0) \($routine[$to] // "-")"'
+
+@test "prog.inclusive: each routine's self and inclusive instructions per thread" {
+	command -v jq > /dev/null || skip "jq is not installed"
+	gen-pair --seed 13 --threads 3 --edges 40000 p > /dev/null
+	[ "$(head -n 1 p/prog.inclusive)" = "$(printf '# thread\troutine\tname\tself\tinclusive')" ]
+	# every thread's root spans the whole thread: its inclusive cost, and
+	# the sum of the self costs, are the thread's INSTR_COUNT_PER_THREAD
+	jq -r '.PROCESSES as $p | ($p[0] | index("PROCESS_DATA")) as $d |
+	    $p[1][$d].INSTR_COUNT_PER_THREAD | to_entries[] | "\(.key) \(.value) \(.value)"' \
+	    p/prog.dcfg.json > want
+	awk -F '\t' '!/^#/ { self[$1] += $4 }
+	    $3 == "main" && $1 == 0 || $3 == "worker_main" && $1 > 0 { root[$1] = $5 }
+	    END { for (t in self) print t, root[t], self[t] }' p/prog.inclusive | sort > got
+	[ "$(wc -l < got)" -eq 3 ]
+	diff -u want got
+	# Again by another route: replay the edge stream with the DCFG's edge
+	# types. An ENTRY or call edge starts an activation of the target's
+	# routine; a RETURN or EXIT edge ends the innermost one, with the
+	# instructions of every block entered since (the returning one too).
+	jq -r "$JQ_EDGE_TARGETS" p/prog.dcfg.json > targets
+	awk 'NR == FNR { type[$1] = $2; n[$1] = $3; rt[$1] = $4; next }
+	    /^# thread/ { t = $3; ic = 0; sp = 0; next }
+	    /^#/ { next }
+	    { e = $1
+	      if (type[e] == "RETURN" || type[e] == "EXIT") {
+	        sp--; incl[t " " stk[sp]] += ic - start[sp] }
+	      if (type[e] == "ENTRY" || type[e] ~ /CALL$/) {
+	        stk[sp] = rt[e]; start[sp] = ic; sp++ }
+	      ic += n[e]; self[t " " rt[e]] += n[e] }
+	    END { for (k in self) if (k !~ / -$/) print k, self[k], incl[k] + 0 }' \
+	    targets p/prog.edges | sort > want
+	awk -F '\t' '!/^#/ { print $1, $2, $4, $5 }' p/prog.inclusive | sort > got
+	[ "$(wc -l < got)" -gt 20 ]
+	diff -u want got
+	# one line a thread and routine, in thread then routine order
+	awk -F '\t' '!/^#/ { print $1 "\t" $2 }' p/prog.inclusive > order
+	sort -t "$(printf '\t')" -k1,1n -k2,2n -u order | cmp - order
 }
 
 @test "bad arguments are usage errors" {

@@ -7,7 +7,9 @@
  *   OUTDIR/prog.edges      the true edge sequence of that run as an edge
  *                          stream (dcfg-stream(5)): "# dcfg-stream 1",
  *                          "# process PID", then per thread "# thread TID"
- *                          and one decimal edge id per line.
+ *                          and one decimal edge id per line;
+ *   OUTDIR/prog.inclusive  the true self and inclusive instructions of every
+ *                          routine per thread, from the walk itself (below).
  * Test and benchmark tool, not installed. The output depends only on the
  * arguments (SEED defaults to 1, T to 2, N to 100000, B to 2000).
  *
@@ -44,6 +46,27 @@
  * over a thread's edges of the source block's NUM_INSTRS (START counts 0).
  * Ids are spread out: node ids from about 1000 with gaps, edge ids with
  * gaps and shuffled, edge-type ids shuffled.
+ *
+ * prog.inclusive is counted during the walk from the walk's own knowledge
+ * of activations, not by matching returns to call sites. Per thread, the
+ * instructions so far are the sum of NUM_INSTRS over the blocks entered by
+ * the thread's edges. An activation stack runs parallel to the return
+ * stack: the ENTRY edge activates the thread's root (start 0); a call edge
+ * activates its callee, start = the instructions so far before the
+ * callee's entry block; a return block (T_RET, the root's too, which takes
+ * the EXIT edge) ends the top activation, which is its routine's, and the
+ * routine's inclusive cost grows by the instructions so far (the return
+ * block counted) minus the start. A routine's self cost is the NUM_INSTRS
+ * of its blocks entered. The call graph is acyclic, so no activation is
+ * nested in another of the same routine, and every thread ends at its
+ * root's EXIT with the stack empty: the root's inclusive cost is the
+ * thread's INSTR_COUNT_PER_THREAD, as is the sum of the self costs. Only
+ * two arrays per thread and routine are kept. The file, tab-separated, a
+ * comment line then one line per thread and routine with a cost > 0, in
+ * thread order then ENTRY_NODE_ID order:
+ *   # thread<TAB>routine<TAB>name<TAB>self<TAB>inclusive
+ *   THREAD<TAB>ENTRY_NODE_ID<TAB>NAME<TAB>SELF<TAB>INCLUSIVE
+ * NAME is the routine's symbol (each routine has its own, at its entry).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -1206,6 +1229,9 @@ typedef struct {
 } EStr;
 
 static uint64_t *counts; /* [thread][edge] */
+/* [thread][routine]: instructions of the routine's own blocks, and of its
+ * activations from its entry block up to its return (see walk_all) */
+static uint64_t *self_ic, *incl_ic;
 
 static char obuf[1 << 20];
 static size_t opos;
@@ -1241,6 +1267,9 @@ walk_all(int threads, uint64_t total, uint64_t seed, uint32_t pid)
 	uint32_t *trips = xrealloc(NULL, (nlp ? nlp : 1) * sizeof *trips);
 	uint8_t *kind = xrealloc(NULL, (nlp ? nlp : 1));
 	int32_t *stack = xrealloc(NULL, (nrt + 2) * sizeof *stack);
+	/* the activations, parallel to STACK with the root at the bottom */
+	int32_t *act_rt = xrealloc(NULL, (nrt + 3) * sizeof *act_rt);
+	uint64_t *act_start = xrealloc(NULL, (nrt + 3) * sizeof *act_start);
 	size_t x;
 	char line[64];
 	int t;
@@ -1265,15 +1294,24 @@ walk_all(int threads, uint64_t total, uint64_t seed, uint32_t pid)
 	}
 	counts = xrealloc(NULL, (size_t)threads * ned * sizeof *counts);
 	memset(counts, 0, (size_t)threads * ned * sizeof *counts);
+	self_ic = xrealloc(NULL, (size_t)threads * nrt * sizeof *self_ic);
+	memset(self_ic, 0, (size_t)threads * nrt * sizeof *self_ic);
+	incl_ic = xrealloc(NULL, (size_t)threads * nrt * sizeof *incl_ic);
+	memset(incl_ic, 0, (size_t)threads * nrt * sizeof *incl_ic);
 
 	snprintf(line, sizeof line, "# dcfg-stream 1\n# process %" PRIu32 "\n", pid);
 	oputs(line);
 	for (t = 0; t < threads; t++) {
 		uint64_t *cn = counts + (size_t)t * ned;
 		uint64_t target = total / (uint64_t)threads + (t == 0 ? total % (uint64_t)threads : 0);
-		uint64_t n = 0;
-		int32_t e = entry_edge[t == 0 ? 0 : 1], b, l, sp = 0;
+		uint64_t n = 0, ic = 0; /* IC: instructions so far in the thread */
+		uint64_t *self = self_ic + (size_t)t * nrt, *incl = incl_ic + (size_t)t * nrt;
+		int32_t e = entry_edge[t == 0 ? 0 : 1], b, l, sp = 0, asp = 0;
 		rng r;
+
+		/* the ENTRY edge activates the thread's root */
+		act_rt[asp] = t == 0 ? main_rt : worker_rt;
+		act_start[asp++] = 0;
 
 		seed_rng(&r, seed * UINT64_C(0x100000001b3) + (uint64_t)t + 1);
 		snprintf(line, sizeof line, "# thread %d\n", t);
@@ -1294,6 +1332,8 @@ walk_all(int threads, uint64_t total, uint64_t seed, uint32_t pid)
 			if (b < 0)
 				break;
 			w = &wb[b];
+			ic += (uint64_t)blk[b].ninstr;
+			self[blk[b].rt] += (uint64_t)blk[b].ninstr;
 			switch (w->term) {
 			case T_COND:
 				e = rnd32(&r) < w->p ? w->e0 : w->e1;
@@ -1330,18 +1370,31 @@ walk_all(int threads, uint64_t total, uint64_t seed, uint32_t pid)
 				}
 				stack[sp++] = ct_ret[i];
 				e = ct_edge[i];
+				/* the callee's activation starts before its entry */
+				act_rt[asp] = ct_rt[i];
+				act_start[asp++] = ic;
 				break;
 			}
 			case T_RET:
 				e = sp ? stack[--sp] + w->aux : w->e0;
+				/* ends the activation of the block's routine, with
+				 * the return block counted */
+				if (asp == 0 || act_rt[asp - 1] != blk[b].rt)
+					die("internal error: a return outside its activation", NULL);
+				asp--;
+				incl[act_rt[asp]] += ic - act_start[asp];
 				break;
 			default: /* T_FALL, T_JMP, T_SYSCALL */
 				e = w->e0;
 				break;
 			}
 		}
+		if (asp != 0)
+			die("internal error: a thread ends inside an activation", NULL);
 	}
 	oflush();
+	free(act_rt);
+	free(act_start);
 	free(we);
 	free(wb);
 	free(es);
@@ -1349,6 +1402,44 @@ walk_all(int threads, uint64_t total, uint64_t seed, uint32_t pid)
 	free(trips);
 	free(kind);
 	free(stack);
+}
+
+/* ---- inclusive costs ------------------------------------------------------- */
+
+static int
+by_entry_id(const void *a, const void *b)
+{
+	uint32_t x = blk[rt[*(const int *)a].entry].id, y = blk[rt[*(const int *)b].entry].id;
+
+	return x < y ? -1 : x > y;
+}
+
+/* OUTDIR/prog.inclusive from the walk's self_ic and incl_ic. */
+static void
+write_inclusive(const char *path, int threads)
+{
+	FILE *f = fopen(path, "w");
+	int *order = xrealloc(NULL, (nrt ? nrt : 1) * sizeof *order);
+	size_t i;
+	int t;
+
+	if (f == NULL)
+		die(strerror(errno), path);
+	for (i = 0; i < nrt; i++)
+		order[i] = (int)i;
+	qsort(order, nrt, sizeof *order, by_entry_id);
+	fprintf(f, "# thread\troutine\tname\tself\tinclusive\n");
+	for (t = 0; t < threads; t++)
+		for (i = 0; i < nrt; i++) {
+			size_t k = (size_t)t * nrt + (size_t)order[i];
+			if (self_ic[k] == 0 && incl_ic[k] == 0)
+				continue;
+			fprintf(f, "%d\t%" PRIu32 "\t%s\t%" PRIu64 "\t%" PRIu64 "\n", t,
+			    blk[rt[order[i]].entry].id, rt[order[i]].name, self_ic[k], incl_ic[k]);
+		}
+	if (ferror(f) || fclose(f) != 0)
+		die("write error", path);
+	free(order);
 }
 
 /* ---- dominators and loops -------------------------------------------------- */
@@ -1740,7 +1831,8 @@ usage(FILE *f, int status)
 {
 	fprintf(f, "usage: gen-pair [--seed S] [--threads T] [--edges N] [--blocks B] OUTDIR\n"
 	    "Writes OUTDIR/prog.dcfg.json and OUTDIR/prog.edges, a synthetic program's DCFG\n"
-	    "and its true edge stream (defaults: S 1, T 2 (1..8), N 100000, B 2000).\n");
+	    "and its true edge stream, and OUTDIR/prog.inclusive, each routine's self and\n"
+	    "inclusive instructions per thread (defaults: S 1, T 2 (1..8), N 100000, B 2000).\n");
 	exit(status);
 }
 
@@ -1827,6 +1919,9 @@ main(int argc, char **argv)
 	walk_all(threads, edges, seed, pid);
 	if (ferror(eout) || fclose(eout) != 0)
 		die("write error", path);
+
+	snprintf(path, len, "%s/prog.inclusive", dir);
+	write_inclusive(path, threads);
 
 	snprintf(path, len, "%s/prog.dcfg.json", dir);
 	write_dcfg(path, threads, pid);
