@@ -15,7 +15,7 @@
 #   BENCH_N=10000 sh scripts/bench.sh build/bin
 #   BENCH_ONLY=expand BENCH_EDGES=10000000 sh scripts/bench.sh build/bin
 #
-# BENCH_ONLY=info or BENCH_ONLY=expand runs one section only.
+# BENCH_ONLY=info, expand, encode, stages or convert runs one section only.
 #
 # The input comes from scripts/gen-dcfg.awk and is cached in build/bench/
 # (BENCH_DIR), keyed by n and the generator's checksum. Times are the best
@@ -45,14 +45,15 @@ case $edges in
 ''|*[!0-9]*|0*) echo "bench: BENCH_EDGES must be a number > 0" >&2; exit 2 ;;
 esac
 only=${BENCH_ONLY:-}
-do_info=0; do_expand=0; do_encode=0; do_stages=0
+do_info=0; do_expand=0; do_encode=0; do_stages=0; do_convert=0
 case $only in
-'') do_info=1; do_expand=1; do_encode=1; do_stages=1 ;;
+'') do_info=1; do_expand=1; do_encode=1; do_stages=1; do_convert=1 ;;
 info) do_info=1 ;;
 expand) do_expand=1 ;;
 encode) do_encode=1 ;;
 stages) do_stages=1 ;;
-*) echo "bench: BENCH_ONLY must be info, expand, encode or stages" >&2; exit 2 ;;
+convert) do_convert=1 ;;
+*) echo "bench: BENCH_ONLY must be info, expand, encode, stages or convert" >&2; exit 2 ;;
 esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -595,6 +596,52 @@ awk -v e="$expand_sec" -v p="$pipe_sec" -v s="$slowest" 'BEGIN {
 	printf "aim pipeline (no slower than its slowest stage, %.2f s): %.2f s: %s\n", s, p,
 	    (p <= s * 1.05 ? "MET" : "NOT MET")
 }'
+fi
+
+# === dcfg-convert ======================================================
+# --to callgrind from the dcfg-info section's DCFG of BENCH_N edges (made by
+# gen-dcfg.awk when missing), beside dcfg-info loading the same file; then
+# with the stages section's gen-pair program and its trace of
+# BENCH_STAGE_EDGES edges (exact inclusive costs), beside dcfg-expand
+# --count decoding that trace alone.
+
+if [ "$do_convert" = 1 ]; then
+sum=$(cksum < "$gen" | awk '{ print $1 }')
+base=$cache/dcfg-$n-$sum.json
+if [ ! -s "$base" ]; then
+	note "convert: generating $n blocks and edges into $base"
+	awk -v n="$n" -f "$gen" > "$base.tmp" && mv "$base.tmp" "$base" || die "gen-dcfg.awk failed"
+fi
+se=${BENCH_STAGE_EDGES:-100000000}
+pd=$cache/stages-$se
+if [ ! -s "$pd/prog.trace.json" ]; then
+	note "convert: generating a $se-edge program and its trace"
+	"$top/build/t/gen-pair" --seed 9 --threads 2 --edges "$se" "$pd" > /dev/null &&
+	    "$bindir/dcfg-encode" --dcfg "$pd/prog.dcfg.json" "$pd/prog.edges" > "$pd/prog.trace.json" ||
+	    die "cannot make the convert section's input"
+fi
+echo
+echo "dcfg-convert --to callgrind, best of 3 runs"
+printf '%-52s %8s %12s %8s\n' run "wall s" "edges/s" "RSS MiB"
+row() {  # NAME EDGES: the last measure's figures
+	awk -v n="$1" -v e="$2" -v t="$SEC" -v k="$KIB" 'BEGIN {
+		printf "%-52s %8.2f %12.0f %8.1f\n", n, t, (t > 0 ? e / t : 0), k / 1024 }'
+}
+measure 3 0 "$bindir/dcfg-info" "$base" && row "dcfg-info (load), $n-edge DCFG" "$n"
+info_sec=$SEC
+measure 3 0 "$bindir/dcfg-convert" --to callgrind --dcfg "$base" &&
+    row "dcfg-convert, $n-edge DCFG (estimated)" "$n" || status=1
+conv_sec=$SEC
+trace_edges=$(grep -vc '^#' "$pd/prog.edges")
+measure 3 0 "$bindir/dcfg-expand" --count "$pd/prog.trace.json" &&
+    row "dcfg-expand --count, $trace_edges-edge trace" "$trace_edges"
+exp_sec=$SEC
+measure 3 0 "$bindir/dcfg-convert" --to callgrind --dcfg "$pd/prog.dcfg.json" \
+    --trace "$pd/prog.trace.json" && row "dcfg-convert --trace, $trace_edges-edge trace" \
+    "$trace_edges" || status=1
+awk -v a="$conv_sec" -v b="$info_sec" -v c="$SEC" -v d="$exp_sec" 'BEGIN {
+	printf "ratios: convert/load %.2f, convert with trace/decode alone %.2f\n",
+	    (b > 0 ? a / b : 0), (d > 0 ? c / d : 0) }'
 fi
 
 exit $status
