@@ -1,6 +1,8 @@
 /* dcfg-convert: a DCFG (and its trace) in the formats other tools read. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "convert.h"
 #include "json.h"
@@ -54,7 +56,8 @@ main(int argc, char **argv)
 	struct dcfg_convert c;
 	struct dcfg_cli_io io;
 	struct dcfg_error err;
-	int ch, rc, status;
+	struct stat st;
+	int ch, rc, status, regular;
 
 	dcfg_cli_start();
 	while ((ch = getopt_long(argc, argv, DCFG_STAGE_SHORTOPTS "f:T:p:", longopts, NULL)) != -1) {
@@ -103,6 +106,10 @@ main(int argc, char **argv)
 	c.o = &o;
 	c.out = io.out;
 	rc = format->run(&c, &err);
+	regular = a.out_path && fstat(io.out->fd, &st) == 0 && S_ISREG(st.st_mode);
 	status = dcfg_cli_finish(&io, rc < 0 ? -1 : 0, &err, 0);
+	/* A profile cut short must not pass for a whole one (but never unlink /dev/null). */
+	if (status != DCFG_EXIT_OK && regular)
+		unlink(a.out_path);
 	return rc == -2 ? DCFG_EXIT_CHECK : status;
 }
