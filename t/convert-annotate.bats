@@ -1,0 +1,192 @@
+#!/usr/bin/env bats
+# dcfg-convert --to callgrind, read by the real reader: valgrind's
+# callgrind_annotate. The profiles are of simulated programs (gen-pair,
+# t/tools/gen-pair.c), and every number callgrind_annotate prints is
+# checked by another route:
+#   - a function's own cost: dcfg-count --by routine (from the DCFG's
+#     counts, or from one thread's edges cut out of the true edge stream);
+#   - PROGRAM TOTALS: the DCFG's INSTR_COUNT_PER_THREAD (jq) and dcfg-info;
+#   - a function's inclusive cost (--inclusive=yes, profiles made with
+#     --trace): gen-pair's prog.inclusive, counted during its own walk.
+# callgrind_annotate --inclusive=yes gives a called function the sum of
+# the costs of the calls= lines into it, and a function nobody calls its
+# own cost plus its calls'.
+
+load test_helper
+
+# needs: callgrind_annotate is part of the check, not optional.
+needs() {
+	if ! command -v callgrind_annotate > /dev/null; then
+		echo "callgrind_annotate (valgrind) is not installed: these tests need the real reader" >&2
+		echo "(make check installs it through scripts/deps.sh)" >&2
+		return 1
+	fi
+	if ! command -v gen-pair > /dev/null; then
+		echo "gen-pair is not on PATH: build it with make test-tools (build/t)" >&2
+		return 1
+	fi
+	command -v jq > /dev/null || skip "jq is not installed"
+}
+
+# pair SEED EDGES: a 3-thread program, p/prog.dcfg.json, p/prog.edges,
+# p/prog.inclusive, and the trace p/prog.trace.json.
+pair() {
+	gen-pair --seed "$1" --threads 3 --edges "$2" p > /dev/null
+	dcfg-encode --dcfg p/prog.dcfg.json p/prog.edges > p/prog.trace.json
+}
+
+pid() {
+	jq '.PROCESSES as $p | $p[1][$p[0] | index("PROCESS_ID")]' p/prog.dcfg.json
+}
+
+# instr_count [THREAD]: the DCFG's INSTR_COUNT_PER_THREAD of THREAD, or
+# their sum.
+instr_count() {
+	jq --arg t "${1:-}" '.PROCESSES as $p | $p[1][$p[0] | index("PROCESS_DATA")].INSTR_COUNT_PER_THREAD |
+	    if $t == "" then add else .[$t | tonumber] end' p/prog.dcfg.json
+}
+
+# annotate PROFILE [OPTION...]: callgrind_annotate PROFILE > annotated; it
+# must print nothing on stderr.
+annotate() {
+	local profile=$1
+	shift
+	callgrind_annotate --threshold=100 "$@" "$profile" > annotated 2> annotate.err || {
+		echo "callgrind_annotate $* $profile failed"; cat annotate.err; return 1; }
+	if [ -s annotate.err ]; then
+		echo "callgrind_annotate $* $profile complained:"
+		cat annotate.err
+		return 1
+	fi
+}
+
+# program_total: the PROGRAM TOTALS of ./annotated, without commas.
+program_total() {
+	awk '/ PROGRAM TOTALS/ { gsub(/,/, "", $1); print $1 }' annotated
+}
+
+# functions: "NAME<TAB>TOTAL" for each function line of ./annotated
+# ("  12,345 (12.34%)  FILE:NAME [OBJECT]"), sorted; every function once.
+functions() {
+	awk '/ file:function$/ { getline; on = 1; next }
+	    on && /^$/ { exit }
+	    on { n = $1; gsub(/,/, "", n); fn = $0
+	         sub(/ \[[^]]*\]$/, "", fn); sub(/.*:/, "", fn)
+	         print fn "\t" n }' annotated | sort
+}
+
+# by_routine FILE: "NAME<TAB>INSTRUCTIONS" from a dcfg-count --by routine
+# table, the name as callgrind writes it (symbol+0x0 is symbol), sorted.
+by_routine() {
+	awk -F '\t' '!/^#/ && $4 > 0 { n = $2; sub(/\+0x0$/, "", n); print n "\t" $4 }' "$1" | sort
+}
+
+# inclusive [THREAD]: "NAME<TAB>INCLUSIVE" from p/prog.inclusive, of THREAD
+# or summed over the threads, sorted.
+inclusive() {
+	awk -F '\t' -v t="${1:-}" '!/^#/ && (t == "" || $1 == t) { s[$3] += $5; seen[$3] = 1 }
+	    END { for (n in seen) print n "\t" s[n] }' p/prog.inclusive | sort
+}
+
+# thread_edges T: the edge stream of thread T alone, cut out of p/prog.edges.
+thread_edges() {
+	awk -v t="$1" '/^# thread / { thread = 1; on = ($3 == t) } !thread || on' p/prog.edges
+}
+
+# own_costs_match PROFILE: callgrind_annotate's function totals of PROFILE
+# are the routines' instructions of dcfg-count --from-dcfg, and its
+# PROGRAM TOTALS the DCFG's instructions.
+own_costs_match() {
+	annotate "$1"
+	functions > got
+	[ "$(wc -l < got)" -gt 20 ]
+	diff -u want-self got
+	[ "$(program_total)" -eq "$(instr_count)" ]
+	[ "$(program_total)" -eq "$(dcfg-info --json p/prog.dcfg.json | jq '.processes[0].instructions')" ]
+}
+
+@test "callgrind_annotate reads the estimated profile: functions as dcfg-count, totals as the DCFG" {
+	needs
+	pair 31 30000
+	dcfg-count --dcfg p/prog.dcfg.json --from-dcfg --by routine > by-routine
+	by_routine by-routine > want-self
+	dcfg_convert --to callgrind --dcfg p/prog.dcfg.json --cmd "./prog --fast" -o prof.out
+	[ "$status" -eq 0 ] && [ ! -s stderr ] && [ ! -s stdout ] || { show; false; }
+	own_costs_match prof.out
+	# the header lines as the reader shows them
+	grep -qx "Profiled target:  ./prog --fast (PID $(pid))" annotated
+	grep -qx 'Inclusive: estimated from call counts as gprof does (no trace)' annotated
+}
+
+@test "callgrind_annotate reads the exact profile (--trace): functions as dcfg-count, totals as the DCFG" {
+	needs
+	for seed in 32 33; do
+		pair "$seed" 40000
+		dcfg-count --dcfg p/prog.dcfg.json --from-dcfg --by routine > by-routine
+		by_routine by-routine > want-self
+		dcfg-convert --to callgrind --dcfg p/prog.dcfg.json --trace p/prog.trace.json > prof.out
+		own_costs_match prof.out
+		grep -qx "Profiled target:  (unknown) (PID $(pid))" annotated
+		[ "$(grep -c 'estimated' annotated)" -eq 0 ]
+	done
+}
+
+@test "callgrind_annotate --inclusive=yes on a --trace profile: gen-pair's true inclusive costs" {
+	needs
+	for seed in 34 35; do
+		pair "$seed" 40000
+		dcfg-convert --to callgrind --dcfg p/prog.dcfg.json --trace p/prog.trace.json > prof.out
+		annotate prof.out --inclusive=yes
+		functions > got
+		inclusive > want
+		[ "$(wc -l < got)" -gt 20 ]
+		diff -u want got
+		# the roots hold everything: main is thread 0, worker_main the rest
+		[ "$(awk -F '\t' '$1 == "main" { print $2 }' got)" -eq "$(instr_count 0)" ]
+		[ "$(awk -F '\t' '$1 == "worker_main" { print $2 }' got)" -eq \
+		    $(($(instr_count 1) + $(instr_count 2))) ]
+	done
+}
+
+@test "callgrind_annotate --inclusive=yes on an estimated profile: the roots share every instruction" {
+	needs
+	pair 36 30000
+	dcfg-convert --to callgrind --dcfg p/prog.dcfg.json > prof.out
+	annotate prof.out --inclusive=yes
+	functions > got
+	# each called function's total is split among the calls into it, so
+	# the two roots (nobody calls them) add up to the whole program
+	roots=$(awk -F '\t' '$1 == "main" || $1 == "worker_main" { s += $2 } END { print s }' got)
+	[ "$roots" -eq "$(instr_count)" ]
+	[ "$(program_total)" -eq "$(instr_count)" ]
+}
+
+@test "--separate-threads: each thread's file read by callgrind_annotate, self and inclusive of that thread" {
+	needs
+	pair 37 45000
+	pid=$(pid)
+	dcfg_convert --to callgrind --dcfg p/prog.dcfg.json --trace p/prog.trace.json \
+	    --separate-threads --out-dir prof
+	[ "$status" -eq 0 ] && [ ! -s stderr ] && [ ! -s stdout ] || { show; false; }
+	[ "$(ls prof)" = "$(printf 'callgrind.out.%s-00\ncallgrind.out.%s-01\ncallgrind.out.%s-02' \
+	    "$pid" "$pid" "$pid")" ]
+	for t in 0 1 2; do
+		f=prof/callgrind.out.$pid-0$t
+		# own costs: dcfg-count over the thread's own edges
+		thread_edges "$t" > thread.edges
+		[ "$(grep -c '^# thread' thread.edges)" -eq 1 ]
+		dcfg-count --dcfg p/prog.dcfg.json --by routine < thread.edges > by-routine
+		by_routine by-routine > want
+		annotate "$f"
+		functions > got
+		[ "$(wc -l < got)" -gt 5 ]
+		diff -u want got
+		[ "$(program_total)" -eq "$(instr_count "$t")" ]
+		grep -qx "Profiled target:  (unknown) (PID $pid, thread $t)" annotated
+		# inclusive costs: gen-pair's of this thread
+		annotate "$f" --inclusive=yes
+		functions > got
+		inclusive "$t" > want
+		diff -u want got
+	done
+}
