@@ -1,6 +1,9 @@
 /* dcfg-convert: a DCFG (and its trace) in the formats other tools read. */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,15 +15,21 @@ static const char *prog = "dcfg-convert";
 static const char help[] =
     "usage: dcfg-convert --to FORMAT --dcfg FILE [--trace FILE] [-p PID]\n"
     "                    [-o FILE | --out-dir DIR] [--separate-threads] [--cmd TEXT]\n"
+    "                    [--cpuspeed MHZ] [--routine NAME|ID] [--min-count N]\n"
     "Write a DCFG as a profile or graph other tools read.\n"
-    "  -f, --to FORMAT        callgrind (KCachegrind, callgrind_annotate)\n"
+    "  -f, --to FORMAT        callgrind (KCachegrind, callgrind_annotate), webgrind,\n"
+    "                         dcpi (one file per image), csi (path-tracing metadata),\n"
+    "                         dot (Graphviz: the call graph, or one routine's CFG)\n"
     "  -d, --dcfg FILE        the DCFG\n"
     "  -T, --trace FILE       its DCFG-trace: exact inclusive costs of calls\n"
     "  -p, --pid PID          the process to convert\n"
     "  -o, --output FILE      write to FILE\n"
-    "      --out-dir DIR      write DIR/callgrind.out.PID for each process\n"
-    "      --separate-threads one file per thread, DIR/callgrind.out.PID-TT\n"
+    "      --out-dir DIR      write DIR/FORMAT.out.PID for each process (dcpi: DIR/IMAGE)\n"
+    "      --separate-threads one file per thread, DIR/FORMAT.out.PID-TT\n"
     "      --cmd TEXT         the command line, for the profile's header\n"
+    "      --cpuspeed MHZ     dcpi: the processor's clock, for the header\n"
+    "      --routine NAME|ID  dot: one routine's blocks, by name or entry node id\n"
+    "      --min-count N      dot: leave out what ran fewer than N times\n"
     "      --progress         show progress on standard error\n"
     "  -q, --quiet            never show progress\n"
     "  -h, --help             print this help\n"
@@ -35,10 +44,53 @@ usage(const char *fmt, const char *arg)
 	return DCFG_EXIT_USAGE;
 }
 
+/* The first option given that FORMAT has no use for, or NULL. */
+static const char *
+unused_option(unsigned uses, const struct dcfg_convert_options *o, int cpuspeed, int min_count)
+{
+	if (!(uses & DCFG_FORMAT_TRACE)) {
+		if (o->trace_path)
+			return "--trace";
+		if (o->separate_threads)
+			return "--separate-threads";
+		if (o->cmd)
+			return "--cmd";
+	}
+	if (!(uses & DCFG_FORMAT_OUT_DIR) && o->out_dir)
+		return "--out-dir";
+	if (!(uses & DCFG_FORMAT_CPUSPEED) && cpuspeed)
+		return "--cpuspeed";
+	if (!(uses & DCFG_FORMAT_ROUTINE) && o->routine)
+		return "--routine";
+	if (!(uses & DCFG_FORMAT_ROUTINE) && min_count)
+		return "--min-count";
+	return NULL;
+}
+
+/* SOURCE_DATE_EPOCH when set (reproducible output), else now. */
+static int
+epoch(int64_t *t)
+{
+	const char *s = getenv("SOURCE_DATE_EPOCH"), *why;
+	uint64_t v;
+
+	if (s == NULL) {
+		*t = (int64_t)time(NULL);
+		return 0;
+	}
+	if (s[0] == '\0' || s[strspn(s, "0123456789")] != '\0' ||
+	    dcfg_parse_c_integer(s, strlen(s), &v, &why) < 0 || v > INT64_MAX) {
+		fprintf(stderr, "%s: SOURCE_DATE_EPOCH=%s: not a number of seconds\n", prog, s);
+		return -1;
+	}
+	*t = (int64_t)v;
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
-	enum { OPT_OUT_DIR = 256, OPT_SEPARATE, OPT_CMD };
+	enum { OPT_OUT_DIR = 256, OPT_SEPARATE, OPT_CMD, OPT_CPUSPEED, OPT_ROUTINE, OPT_MIN_COUNT };
 	static const struct option longopts[] = {
 		DCFG_STAGE_LONGOPTS,
 		{ "to", required_argument, NULL, 'f' },
@@ -47,17 +99,20 @@ main(int argc, char **argv)
 		{ "out-dir", required_argument, NULL, OPT_OUT_DIR },
 		{ "separate-threads", no_argument, NULL, OPT_SEPARATE },
 		{ "cmd", required_argument, NULL, OPT_CMD },
+		{ "cpuspeed", required_argument, NULL, OPT_CPUSPEED },
+		{ "routine", required_argument, NULL, OPT_ROUTINE },
+		{ "min-count", required_argument, NULL, OPT_MIN_COUNT },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct dcfg_stage_args a = { .mode = DCFG_PROGRESS_AUTO };
 	struct dcfg_convert_options o = { .creator = "dcfg-convert " DCFG_VERSION };
 	const struct dcfg_format *format = NULL;
-	const char *to = NULL, *why;
+	const char *to = NULL, *why, *bad;
 	struct dcfg_convert c;
 	struct dcfg_cli_io io;
 	struct dcfg_error err;
 	struct stat st;
-	int ch, rc, status, regular;
+	int ch, rc, status, regular, has_cpuspeed = 0, has_min_count = 0;
 
 	dcfg_cli_start();
 	while ((ch = getopt_long(argc, argv, DCFG_STAGE_SHORTOPTS "f:T:p:", longopts, NULL)) != -1) {
@@ -74,6 +129,17 @@ main(int argc, char **argv)
 		case OPT_OUT_DIR: o.out_dir = optarg; break;
 		case OPT_SEPARATE: o.separate_threads = 1; break;
 		case OPT_CMD: o.cmd = optarg; break;
+		case OPT_CPUSPEED:
+			if (dcfg_parse_c_integer(optarg, strlen(optarg), &o.cpuspeed, &why) < 0)
+				return usage("--cpuspeed %s: not a number", optarg);
+			has_cpuspeed = 1;
+			break;
+		case OPT_ROUTINE: o.routine = optarg; break;
+		case OPT_MIN_COUNT:
+			if (dcfg_parse_c_integer(optarg, strlen(optarg), &o.min_count, &why) < 0)
+				return usage("--min-count %s: not a number", optarg);
+			has_min_count = 1;
+			break;
 		}
 	}
 	if (optind < argc)
@@ -86,10 +152,20 @@ main(int argc, char **argv)
 	}
 	if (a.dcfg_path == NULL)
 		return usage("--dcfg FILE is needed%s", "");
+	if ((bad = unused_option(format->uses, &o, has_cpuspeed, has_min_count)) != NULL) {
+		fprintf(stderr, "%s: %s is not used by --to %s\n", prog, bad, format->name);
+		return DCFG_EXIT_USAGE;
+	}
 	if (a.out_path && o.out_dir)
 		return usage("-o and --out-dir cannot be used together%s", "");
+	if ((format->uses & DCFG_FORMAT_NEEDS_DIR) && o.out_dir == NULL) {
+		fprintf(stderr, "%s: --to %s needs --out-dir\n", prog, format->name);
+		return DCFG_EXIT_USAGE;
+	}
 	if (o.separate_threads && o.out_dir == NULL)
 		return usage("--separate-threads needs --out-dir%s", "");
+	if ((format->uses & DCFG_FORMAT_CPUSPEED) && epoch(&o.epoch) < 0)
+		return DCFG_EXIT_USAGE;
 	if (o.trace_path && strcmp(a.dcfg_path, "-") == 0 && strcmp(o.trace_path, "-") == 0)
 		return usage("only one input can be standard input%s", "");
 	o.dcfg_path = a.dcfg_path;

@@ -11,7 +11,14 @@
 #include "replay.h"
 
 static const struct dcfg_format formats[] = {
-	{ "callgrind", dcfg_convert_callgrind },
+	{ "callgrind", DCFG_FORMAT_TRACE | DCFG_FORMAT_OUT_DIR | DCFG_FORMAT_MANY,
+	    dcfg_convert_callgrind },
+	{ "webgrind", DCFG_FORMAT_TRACE | DCFG_FORMAT_OUT_DIR | DCFG_FORMAT_MANY,
+	    dcfg_convert_webgrind },
+	{ "dcpi", DCFG_FORMAT_OUT_DIR | DCFG_FORMAT_NEEDS_DIR | DCFG_FORMAT_CPUSPEED,
+	    dcfg_convert_dcpi },
+	{ "csi", 0, dcfg_convert_csi },
+	{ "dot", DCFG_FORMAT_ROUTINE, dcfg_convert_dot },
 };
 
 #define N_FORMATS (sizeof formats / sizeof formats[0])
@@ -30,11 +37,12 @@ dcfg_format_find(const char *name)
 const char *
 dcfg_format_names(void)
 {
-	return "callgrind";
+	return "callgrind, webgrind, dcpi, csi, dot";
 }
 
 const struct dcfg_process *
-dcfg_convert_processes(const struct dcfg_convert *c, size_t *n, struct dcfg_error *err)
+dcfg_convert_processes(const struct dcfg_convert *c, int many, size_t *n,
+    struct dcfg_error *err)
 {
 	const struct dcfg *d = c->d;
 	const struct dcfg_process *p;
@@ -50,7 +58,7 @@ dcfg_convert_processes(const struct dcfg_convert *c, size_t *n, struct dcfg_erro
 		dcfg_error_set(err, c->o->dcfg_path, "the DCFG has no process");
 		return NULL;
 	}
-	if (d->n_processes > 1 && c->o->out_dir == NULL) {
+	if (d->n_processes > 1 && !many) {
 		dcfg_error_set(err, c->o->dcfg_path, "the DCFG has %zu processes; choose one with -p",
 		    d->n_processes);
 		return NULL;
@@ -160,7 +168,7 @@ dcfg_convert_profiles(const struct dcfg_convert *c, const char *prefix,
 	size_t n, i;
 	int rc = 0;
 
-	if ((p = dcfg_convert_processes(c, &n, err)) == NULL)
+	if ((p = dcfg_convert_processes(c, c->o->out_dir != NULL, &n, err)) == NULL)
 		return -1;
 	if (n > 1 && c->o->trace_path && strcmp(c->o->trace_path, "-") == 0)
 		return dcfg_error_set(err, c->o->dcfg_path, "the DCFG has %zu processes and a trace "

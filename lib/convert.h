@@ -15,7 +15,11 @@
 
 struct dcfg_convert_options {
 	const char *dcfg_path, *trace_path, *out_dir, *cmd, *creator;
+	const char *routine;       /* dot: --routine NAME|ID, NULL: the call graph */
 	uint64_t pid;
+	uint64_t cpuspeed;         /* dcpi: --cpuspeed, 0 unknown */
+	uint64_t min_count;        /* dot: --min-count */
+	int64_t epoch;             /* dcpi: seconds since 1970 (SOURCE_DATE_EPOCH or now) */
 	int has_pid, separate_threads;
 	void (*progress)(void *ctx, uint64_t bytes);
 	void *progress_ctx;
@@ -27,8 +31,19 @@ struct dcfg_convert {
 	struct dcfg_output *out;   /* standard output or -o; unused with out_dir */
 };
 
+/* What a format can use, beside --dcfg, -p and -o. */
+enum {
+	DCFG_FORMAT_TRACE    = 1 << 0,   /* --trace, --separate-threads, --cmd */
+	DCFG_FORMAT_OUT_DIR  = 1 << 1,   /* --out-dir */
+	DCFG_FORMAT_NEEDS_DIR = 1 << 2,  /* --out-dir is needed (and -o is not used) */
+	DCFG_FORMAT_CPUSPEED = 1 << 3,   /* --cpuspeed */
+	DCFG_FORMAT_ROUTINE  = 1 << 4,   /* --routine, --min-count */
+	DCFG_FORMAT_MANY     = 1 << 5    /* all processes to a directory */
+};
+
 struct dcfg_format {
 	const char *name;
+	unsigned uses;                   /* DCFG_FORMAT_* */
 	/* 0; -1 with ERR (exit 2); -2 with ERR: the inputs disagree (exit 1). */
 	int (*run)(const struct dcfg_convert *c, struct dcfg_error *err);
 };
@@ -39,12 +54,12 @@ const struct dcfg_format *dcfg_format_find(const char *name);
 const char *dcfg_format_names(void);
 
 /*
- * The processes to convert: the -p one, or all of them when writing to a
- * directory, or the only one. *N gets how many; NULL with ERR on an error.
- * The array is the DCFG's own (a range), or a pointer to the one.
+ * The processes to convert: the -p one, or all of them when MANY, or the
+ * only one. *N gets how many; NULL with ERR on an error. The array is the
+ * DCFG's own, or a pointer to the one.
  */
 const struct dcfg_process *dcfg_convert_processes(const struct dcfg_convert *c,
-    size_t *n, struct dcfg_error *err);
+    int many, size_t *n, struct dcfg_error *err);
 
 /*
  * Writes through WRITE either to c->out, or to O->out_dir/NAME (created;
@@ -66,5 +81,9 @@ int dcfg_convert_profiles(const struct dcfg_convert *c, const char *prefix,
 
 /* The per-format entry points, for the table. */
 int dcfg_convert_callgrind(const struct dcfg_convert *c, struct dcfg_error *err);
+int dcfg_convert_webgrind(const struct dcfg_convert *c, struct dcfg_error *err);
+int dcfg_convert_dcpi(const struct dcfg_convert *c, struct dcfg_error *err);
+int dcfg_convert_csi(const struct dcfg_convert *c, struct dcfg_error *err);
+int dcfg_convert_dot(const struct dcfg_convert *c, struct dcfg_error *err);
 
 #endif

@@ -1,0 +1,8 @@
+/* Not written yet: issue 8. */
+#include "convert.h"
+
+int
+dcfg_convert_dot(const struct dcfg_convert *c, struct dcfg_error *err)
+{
+	return dcfg_error_set(err, c->o->dcfg_path, "--to dot is not written yet");
+}
