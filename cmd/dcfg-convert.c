@@ -67,19 +67,20 @@ unused_option(unsigned uses, const struct dcfg_convert_options *o, int cpuspeed,
 	return NULL;
 }
 
-/* SOURCE_DATE_EPOCH when set (reproducible output), else now. */
+/* SOURCE_DATE_EPOCH (decimal seconds) when set, for reproducible output; else now. */
 static int
 epoch(int64_t *t)
 {
-	const char *s = getenv("SOURCE_DATE_EPOCH"), *why;
-	uint64_t v;
+	const char *s = getenv("SOURCE_DATE_EPOCH"), *p;
+	uint64_t v = 0;
 
 	if (s == NULL) {
 		*t = (int64_t)time(NULL);
 		return 0;
 	}
-	if (s[0] == '\0' || s[strspn(s, "0123456789")] != '\0' ||
-	    dcfg_parse_c_integer(s, strlen(s), &v, &why) < 0 || v > INT64_MAX) {
+	for (p = s; *p >= '0' && *p <= '9' && v <= (uint64_t)INT64_MAX / 10; p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	if (p == s || *p != '\0' || v > (uint64_t)INT64_MAX) {
 		fprintf(stderr, "%s: SOURCE_DATE_EPOCH=%s: not a number of seconds\n", prog, s);
 		return -1;
 	}
