@@ -28,7 +28,8 @@ HEADERS  = $(wildcard lib/*.h)
 BINS     = $(CMDS:%=$(BUILD)/bin/%)
 MANPAGES = $(wildcard man/man*/*.[0-9])
 
-TEST_TOOLS = $(BUILD)/t/lookup $(BUILD)/t/gen-trace $(BUILD)/t/gen-pair
+TEST_TOOLS = $(BUILD)/t/lookup $(BUILD)/t/gen-trace $(BUILD)/t/gen-pair \
+             $(BUILD)/t/webgrind-dump $(BUILD)/t/dcpi-dump $(BUILD)/t/csi-paths
 
 all: $(BINS)
 

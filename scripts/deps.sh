@@ -13,6 +13,8 @@ command -v gzip >/dev/null 2>&1 || missing="$missing gzip"
 command -v jq >/dev/null 2>&1 || missing="$missing jq"
 # callgrind_annotate, the real reader the Callgrind output is checked with
 command -v callgrind_annotate >/dev/null 2>&1 || missing="$missing valgrind"
+# dot, which every Graphviz output must satisfy
+command -v dot >/dev/null 2>&1 || missing="$missing graphviz"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ]; then
 	echo "deps: installing$missing" >&2
