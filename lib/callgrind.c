@@ -313,11 +313,13 @@ out:
 
 static int
 write_profile(struct dcfg_output *out, const struct dcfg_profile *pf, uint32_t thread,
-    const struct dcfg_convert_options *o)
+    const struct dcfg_convert_options *o, struct dcfg_error *err)
 {
 	struct dcfg_callgrind_header h = { o->creator, o->cmd, thread };
 
-	return dcfg_callgrind_write(out, pf, &h);
+	if (dcfg_callgrind_write(out, pf, &h) < 0)
+		return dcfg_error_set(err, o->dcfg_path, "out of memory");
+	return 0;
 }
 
 int

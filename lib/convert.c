@@ -69,7 +69,8 @@ dcfg_convert_processes(const struct dcfg_convert *c, int many, size_t *n,
 
 int
 dcfg_convert_file(const struct dcfg_convert *c, const char *name,
-    int (*write)(struct dcfg_output *out, void *ctx), void *ctx, struct dcfg_error *err)
+    int (*write)(struct dcfg_output *out, void *ctx, struct dcfg_error *err), void *ctx,
+    struct dcfg_error *err)
 {
 	const char *dir = c->o->out_dir;
 	struct dcfg_output *out;
@@ -77,11 +78,8 @@ dcfg_convert_file(const struct dcfg_convert *c, const char *name,
 	size_t len;
 	int rc;
 
-	if (dir == NULL) {
-		if (write(c->out, ctx) < 0)
-			return dcfg_error_set(err, c->o->dcfg_path, "out of memory");
-		return 0;
-	}
+	if (dir == NULL)
+		return write(c->out, ctx, err);
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
 		return dcfg_error_set(err, dir, "%s", strerror(errno));
 	len = strlen(dir) + strlen(name) + 2;
@@ -92,10 +90,10 @@ dcfg_convert_file(const struct dcfg_convert *c, const char *name,
 	snprintf(path, len, "%s/%s", dir, name);
 	rc = dcfg_output_open(out, path, err);
 	if (rc == 0) {
-		if (write(out, ctx) < 0) {
+		if ((rc = write(out, ctx, err)) < 0) {
+			struct dcfg_error ignored;
 			out->len = 0;
-			dcfg_output_close(out, err);
-			rc = dcfg_error_set(err, c->o->dcfg_path, "out of memory");
+			dcfg_output_close(out, &ignored);
 		} else {
 			rc = dcfg_output_close(out, err);
 		}
@@ -116,11 +114,11 @@ struct view {
 };
 
 static int
-write_view(struct dcfg_output *out, void *ctx)
+write_view(struct dcfg_output *out, void *ctx, struct dcfg_error *err)
 {
 	const struct view *v = ctx;
 
-	return v->write(out, v->pf, v->thread, v->c->o);
+	return v->write(out, v->pf, v->thread, v->c->o, err);
 }
 
 static int

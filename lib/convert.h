@@ -62,11 +62,13 @@ const struct dcfg_process *dcfg_convert_processes(const struct dcfg_convert *c,
     int many, size_t *n, struct dcfg_error *err);
 
 /*
- * Writes through WRITE either to c->out, or to O->out_dir/NAME (created;
- * removed again when the write fails). 0, or -1 with ERR.
+ * Writes through WRITE (0, or -1 with ERR set) either to c->out, or to
+ * O->out_dir/NAME (created; removed again when the write fails). 0, or -1
+ * with ERR.
  */
 int dcfg_convert_file(const struct dcfg_convert *c, const char *name,
-    int (*write)(struct dcfg_output *out, void *ctx), void *ctx, struct dcfg_error *err);
+    int (*write)(struct dcfg_output *out, void *ctx, struct dcfg_error *err), void *ctx,
+    struct dcfg_error *err);
 
 /*
  * The profile formats: for each process, and each thread with
@@ -75,7 +77,7 @@ int dcfg_convert_file(const struct dcfg_convert *c, const char *name,
  * WRITE to PREFIX.PID or PREFIX.PID-TT. THREAD is DCFG_ALL_THREADS for sums.
  */
 typedef int (*dcfg_profile_writer)(struct dcfg_output *out, const struct dcfg_profile *pf,
-    uint32_t thread, const struct dcfg_convert_options *o);
+    uint32_t thread, const struct dcfg_convert_options *o, struct dcfg_error *err);
 int dcfg_convert_profiles(const struct dcfg_convert *c, const char *prefix,
     dcfg_profile_writer write, struct dcfg_error *err);
 
