@@ -102,7 +102,7 @@ write_image(struct dcfg_output *out, void *ctx, struct dcfg_error *err)
 	    tm.tm_min, f->period, f->start, f->size, f->c->o->cpuspeed);
 	len = (size_t)n;
 	dcfg_out_bytes(out, head, len);
-	if (path) {
+	if (path && *path) {
 		dcfg_out_str(out, "path ");
 		for (; *path; path++, len++)
 			dcfg_out_char(out, (unsigned char)*path < 0x20 || *path == 0x7f ? '?' : *path);
@@ -241,6 +241,20 @@ dcfg_convert_dcpi(const struct dcfg_convert *c, struct dcfg_error *err)
 			for (; i < k; i++)
 				snprintf(names[i].name + strlen(names[i].name), 16, "-%" PRIu32,
 				    d->images[names[i].image].id);
+	}
+	qsort(names, nn, sizeof *names, by_name);
+	for (i = 1; i < nn; i++)
+		if (strcmp(names[i - 1].name, names[i].name) == 0) {
+			dcfg_error_set(err, c->o->dcfg_path, "images %" PRIu32 " and %" PRIu32
+			    " would both be written to %s", d->images[names[i - 1].image].id,
+			    d->images[names[i].image].id, names[i].name);
+			goto out;
+		}
+	/* Every image is checked before the first file is written. */
+	for (i = 0; i < nn; i++) {
+		f.im = &d->images[names[i].image];
+		if (measure(&f, err) < 0)
+			goto out;
 	}
 	for (i = 0; i < nn; i++) {
 		f.im = &d->images[names[i].image];

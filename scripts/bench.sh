@@ -599,8 +599,9 @@ awk -v e="$expand_sec" -v p="$pipe_sec" -v s="$slowest" 'BEGIN {
 fi
 
 # === dcfg-convert ======================================================
-# --to callgrind from the dcfg-info section's DCFG of BENCH_N edges (made by
+# Each format from the dcfg-info section's DCFG of BENCH_N edges (made by
 # gen-dcfg.awk when missing), beside dcfg-info loading the same file; then
+# --to callgrind
 # with the stages section's gen-pair program and its trace of
 # BENCH_STAGE_EDGES edges (exact inclusive costs), beside dcfg-expand
 # --count decoding that trace alone.
@@ -621,7 +622,7 @@ if [ ! -s "$pd/prog.trace.json" ]; then
 	    die "cannot make the convert section's input"
 fi
 echo
-echo "dcfg-convert --to callgrind, best of 3 runs"
+echo "dcfg-convert, best of 3 runs"
 printf '%-52s %8s %12s %8s\n' run "wall s" "edges/s" "RSS MiB"
 row() {  # NAME EDGES: the last measure's figures
 	awk -v n="$1" -v e="$2" -v t="$SEC" -v k="$KIB" 'BEGIN {
@@ -630,14 +631,20 @@ row() {  # NAME EDGES: the last measure's figures
 measure 3 0 "$bindir/dcfg-info" "$base" && row "dcfg-info (load), $n-edge DCFG" "$n"
 info_sec=$SEC
 measure 3 0 "$bindir/dcfg-convert" --to callgrind --dcfg "$base" &&
-    row "dcfg-convert, $n-edge DCFG (estimated)" "$n" || status=1
+    row "dcfg-convert --to callgrind, $n-edge DCFG" "$n" || status=1
 conv_sec=$SEC
+for fmt in webgrind csi dot; do
+	measure 3 0 "$bindir/dcfg-convert" --to $fmt --dcfg "$base" &&
+	    row "dcfg-convert --to $fmt, $n-edge DCFG" "$n" || status=1
+done
+measure 3 0 env SOURCE_DATE_EPOCH=0 "$bindir/dcfg-convert" --to dcpi --out-dir "$tmp/dcpi" \
+    --dcfg "$base" && row "dcfg-convert --to dcpi, $n-edge DCFG" "$n" || status=1
 trace_edges=$(grep -vc '^#' "$pd/prog.edges")
 measure 3 0 "$bindir/dcfg-expand" --count "$pd/prog.trace.json" &&
     row "dcfg-expand --count, $trace_edges-edge trace" "$trace_edges"
 exp_sec=$SEC
 measure 3 0 "$bindir/dcfg-convert" --to callgrind --dcfg "$pd/prog.dcfg.json" \
-    --trace "$pd/prog.trace.json" && row "dcfg-convert --trace, $trace_edges-edge trace" \
+    --trace "$pd/prog.trace.json" && row "dcfg-convert --to callgrind --trace, $trace_edges edges" \
     "$trace_edges" || status=1
 awk -v a="$conv_sec" -v b="$info_sec" -v c="$SEC" -v d="$exp_sec" 'BEGIN {
 	printf "ratios: convert/load %.2f, convert with trace/decode alone %.2f\n",
