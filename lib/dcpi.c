@@ -190,7 +190,7 @@ measure(struct image_file *f, struct dcfg_error *err)
 }
 
 struct named {
-	char name[256];
+	char name[288];            /* a base name of up to 255 bytes, and "-ID" */
 	uint32_t image;
 };
 
@@ -230,6 +230,11 @@ dcfg_convert_dcpi(const struct dcfg_convert *c, struct dcfg_error *err)
 		if (im->blocks.count == 0)
 			continue;
 		base_name(d, im, names[nn].name, sizeof names[nn].name - 16);
+		if (strlen(names[nn].name) > 255) {
+			dcfg_error_set(err, c->o->dcfg_path, "image %" PRIu32 ": its base name is "
+			    "longer than 255 bytes", im->id);
+			goto out;
+		}
 		names[nn++].image = (uint32_t)(p->images.first + i);
 	}
 	/* Images that would share a file get their IMAGE_ID appended, all of them. */

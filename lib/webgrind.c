@@ -238,12 +238,48 @@ out_calls(struct dcfg_output *out, const struct wg *w, const struct call *c,
 	}
 }
 
-static void
+static uint64_t
 out_header(struct dcfg_output *out, const char *key, const char *value)
 {
-	dcfg_out_str(out, key);
-	dcfg_out_str(out, ": ");
-	out_line(out, value);
+	if (out) {
+		dcfg_out_str(out, key);
+		dcfg_out_str(out, ": ");
+		out_line(out, value);
+	}
+	return strlen(key) + 2 + strlen(value) + 1;
+}
+
+/* Writes the header lines to OUT, or (OUT NULL) only counts their bytes. */
+static uint64_t
+headers(struct dcfg_output *out, const struct wg *w, uint32_t thread,
+    const struct dcfg_convert_options *o)
+{
+	const struct dcfg_profile *pf = w->pf;
+	uint64_t n = 0;
+	char num[64];
+
+	n += out_header(out, "creator", o->creator);
+	snprintf(num, sizeof num, "%llu", (unsigned long long)pf->p->pid);
+	n += out_header(out, "pid", num);
+	if (thread != DCFG_ALL_THREADS) {
+		snprintf(num, sizeof num, "%u", (unsigned)thread);
+		n += out_header(out, "thread", num);
+	}
+	if (o->cmd)
+		n += out_header(out, "cmd", o->cmd);
+	if (pf->estimated)
+		n += out_header(out, "desc", "Inclusive: estimated from call counts as gprof does (no trace)");
+	if (w->cost_shift) {
+		snprintf(num, sizeof num, "divided by 2^%u to fit in 32 bits", w->cost_shift);
+		n += out_header(out, "costs", num);
+	}
+	if (w->count_shift) {
+		snprintf(num, sizeof num, "divided by 2^%u to fit in 32 bits", w->count_shift);
+		n += out_header(out, "counts", num);
+	}
+	n += out_header(out, "events", "Ir");
+	snprintf(num, sizeof num, "%llu", (unsigned long long)(pf->total >> w->cost_shift));
+	return n + out_header(out, "summary", num);
 }
 
 static int
@@ -252,7 +288,6 @@ write_profile(struct dcfg_output *out, const struct dcfg_profile *pf, uint32_t t
 {
 	struct wg w = { .pf = pf };
 	uint64_t at, *addr = NULL;
-	char num[64];
 	uint32_t i;
 	int rc = -1;
 
@@ -273,8 +308,7 @@ write_profile(struct dcfg_output *out, const struct dcfg_profile *pf, uint32_t t
 		    w.sub_first[i + 1] - w.sub_first[i]));
 		at += strlen(func_file(&w, i)) + 1 + strlen(func_name(&w, i)) + 1;
 	}
-	/* The headers are short: 4 KiB is more than they take. */
-	if (at > U32_MAX - 4096) {
+	if (at + headers(NULL, &w, thread, o) > U32_MAX) {
 		dcfg_error_set(err, o->dcfg_path, "the webgrind file would be larger than 4 GiB");
 		goto out;
 	}
@@ -295,28 +329,7 @@ write_profile(struct dcfg_output *out, const struct dcfg_profile *pf, uint32_t t
 		out_line(out, func_file(&w, i));
 		out_line(out, func_name(&w, i));
 	}
-	out_header(out, "creator", o->creator);
-	snprintf(num, sizeof num, "%llu", (unsigned long long)pf->p->pid);
-	out_header(out, "pid", num);
-	if (thread != DCFG_ALL_THREADS) {
-		snprintf(num, sizeof num, "%u", (unsigned)thread);
-		out_header(out, "thread", num);
-	}
-	if (o->cmd)
-		out_header(out, "cmd", o->cmd);
-	if (pf->estimated)
-		out_header(out, "desc", "Inclusive: estimated from call counts as gprof does (no trace)");
-	if (w.cost_shift) {
-		snprintf(num, sizeof num, "divided by 2^%u to fit in 32 bits", w.cost_shift);
-		out_header(out, "costs", num);
-	}
-	if (w.count_shift) {
-		snprintf(num, sizeof num, "divided by 2^%u to fit in 32 bits", w.count_shift);
-		out_header(out, "counts", num);
-	}
-	out_header(out, "events", "Ir");
-	snprintf(num, sizeof num, "%llu", (unsigned long long)(pf->total >> w.cost_shift));
-	out_header(out, "summary", num);
+	headers(out, &w, thread, o);
 	rc = 0;
 out:
 	free(addr);
