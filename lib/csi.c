@@ -1,8 +1,707 @@
-/* Not written yet: issue 8. */
+/*
+ * dcfg-convert --to csi: CSI path-tracing metadata (csi-cc's .debug_PT
+ * text) for every routine of one process: its blocks with their source
+ * lines, its control-flow edges, and a Ball-Larus numbering of its acyclic
+ * paths, so that every ENTRY-to-EXIT path gets a distinct sum.
+ *
+ * Each routine is worked on alone, in arrays sized by its blocks and edges
+ * and reused from one routine to the next. Local node indices are in id
+ * order (EXIT and the extra blocks included), and every edge list is kept
+ * sorted by (source, target, edge id), which is also the output order.
+ * Searches use explicit stacks: the depth of a graph is the input's.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "convert.h"
+#include "vec.h"
+
+#define SYNTHETIC UINT64_MAX   /* the edge id of an edge the DCFG does not have */
+
+enum {
+	N_EXIT_NODE = 1 << 0,      /* listed in EXIT_NODE_IDS */
+	N_HAS_OUT   = 1 << 1,      /* has an intra edge out */
+	N_HEAD      = 1 << 2,      /* target of a back edge (not the entry) */
+	N_SEEN      = 1 << 3
+};
+
+struct node {
+	uint64_t id;
+	uint64_t paths;            /* NumPaths */
+	uint64_t head_val;         /* Val of the dummy edge ENTRY->this */
+	uint32_t block;            /* process-relative; DCFG_NONE for EXIT (virtual) and extras */
+	uint8_t flags;
+	uint8_t state;             /* depth-first search: 0 new, 1 on the stack, 2 done */
+};
+
+struct edge {
+	uint64_t eid;              /* DCFG edge id, or SYNTHETIC */
+	uint64_t val;
+	uint32_t src, dst;         /* local node indices */
+	uint8_t back;
+};
+
+struct pair {
+	uint32_t u, h;
+};
+
+struct frame {
+	uint32_t v, pos;
+};
+
+struct csi {
+	const struct dcfg_profile *pf;
+	struct dcfg_output *out;
+	uint32_t *loc;             /* per process block: its local index, or DCFG_NONE */
+	struct node *nodes;        size_t cap_nodes;
+	struct edge *edges;        size_t cap_edges;
+	struct edge *edges2;       size_t cap_edges2;
+	uint32_t *first;           size_t cap_first;
+	uint32_t *heads;           size_t cap_heads;
+	struct pair *pairs;        size_t cap_pairs;
+	struct frame *stack;       size_t cap_stack;
+
+	/* The routine being worked on. */
+	uint32_t n_nodes, n_edges, n_heads, entry, exit;
+};
+
+static int
+intra_kind(enum dcfg_edge_kind k)
+{
+	switch (k) {
+	case DCFG_EDGE_BRANCH: case DCFG_EDGE_CONDITIONAL_BRANCH:
+	case DCFG_EDGE_UNCONDITIONAL_BRANCH: case DCFG_EDGE_DIRECT_BRANCH:
+	case DCFG_EDGE_INDIRECT_BRANCH: case DCFG_EDGE_DIRECT_CONDITIONAL_BRANCH:
+	case DCFG_EDGE_INDIRECT_CONDITIONAL_BRANCH: case DCFG_EDGE_DIRECT_UNCONDITIONAL_BRANCH:
+	case DCFG_EDGE_INDIRECT_UNCONDITIONAL_BRANCH: case DCFG_EDGE_FALL_THROUGH:
+	case DCFG_EDGE_CALL_BYPASS: case DCFG_EDGE_SYSTEM_CALL_BYPASS:
+	case DCFG_EDGE_CONTEXT_CHANGE_BYPASS: case DCFG_EDGE_EXCLUDED_CODE_BYPASS:
+	case DCFG_EDGE_INTERRUPT_BYPASS: case DCFG_EDGE_UNKNOWN_IMAGE_BYPASS:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int
+by_id(const void *a, const void *b)
+{
+	const struct node *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->block < y->block ? -1 : x->block > y->block;
+}
+
+static int
+by_ends(const void *a, const void *b)
+{
+	const struct edge *x = a, *y = b;
+
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	if (x->dst != y->dst)
+		return x->dst < y->dst ? -1 : 1;
+	return x->eid < y->eid ? -1 : x->eid > y->eid;
+}
+
+static int
+by_pair(const void *a, const void *b)
+{
+	const struct pair *x = a, *y = b;
+
+	if (x->u != y->u)
+		return x->u < y->u ? -1 : 1;
+	return x->h < y->h ? -1 : x->h > y->h;
+}
+
+/* The edges of each node: first[v]..first[v+1] in s->edges (sorted by source). */
+static void
+index_edges(struct csi *s)
+{
+	uint32_t v, k = 0;
+
+	for (v = 0; v < s->n_nodes; v++) {
+		s->first[v] = k;
+		while (k < s->n_edges && s->edges[k].src == v)
+			k++;
+	}
+	s->first[s->n_nodes] = k;
+}
+
+static uint32_t
+local_of(const struct csi *s, uint32_t node_id)
+{
+	uint32_t b = dcfg_profile_block_of(s->pf, node_id);
+
+	return b == DCFG_NONE ? DCFG_NONE : s->loc[b];
+}
+
+/*
+ * The routine's blocks in id order, and its EXIT: the one exit node when
+ * it qualifies, else a virtual block with the first id free after the
+ * entry's, put in its place in id order.
+ */
+static void
+collect_nodes(struct csi *s, uint32_t fi)
+{
+	const struct dcfg_profile *pf = s->pf;
+	const struct dcfg *d = pf->d;
+	const struct dcfg_profile_func *f = &pf->funcs[fi];
+	const struct dcfg_routine *r = &d->routines[f->routine];
+	uint32_t n = f->count, u, k, t, i, n_exits = 0, last_exit = DCFG_NONE, j;
+	uint64_t cand;
+
+	for (u = 0; u < n; u++) {
+		uint32_t b = pf->blocks[f->first + u];
+		s->nodes[u] = (struct node){ .id = dcfg_profile_block(pf, b)->node_id, .block = b };
+	}
+	if (n > 1)
+		qsort(s->nodes, n, sizeof *s->nodes, by_id);
+	for (u = 0; u < n; u++)
+		s->loc[s->nodes[u].block] = u;
+	s->n_nodes = n;
+	s->entry = s->loc[f->entry];
+
+	for (u = 0; u < n; u++) {
+		uint32_t b = s->nodes[u].block;
+		for (k = pf->out_first[b]; k < pf->out_first[b + 1]; k++) {
+			const struct dcfg_edge *e = &d->edges[pf->p->edges.first + pf->out_edges[k]];
+			if (intra_kind(e->kind) && (t = dcfg_profile_block_of(pf, e->target)) != DCFG_NONE &&
+			    s->loc[t] != DCFG_NONE) {
+				s->nodes[u].flags |= N_HAS_OUT;
+				break;
+			}
+		}
+	}
+	for (i = 0; i < r->exits.count; i++) {
+		u = local_of(s, d->node_ids[r->exits.first + i]);
+		if (u != DCFG_NONE && !(s->nodes[u].flags & N_EXIT_NODE)) {
+			s->nodes[u].flags |= N_EXIT_NODE;
+			n_exits++;
+			last_exit = u;
+		}
+	}
+	if (n_exits == 1 && last_exit != s->entry && !(s->nodes[last_exit].flags & N_HAS_OUT)) {
+		s->exit = last_exit;
+		return;
+	}
+	/* The smallest id above the entry's that no block has (ids are sorted). */
+	cand = s->nodes[s->entry].id + 1;
+	for (j = s->entry + 1; j < n && s->nodes[j].id <= cand; j++)
+		if (s->nodes[j].id == cand)
+			cand++;
+	memmove(&s->nodes[j + 1], &s->nodes[j], (n - j) * sizeof *s->nodes);
+	s->nodes[j] = (struct node){ .id = cand, .block = DCFG_NONE };
+	for (u = j + 1; u <= n; u++)
+		s->loc[s->nodes[u].block] = u;
+	s->n_nodes = n + 1;
+	s->exit = j;
+}
+
+/* The intra edges, and the edges to EXIT; sorted, indexed. */
+static void
+collect_edges(struct csi *s)
+{
+	const struct dcfg_profile *pf = s->pf;
+	const struct dcfg *d = pf->d;
+	uint32_t u, k, t, m = 0;
+	int virtual_exit = s->nodes[s->exit].block == DCFG_NONE;
+
+	for (u = 0; u < s->n_nodes; u++) {
+		uint32_t b = s->nodes[u].block;
+		if (b == DCFG_NONE)
+			continue;
+		for (k = pf->out_first[b]; k < pf->out_first[b + 1]; k++) {
+			const struct dcfg_edge *e = &d->edges[pf->p->edges.first + pf->out_edges[k]];
+			if (!intra_kind(e->kind) || (t = dcfg_profile_block_of(pf, e->target)) == DCFG_NONE ||
+			    s->loc[t] == DCFG_NONE)
+				continue;
+			s->edges[m++] = (struct edge){ .eid = e->id, .src = u, .dst = s->loc[t] };
+		}
+	}
+	for (u = 0; u < s->n_nodes; u++) {
+		if (u == s->exit)
+			continue;
+		if ((virtual_exit && (s->nodes[u].flags & N_EXIT_NODE)) ||
+		    !(s->nodes[u].flags & N_HAS_OUT))
+			s->edges[m++] = (struct edge){ .eid = SYNTHETIC, .src = u, .dst = s->exit };
+	}
+	s->n_edges = m;
+	if (m > 1)
+		qsort(s->edges, m, sizeof *s->edges, by_ends);
+	index_edges(s);
+}
+
+/*
+ * The back edges the routine's LOOPS declare: a merge of sorted (source,
+ * head) pairs. A head that is the EXIT block closes no cycle (EXIT has no
+ * edge out): its edges stay forward, so every path still ends in a -1 block.
+ */
+static int
+loop_back_edges(struct csi *s, uint32_t fi)
+{
+	const struct dcfg *d = s->pf->d;
+	const struct dcfg_routine *r = &d->routines[s->pf->funcs[fi].routine];
+	const struct dcfg_loop *loops;
+	size_t n_loops, l, n = 0, i, j;
+	uint32_t h, u, k, end;
+
+	loops = dcfg_routine_loops(d, r, &n_loops);
+	for (l = 0; l < n_loops; l++) {
+		const struct dcfg_loop *lp = &loops[l];
+		if ((h = local_of(s, lp->head_node_id)) == DCFG_NONE || h == s->exit)
+			continue;
+		for (j = 0; j < lp->back_edge_sources.count; j++) {
+			u = local_of(s, d->node_ids[lp->back_edge_sources.first + j]);
+			if (u == DCFG_NONE)
+				continue;
+			if (dcfg_reserve((void **)&s->pairs, &s->cap_pairs, n + 1, sizeof *s->pairs) < 0)
+				return -1;
+			s->pairs[n++] = (struct pair){ u, h };
+		}
+	}
+	if (n > 1)
+		qsort(s->pairs, n, sizeof *s->pairs, by_pair);
+	for (i = 0; i < n; ) {
+		u = s->pairs[i].u;
+		k = s->first[u];
+		end = s->first[u + 1];
+		for (; i < n && s->pairs[i].u == u; i++) {
+			h = s->pairs[i].h;
+			if (i > 0 && s->pairs[i - 1].u == u && s->pairs[i - 1].h == h)
+				continue;   /* listed twice: marked already */
+			while (k < end && s->edges[k].dst < h)
+				k++;
+			for (j = k; j < end && s->edges[j].dst == h; j++)
+				s->edges[j].back = 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Every edge that still closes a cycle: the retreating edges of a
+ * depth-first search from the entry, then from each node not yet seen.
+ */
+static void
+retreating_edges(struct csi *s)
+{
+	struct node *nd = s->nodes;
+	uint32_t i, root, sp, v, k, w;
+
+	for (i = 0; i < s->n_nodes; i++)
+		nd[i].state = 0;
+	for (i = 0; i <= s->n_nodes; i++) {
+		root = i == 0 ? s->entry : i - 1;
+		if (nd[root].state)
+			continue;
+		sp = 0;
+		nd[root].state = 1;
+		s->stack[sp++] = (struct frame){ root, s->first[root] };
+		while (sp) {
+			struct frame *fr = &s->stack[sp - 1];
+			v = fr->v;
+			if (fr->pos == s->first[v + 1]) {
+				nd[v].state = 2;
+				sp--;
+				continue;
+			}
+			k = fr->pos++;
+			if (s->edges[k].back)
+				continue;
+			w = s->edges[k].dst;
+			if (nd[w].state == 1) {
+				s->edges[k].back = 1;
+			} else if (nd[w].state == 0) {
+				nd[w].state = 1;
+				s->stack[sp++] = (struct frame){ w, s->first[w] };
+			}
+		}
+	}
+}
+
+/*
+ * The heads of the back edges, but the entry (a path that starts over at
+ * the entry is numbered as a fresh one: its dummy edge would be a loop).
+ * A dummy edge ENTRY->h closes a cycle when h reaches the entry by other
+ * edges, which only a block the entry does not reach can make possible;
+ * then the edges into the entry are taken as back edges too.
+ */
+static void
+find_heads(struct csi *s)
+{
+	struct node *nd = s->nodes;
+	uint32_t i, k, v, sp = 0;
+
+	for (i = 0; i < s->n_nodes; i++)
+		nd[i].flags &= (uint8_t)~(N_HEAD | N_SEEN);
+	for (k = 0; k < s->n_edges; k++)
+		if (s->edges[k].back && s->edges[k].dst != s->entry)
+			nd[s->edges[k].dst].flags |= N_HEAD;
+	for (i = 0; i < s->n_nodes; i++)
+		if (nd[i].flags & N_HEAD) {
+			nd[i].flags |= N_SEEN;
+			s->stack[sp++].v = i;
+		}
+	while (sp) {
+		v = s->stack[--sp].v;
+		for (k = s->first[v]; k < s->first[v + 1]; k++) {
+			uint32_t w = s->edges[k].dst;
+			if (!s->edges[k].back && !(nd[w].flags & N_SEEN)) {
+				nd[w].flags |= N_SEEN;
+				s->stack[sp++].v = w;
+			}
+		}
+	}
+	if (nd[s->entry].flags & N_SEEN)
+		for (k = 0; k < s->n_edges; k++)
+			if (s->edges[k].dst == s->entry)
+				s->edges[k].back = 1;
+	s->n_heads = 0;
+	for (i = 0; i < s->n_nodes; i++)
+		if (nd[i].flags & N_HEAD)
+			s->heads[s->n_heads++] = i;
+}
+
+/*
+ * Extra blocks: a back edge, or an edge to EXIT, out of a node with other
+ * edges goes through a new node of its own. The new nodes take the ids
+ * after the largest, in the order their edges come; the edge list stays
+ * sorted (the new nodes sort last).
+ */
+static void
+split_edges(struct csi *s)
+{
+	uint32_t u, k, m = 0, t = 0, n_split = 0, x = s->n_nodes;
+	uint64_t next_id = s->nodes[s->n_nodes - 1].id + 1;
+	struct edge *tmp;
+	size_t cap;
+
+#define SPLIT(k, deg) ((deg) > 1 && (s->edges[k].back || s->edges[k].dst == s->exit))
+	for (u = 0; u < s->n_nodes; u++)
+		for (k = s->first[u]; k < s->first[u + 1]; k++)
+			n_split += SPLIT(k, s->first[u + 1] - s->first[u]);
+	if (n_split == 0)
+		return;
+	for (u = 0; u < s->n_nodes; u++) {
+		uint32_t deg = s->first[u + 1] - s->first[u];
+		for (k = s->first[u]; k < s->first[u + 1]; k++)
+			if (!SPLIT(k, deg))
+				s->edges2[m++] = s->edges[k];
+		for (k = s->first[u]; k < s->first[u + 1]; k++) {
+			if (!SPLIT(k, deg))
+				continue;
+			s->nodes[x] = (struct node){ .id = next_id++, .block = DCFG_NONE };
+			s->edges2[m++] = (struct edge){ .eid = SYNTHETIC, .src = u, .dst = x };
+			s->edges2[s->n_edges + t++] = (struct edge){ .eid = s->edges[k].eid, .src = x,
+			    .dst = s->edges[k].dst, .back = s->edges[k].back };
+			x++;
+		}
+	}
+#undef SPLIT
+	tmp = s->edges;
+	s->edges = s->edges2;
+	s->edges2 = tmp;
+	cap = s->cap_edges;
+	s->cap_edges = s->cap_edges2;
+	s->cap_edges2 = cap;
+	s->n_edges += n_split;
+	s->n_nodes = x;
+	index_edges(s);
+}
+
+/* A node whose one edge out is a back edge: its DAG edge is the dummy one to EXIT. */
+static int
+back_source(const struct csi *s, uint32_t v)
+{
+	return s->first[v + 1] - s->first[v] == 1 && s->edges[s->first[v]].back;
+}
+
+/* The DAG's successors of V, in Ball-Larus order. */
+static uint32_t
+n_succ(const struct csi *s, uint32_t v)
+{
+	uint32_t n = back_source(s, v) ? 1 : s->first[v + 1] - s->first[v];
+
+	return v == s->entry ? n + s->n_heads : n;
+}
+
+static uint32_t
+succ(const struct csi *s, uint32_t v, uint32_t i)
+{
+	uint32_t n;
+
+	if (back_source(s, v)) {
+		if (i == 0)
+			return s->exit;
+		return s->heads[i - 1];
+	}
+	n = s->first[v + 1] - s->first[v];
+	return i < n ? s->edges[s->first[v] + i].dst : s->heads[i - n];
+}
+
+/* NumPaths(V) from its successors', and the Val of each of its DAG edges. 1: overflow. */
+static int
+number(struct csi *s, uint32_t v)
+{
+	struct node *nd = s->nodes;
+	uint64_t sum = 0;
+	uint32_t k, i;
+	int over = 0;
+
+	if (v == s->exit) {
+		nd[v].paths = 1;
+		return 0;
+	}
+	if (back_source(s, v)) {
+		sum = nd[s->exit].paths;
+	} else {
+		for (k = s->first[v]; k < s->first[v + 1]; k++) {
+			s->edges[k].val = sum;
+			over |= __builtin_add_overflow(sum, nd[s->edges[k].dst].paths, &sum);
+		}
+	}
+	if (v == s->entry)
+		for (i = 0; i < s->n_heads; i++) {
+			nd[s->heads[i]].head_val = sum;
+			over |= __builtin_add_overflow(sum, nd[s->heads[i]].paths, &sum);
+		}
+	nd[v].paths = sum;
+	return over;
+}
+
+/* Ball-Larus on the DAG, in reverse topological order. 0; 1: too many paths; -1: a cycle. */
+static int
+ball_larus(struct csi *s)
+{
+	struct node *nd = s->nodes;
+	uint32_t i, sp, v, w, k;
+	int over = 0;
+
+	for (i = 0; i < s->n_nodes; i++)
+		nd[i].state = 0;
+	for (i = 0; i < s->n_nodes; i++) {
+		if (nd[i].state)
+			continue;
+		sp = 0;
+		nd[i].state = 1;
+		s->stack[sp++] = (struct frame){ i, 0 };
+		while (sp) {
+			struct frame *fr = &s->stack[sp - 1];
+			v = fr->v;
+			if (fr->pos == n_succ(s, v)) {
+				over |= number(s, v);
+				nd[v].state = 2;
+				sp--;
+				continue;
+			}
+			w = succ(s, v, fr->pos++);
+			if (nd[w].state == 1)
+				return -1;
+			if (nd[w].state == 0) {
+				nd[w].state = 1;
+				s->stack[sp++] = (struct frame){ w, 0 };
+			}
+		}
+	}
+	if (over)
+		return 1;
+	for (k = 0; k < s->n_edges; k++)
+		if (s->edges[k].back)
+			s->edges[k].val = s->edges[k].dst == s->entry ? 0 : nd[s->edges[k].dst].head_val;
+	return 0;
+}
+
+static void
+write_block(struct csi *s, uint32_t v)
+{
+	struct dcfg_output *out = s->out;
+	const struct node *nd = &s->nodes[v];
+	struct dcfg_segments it;
+	struct dcfg_segment seg;
+	char buf[24];
+	int any = 0;
+
+	dcfg_out_u64(out, nd->id);
+	if (v == s->exit) {
+		dcfg_out_str(out, "|EXIT\n");
+		return;
+	}
+	if (v == s->entry)
+		dcfg_out_str(out, "|ENTRY");
+	if (nd->block != DCFG_NONE) {
+		dcfg_segments_begin(&it, s->pf, dcfg_profile_block(s->pf, nd->block));
+		while (dcfg_segments_next(&it, &seg)) {
+			uint64_t line, i;
+			size_t len = sizeof buf;
+			if (seg.src == NULL)
+				continue;
+			line = seg.src->line;
+			do {
+				buf[--len] = (char)('0' + line % 10);
+				line /= 10;
+			} while (line);
+			buf[--len] = '|';
+			for (i = 0; i < seg.instrs; i++) {
+				dcfg_out_bytes(out, buf + len, sizeof buf - len);
+				/* A huge NUM_INSTRS: stop once the reader has gone. */
+				if ((i & 0xffff) == 0xffff && dcfg_output_failed(out))
+					return;
+			}
+			any = 1;
+		}
+	}
+	if (s->first[v + 1] - s->first[v] == 1 && (s->edges[s->first[v]].back ||
+	    s->edges[s->first[v]].dst == s->exit)) {
+		dcfg_out_str(out, "|-1");
+		any = 1;
+	}
+	if (!any)
+		dcfg_out_str(out, "|NULL");
+	dcfg_out_char(out, '\n');
+}
+
+static void
+write_routine(struct csi *s, const char *name)
+{
+	struct dcfg_output *out = s->out;
+	uint32_t v, k;
+
+	dcfg_out_str(out, "#\n");
+	dcfg_out_str(out, name);
+	dcfg_out_char(out, '\n');
+	write_block(s, s->exit);
+	write_block(s, s->entry);
+	for (v = 0; v < s->n_nodes; v++)
+		if (v != s->exit && v != s->entry)
+			write_block(s, v);
+	dcfg_out_str(out, "$\n");
+	for (k = 0; k < s->n_edges; k++) {
+		const struct edge *e = &s->edges[k];
+		dcfg_out_u64(out, s->nodes[e->src].id);
+		dcfg_out_str(out, e->back ? "~>" : "->");
+		dcfg_out_u64(out, s->nodes[e->dst].id);
+		dcfg_out_char(out, '|');
+		dcfg_out_u64(out, e->val);
+		dcfg_out_char(out, '$');
+		dcfg_out_u64(out, e->val);
+		dcfg_out_char(out, '\n');
+	}
+}
+
+/* Room for routine FI: nodes, edges and stacks sized by its blocks and edges. */
+static int
+reserve(struct csi *s, uint32_t fi)
+{
+	const struct dcfg_profile *pf = s->pf;
+	const struct dcfg_profile_func *f = &pf->funcs[fi];
+	size_t out = 0, n_edges, n_nodes;
+	uint32_t k, b;
+
+	for (k = 0; k < f->count; k++) {
+		b = pf->blocks[f->first + k];
+		out += pf->out_first[b + 1] - pf->out_first[b];
+	}
+	/* Intra edges, one edge to EXIT per block at most, then one more per split. */
+	n_edges = 2 * (out + f->count + 1);
+	n_nodes = (size_t)f->count + 1 + out + f->count + 1;
+	if (dcfg_reserve((void **)&s->nodes, &s->cap_nodes, n_nodes, sizeof *s->nodes) < 0 ||
+	    dcfg_reserve((void **)&s->first, &s->cap_first, n_nodes + 1, sizeof *s->first) < 0 ||
+	    dcfg_reserve((void **)&s->heads, &s->cap_heads, n_nodes, sizeof *s->heads) < 0 ||
+	    dcfg_reserve((void **)&s->stack, &s->cap_stack, n_nodes, sizeof *s->stack) < 0 ||
+	    dcfg_reserve((void **)&s->edges, &s->cap_edges, n_edges, sizeof *s->edges) < 0 ||
+	    dcfg_reserve((void **)&s->edges2, &s->cap_edges2, n_edges, sizeof *s->edges2) < 0)
+		return -1;
+	return 0;
+}
+
+/* 0 (written or left out), -1 out of memory, -2 a cycle in the DAG (a bug). */
+static int
+routine(struct csi *s, uint32_t fi)
+{
+	const struct dcfg_profile *pf = s->pf;
+	const struct dcfg_profile_func *f = &pf->funcs[fi];
+	const char *name = dcfg_profile_name(pf, f);
+	uint32_t k;
+	int rc = -1;
+
+	if (reserve(s, fi) < 0)
+		return -1;
+	collect_nodes(s, fi);
+	collect_edges(s);
+	if (loop_back_edges(s, fi) < 0)
+		goto out;
+	retreating_edges(s);
+	find_heads(s);
+	split_edges(s);
+	rc = ball_larus(s);
+	if (rc == 1)
+		fprintf(stderr, "dcfg-convert: warning: routine %s: more than 2^64-1 acyclic paths, "
+		    "left out\n", name);
+	else if (rc == 0)
+		write_routine(s, name);
+	rc = rc < 0 ? -2 : 0;
+out:
+	for (k = 0; k < f->count; k++)
+		s->loc[pf->blocks[f->first + k]] = DCFG_NONE;
+	return rc;
+}
 
 int
 dcfg_convert_csi(const struct dcfg_convert *c, struct dcfg_error *err)
 {
-	return dcfg_error_set(err, c->o->dcfg_path, "--to csi is not written yet");
+	const struct dcfg_process *p;
+	struct dcfg_profile pf;
+	struct csi s = { .pf = &pf, .out = c->out };
+	size_t n, i;
+	uint32_t fi;
+	int rc = 0;
+
+	if ((p = dcfg_convert_processes(c, 0, &n, err)) == NULL)
+		return -1;
+	if (dcfg_profile_init(&pf, c->d, p, c->o->dcfg_path, err) < 0)
+		return -1;
+	if ((s.loc = malloc(((size_t)p->blocks.count + 1) * sizeof *s.loc)) == NULL) {
+		rc = dcfg_error_set(err, c->o->dcfg_path, "out of memory");
+		goto out;
+	}
+	/*
+	 * Lines repeat once per instruction, so a NUM_INSTRS beyond one per
+	 * byte would have us write without end: refused before any output.
+	 */
+	for (i = 0; i < p->blocks.count; i++) {
+		const struct dcfg_block *b = dcfg_profile_block(&pf, (uint32_t)i);
+		s.loc[i] = DCFG_NONE;
+		if (b->routine != DCFG_NONE && b->num_instrs > (b->size ? b->size : 1)) {
+			rc = dcfg_error_set(err, c->o->dcfg_path, "process %" PRIu64 ": block %"
+			    PRIu32 " has %" PRIu64 " instructions in %" PRIu64 " bytes", p->pid,
+			    b->node_id, b->num_instrs, b->size);
+			goto out;
+		}
+	}
+	for (fi = 0; fi < pf.n_funcs && rc == 0 && !dcfg_output_failed(c->out); fi++) {
+		if (pf.funcs[fi].routine == DCFG_NONE)
+			continue;
+		rc = routine(&s, fi);
+		if (rc == -1)
+			dcfg_error_set(err, c->o->dcfg_path, "out of memory");
+		else if (rc == -2)
+			rc = dcfg_error_set(err, c->o->dcfg_path, "process %" PRIu64 ", routine %s: "
+			    "the path graph has a cycle (a bug in dcfg-convert)", p->pid,
+			    dcfg_profile_name(&pf, &pf.funcs[fi]));
+	}
+out:
+	free(s.loc);
+	free(s.nodes);
+	free(s.edges);
+	free(s.edges2);
+	free(s.first);
+	free(s.heads);
+	free(s.pairs);
+	free(s.stack);
+	dcfg_profile_free(&pf);
+	return rc;
 }
