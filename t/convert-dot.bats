@@ -1,0 +1,482 @@
+#!/usr/bin/env bats
+# dcfg-convert --to dot: Graphviz call graphs and routine CFGs (contract of
+# issue 8 and its text format).  Every expected graph below was worked out
+# by hand from those rules and the profile model of issue 7; the comments
+# show the arithmetic.  Reminders:
+#   penwidth of an edge with count c, M the largest count written in that
+#   graph, bl the bit length: c == 0 ? 1 : 1 + (7 x bl(c)) / bl(M).
+#   Strings: `"` -> `\"`, `\` -> `\\`, `&` -> `&amp;`.
+# The second reader is Graphviz: `dot -Tsvg` must read every output without
+# a word on stderr.
+
+load test_helper
+
+# dot_ok FILE: dot -Tsvg reads FILE silently.
+dot_ok() {
+	command -v dot > /dev/null || return 0
+	local st=0
+	dot -Tsvg "$1" > out.svg 2> dot.err || st=$?
+	if [ "$st" -ne 0 ] || [ -s dot.err ]; then
+		echo "dot -Tsvg $1: exit $st"
+		cat dot.err
+		cat "$1"
+		return 1
+	fi
+}
+
+# expect_graph < EXPECTED: expect_stdout, and dot reads it.
+expect_graph() {
+	expect_stdout && dot_ok stdout
+}
+
+# ---------------------------------------------------------------------------
+# t/data/convert-prog.dcfg.json (see convert.bats), process 500, the counts
+# summed over both threads.
+#
+# Call graph.  Functions with an executed block: main (10), f (20), g (30);
+# unused (90) never ran.  Self costs (convert.bats): main 26, f 20, g 31.
+# Inclusive, estimated as gprof does (convert.bats): 101 -> 21, 106 -> 30,
+# 111 -> 31, 116 (g -> g) left out:
+#   main 26 + 21 + 30 = 77;  f 20 + 31 = 51;  g 31.
+# Invocations = executions of the entry block: 10: 2 (100); 20: 5 (101 +
+# 106); 30: 9 (111 + 116).
+# Edges: main -> f = 101 + 106 = 2 + 3 = 5; f -> g = 111 = 5; g -> g = 116 = 4.
+# M = 5, bl = 3: c = 5 -> 1 + 21/3 = 8; c = 4 (bl 3) -> 8.
+
+@test "the call graph of the profile program" {
+	dcfg_convert --to dot --dcfg "$DATA/convert-prog.dcfg.json"
+	expect_graph <<'EOF'
+digraph "500" {
+node [shape=box];
+f10 [label="main\nself: 26\ninclusive: 77\ninvocations: 2"];
+f20 [label="f\nself: 20\ninclusive: 51\ninvocations: 5"];
+f30 [label="g\nself: 31\ninclusive: 31\ninvocations: 9"];
+f10 -> f20 [label="5", penwidth=8];
+f20 -> f30 [label="5", penwidth=8];
+f30 -> f30 [label="4", penwidth=8];
+}
+EOF
+}
+
+# --routine main: blocks by address 10 0x401000, 11 0x401008, 12 0x40100e,
+# 13 0x401013, 14 0x401015 (main+0x0 ... main+0x15); loop 11 holds 11, 12,
+# 13; 10 and 14 are top level.  Executions 2, 5, 3, 3, 2.  Edges inside
+# main that are no call or return: 102 10->11 CALL_BYPASS 0; 105 11->12 FT 3
+# and 104 11->14 COND 2 (targets by address); 107 12->13 CALL_BYPASS 0; 109
+# 13->11 DUB 3.  M = 3, bl 2: c = 3 -> 8; c = 2 (bl 2) -> 8; c = 0 -> 1.
+prog_main() {
+	cat <<'EOF'
+digraph "main" {
+node [shape=box];
+n10 [label="main+0x0\ninstrs: 3\nexecs: 2"];
+n14 [label="main+0x15\ninstrs: 2\nexecs: 2"];
+subgraph "cluster_loop_11" {
+label="loop 11";
+n11 [label="main+0x8\ninstrs: 2\nexecs: 5"];
+n12 [label="main+0xe\ninstrs: 1\nexecs: 3"];
+n13 [label="main+0x13\ninstrs: 1\nexecs: 3"];
+}
+n10 -> n11 [label="CALL_BYPASS\n0", penwidth=1];
+n11 -> n12 [label="FALL_THROUGH\n3", penwidth=8];
+n11 -> n14 [label="CONDITIONAL_BRANCH\n2", penwidth=8];
+n12 -> n13 [label="CALL_BYPASS\n0", penwidth=1];
+n13 -> n11 [label="DIRECT_UNCONDITIONAL_BRANCH\n3", penwidth=8];
+}
+EOF
+}
+
+@test "--routine NAME, ID and 0xID: the same routine" {
+	dcfg_convert --to dot --dcfg "$DATA/convert-prog.dcfg.json" --routine main
+	prog_main | expect_graph
+	dcfg_convert --to dot --dcfg "$DATA/convert-prog.dcfg.json" --routine 10
+	prog_main | expect_graph
+	dcfg_convert --to dot --dcfg "$DATA/convert-prog.dcfg.json" --routine 0xa
+	prog_main | expect_graph
+}
+
+# ---------------------------------------------------------------------------
+# t/data/convert-dot-nest.dcfg.json, process 42, one thread, image /bin/nest
+# at 0x400000.  Symbols main 0x1000 (64 bytes), `a"b\c&d` 0x1100 (32), cold
+# 0x1400 (4); nothing covers 0x1200 or 0x1300.
+#
+#   main (entry 1), loops: 2 (back source 5, nodes 2..5) and 3 (back source
+#   4, nodes 3, 4, parent 2).  Blocks (address, instrs, executions):
+#     1  0x1000 2  1 (START)        2  0x1008 1  2 (501: 1 + 508: 1)
+#     3  0x1010 2  6 (502: 2 + 506: 4)
+#     5  0x1018 1  2 (507)          4  0x1020 1  6 (505 return: 6 + 504: 0)
+#     6  0x1028 1  1 (509)
+#   (5 lies below 4: block order 1, 2, 3, 5, 4, 6.)
+#   3 calls f 6 times (503), with its CALL_BYPASS 504 -> 4 (0); f returns
+#   to 4 (505).  6 jumps (510) to block 30, which no routine lists.
+#   self 2 + 2 + 12 + 2 + 6 + 1 = 25.
+#   f = `a"b\c&d` (entry 10): 10 (3 instrs, 6 executions), 11 (1, 6: return
+#   515 3 + bypass 513 3).  10 calls the helper 3 times (512), the other 3
+#   go by the bypass 513.  self 18 + 6 = 24.
+#   helper (entry 20, no symbol: nest+0x1200): 20 (2 instrs, 3), 21 (1, 3):
+#   self 9.
+#   block 30 (nest+0x1300, 1 instr, 1 execution): a function of its own.
+#   cold (entry 40): never ran.
+#
+# Inclusive (gprof): helper 9, its one inbound call 512 gets 9; f 24 + 9 =
+# 33, 503 gets 33; main 25 + 33 = 58; block 30 1.
+# Invocations: main 1, f 6, helper 3, 30 1 (the jump 510).
+# Call edges: main -> f 6, f -> helper 3; M = 6 (bl 3): 6 -> 8, 3 (bl 2) ->
+# 1 + 14/3 = 5.
+
+@test "call graph: escaped names, image+offset names, a lone block, penwidths" {
+	dcfg_convert --to dot --dcfg "$DATA/convert-dot-nest.dcfg.json"
+	expect_graph <<'EOF'
+digraph "42" {
+node [shape=box];
+f1 [label="main\nself: 25\ninclusive: 58\ninvocations: 1"];
+f10 [label="a\"b\\c&amp;d\nself: 24\ninclusive: 33\ninvocations: 6"];
+f20 [label="nest+0x1200\nself: 9\ninclusive: 9\ninvocations: 3"];
+f30 [label="nest+0x1300\nself: 1\ninclusive: 1\ninvocations: 1"];
+f1 -> f10 [label="6", penwidth=8];
+f10 -> f20 [label="3", penwidth=5];
+}
+EOF
+}
+
+# --min-count N on the call graph: a function is written when it ran and its
+# invocations are >= N; an edge when both ends are written and its count
+# is >= N; M is taken over the written edges.
+#   N = 2: main (1) and block 30 (1) are left out; f (6), helper (3); the
+#          edge f -> helper (3), now the largest: penwidth 8.
+#   N = 4: f only, no edge.
+#   N = 100: nothing: the header lines and `}`.
+@test "call graph --min-count" {
+	D="$DATA/convert-dot-nest.dcfg.json"
+	dcfg_convert --to dot --dcfg "$D" --min-count 2
+	expect_graph <<'EOF'
+digraph "42" {
+node [shape=box];
+f10 [label="a\"b\\c&amp;d\nself: 24\ninclusive: 33\ninvocations: 6"];
+f20 [label="nest+0x1200\nself: 9\ninclusive: 9\ninvocations: 3"];
+f10 -> f20 [label="3", penwidth=8];
+}
+EOF
+	dcfg_convert --to dot --dcfg "$D" --min-count 4
+	expect_graph <<'EOF'
+digraph "42" {
+node [shape=box];
+f10 [label="a\"b\\c&amp;d\nself: 24\ninclusive: 33\ninvocations: 6"];
+}
+EOF
+	dcfg_convert --to dot --dcfg "$D" --min-count 100
+	printf '%s\n' 'digraph "42" {' 'node [shape=box];' '}' | expect_graph
+	dcfg_convert --to dot --dcfg "$D" --min-count 0
+	dot_ok stdout
+	[ "$(grep -c '^f' stdout)" -eq 6 ]
+}
+
+# --routine main: the loops nest: 3 (parent 2) inside 2.  Blocks 1 and 6 in
+# no loop (top level); 2 and 5 sit in loop 2; 3 and 4 are members of both
+# and sit in the deeper loop 3.  Block order (address): 1, 2, 3, 5, 4, 6.
+# Edges inside main, no call or return (503 goes to f, 505 comes from f, 510
+# goes to block 30): by source in block order, then target address:
+#   1->2 FT 1; 2->3 FT 2; 3->4 CALL_BYPASS 0; 5->2 COND 1; 5->6 FT 1;
+#   4->3 COND 4; 4->5 FT 2  (4's targets: 3 at 0x1010 before 5 at 0x1018).
+# M = 4, bl 3: 4 -> 8; 2 (bl 2) -> 1 + 14/3 = 5; 1 (bl 1) -> 1 + 7/3 = 3;
+# 0 -> 1.  Labels: main+OFF from the symbol main at 0x1000.
+nest_main() {
+	cat <<'EOF'
+digraph "main" {
+node [shape=box];
+n1 [label="main+0x0\ninstrs: 2\nexecs: 1"];
+n6 [label="main+0x28\ninstrs: 1\nexecs: 1"];
+subgraph "cluster_loop_2" {
+label="loop 2";
+n2 [label="main+0x8\ninstrs: 1\nexecs: 2"];
+n5 [label="main+0x18\ninstrs: 1\nexecs: 2"];
+subgraph "cluster_loop_3" {
+label="loop 3";
+n3 [label="main+0x10\ninstrs: 2\nexecs: 6"];
+n4 [label="main+0x20\ninstrs: 1\nexecs: 6"];
+}
+}
+n1 -> n2 [label="FALL_THROUGH\n1", penwidth=3];
+n2 -> n3 [label="FALL_THROUGH\n2", penwidth=5];
+n3 -> n4 [label="CALL_BYPASS\n0", penwidth=1];
+n5 -> n2 [label="CONDITIONAL_BRANCH\n1", penwidth=3];
+n5 -> n6 [label="FALL_THROUGH\n1", penwidth=3];
+n4 -> n3 [label="CONDITIONAL_BRANCH\n4", penwidth=8];
+n4 -> n5 [label="FALL_THROUGH\n2", penwidth=5];
+}
+EOF
+}
+
+@test "--routine NAME and ID: nested loops as nested clusters" {
+	D="$DATA/convert-dot-nest.dcfg.json"
+	dcfg_convert --to dot --dcfg "$D" --routine main
+	nest_main | expect_graph
+	dcfg_convert --to dot --dcfg "$D" --routine 1
+	nest_main | expect_graph
+	dcfg_convert --to dot --dcfg "$D" --routine 0x1
+	nest_main | expect_graph
+}
+
+# --routine main --min-count N: blocks with executions >= N, edges with
+# both ends written and count >= N; M over the written edges.
+#   N = 2: 1 and 6 (1 execution) out; 2, 5, 3, 4 in.  Edges 2->3 (2), 4->3
+#          (4), 4->5 (2); 3->4 (0) and 5->2 (1) out.  M = 4: 2 -> 5, 4 -> 8.
+#   N = 3: 3 and 4 only (6).  Loop 2 has no written block of its own but
+#          holds loop 3, which has: both clusters are written.  Edge 4->3
+#          (4): M = 4, penwidth 8.
+@test "--routine --min-count: blocks, edges, and a cluster kept for its child" {
+	D="$DATA/convert-dot-nest.dcfg.json"
+	dcfg_convert --to dot --dcfg "$D" --routine main --min-count 2
+	expect_graph <<'EOF'
+digraph "main" {
+node [shape=box];
+subgraph "cluster_loop_2" {
+label="loop 2";
+n2 [label="main+0x8\ninstrs: 1\nexecs: 2"];
+n5 [label="main+0x18\ninstrs: 1\nexecs: 2"];
+subgraph "cluster_loop_3" {
+label="loop 3";
+n3 [label="main+0x10\ninstrs: 2\nexecs: 6"];
+n4 [label="main+0x20\ninstrs: 1\nexecs: 6"];
+}
+}
+n2 -> n3 [label="FALL_THROUGH\n2", penwidth=5];
+n4 -> n3 [label="CONDITIONAL_BRANCH\n4", penwidth=8];
+n4 -> n5 [label="FALL_THROUGH\n2", penwidth=5];
+}
+EOF
+	dcfg_convert --to dot --dcfg "$D" --routine main --min-count 3
+	expect_graph <<'EOF'
+digraph "main" {
+node [shape=box];
+subgraph "cluster_loop_2" {
+label="loop 2";
+subgraph "cluster_loop_3" {
+label="loop 3";
+n3 [label="main+0x10\ninstrs: 2\nexecs: 6"];
+n4 [label="main+0x20\ninstrs: 1\nexecs: 6"];
+}
+}
+n4 -> n3 [label="CONDITIONAL_BRANCH\n4", penwidth=8];
+}
+EOF
+	dcfg_convert --to dot --dcfg "$D" --routine main --min-count 7
+	printf '%s\n' 'digraph "main" {' 'node [shape=box];' '}' | expect_graph
+}
+
+# The other functions of convert-dot-nest:
+#   f by its escaped name: the graph name and the labels are escaped; its
+#     edges: 513 10->11 CALL_BYPASS 3 (512 is a call, 515 a return): M = 3,
+#     penwidth 8.  Offsets from `a"b\c&d` at 0x1100: +0x0, +0x8.
+#   helper by 20 and 0x14, and by its name nest+0x1200 (not a number, so a
+#     name): no symbol covers its blocks:
+#     labels are absolute addresses 0x401200, 0x401204.  514 20->21 FT 3: 8.
+#   block 30 by its id: a function without a routine, no edges (510 comes
+#     from main, 511 goes to END), no loops.
+#   cold by 40: never ran, still drawn (N = 0), execs 0.
+@test "--routine: an escaped name, blocks without symbol, a lone block, a routine that never ran" {
+	D="$DATA/convert-dot-nest.dcfg.json"
+	dcfg_convert --to dot --dcfg "$D" --routine 'a"b\c&d'
+	expect_graph <<'EOF'
+digraph "a\"b\\c&amp;d" {
+node [shape=box];
+n10 [label="a\"b\\c&amp;d+0x0\ninstrs: 3\nexecs: 6"];
+n11 [label="a\"b\\c&amp;d+0x8\ninstrs: 1\nexecs: 6"];
+n10 -> n11 [label="CALL_BYPASS\n3", penwidth=8];
+}
+EOF
+	cat > helper <<'EOF'
+digraph "nest+0x1200" {
+node [shape=box];
+n20 [label="0x401200\ninstrs: 2\nexecs: 3"];
+n21 [label="0x401204\ninstrs: 1\nexecs: 3"];
+n20 -> n21 [label="FALL_THROUGH\n3", penwidth=8];
+}
+EOF
+	for r in 20 0x14 nest+0x1200; do
+		dcfg_convert --to dot --dcfg "$D" --routine "$r"
+		expect_graph < helper
+	done
+	dcfg_convert --to dot --dcfg "$D" --routine 30
+	expect_graph <<'EOF'
+digraph "nest+0x1300" {
+node [shape=box];
+n30 [label="0x401300\ninstrs: 1\nexecs: 1"];
+}
+EOF
+	dcfg_convert --to dot --dcfg "$D" --routine 40
+	expect_graph <<'EOF'
+digraph "cold" {
+node [shape=box];
+n40 [label="cold+0x0\ninstrs: 1\nexecs: 0"];
+}
+EOF
+	dcfg_convert --to dot --dcfg "$D" --routine cold
+	dot_ok stdout
+	[ "$(head -1 stdout)" = 'digraph "cold" {' ]
+}
+
+# ---------------------------------------------------------------------------
+# t/data/convert-dot-loops.dcfg.json, process 43: routine loops (entry 10),
+# blocks 10..15 at 0x2000 + 4 x (id - 10), one instruction each.  LOOPS rows
+# in order:
+#   [11, sources 12, nodes 11 12, parent 12]
+#   [12, sources 12, nodes 12 11 13, parent 11]
+#   [13, nodes 13, parent 13]
+#   [11 again, nodes 11 14 15]          ignored: the head is taken
+#   [14, nodes 14, parent 999]          999 heads no loop: outer
+#   [77, nodes 77 15]                   ignored: 77 is no block
+# Walking from 11: 11 -> 12 -> 11 is on the walk: 12's link is cut, 12 is
+# outer and 11 inside it (depth 1).  13 is its own parent: outer.
+# Innermost loops: 11 (in 11 depth 1, in 12 depth 0) -> 11; 12 (a member of
+# 11 too) -> 11; 13 (in 12 and 13, both depth 0: the earlier row) -> 12;
+# 14 -> 14; 10 and 15 top level (15 is only in ignored rows).  Loop 13 holds
+# no block: not written.  Top-level clusters by their heads' order: 12, 14.
+# Executions: 10 1, 11 2 (601 + 603), 12 2, 13 3 (604 + 605 2), 14 1 (606 +
+# 607 0), 15 1.  Edges by source, then target address: counts 1, 2, 1, 1, 2,
+# 1, 0, 1; M = 2 (bl 2): 2 -> 8, 1 -> 1 + 7/2 = 4, 0 -> 1.
+
+@test "--routine: odd LOOPS rows (parent cycles, self parents, repeated heads, strangers)" {
+	dcfg_convert --to dot --dcfg "$DATA/convert-dot-loops.dcfg.json" --routine loops
+	expect_graph <<'EOF'
+digraph "loops" {
+node [shape=box];
+n10 [label="loops+0x0\ninstrs: 1\nexecs: 1"];
+n15 [label="loops+0x14\ninstrs: 1\nexecs: 1"];
+subgraph "cluster_loop_12" {
+label="loop 12";
+n13 [label="loops+0xc\ninstrs: 1\nexecs: 3"];
+subgraph "cluster_loop_11" {
+label="loop 11";
+n11 [label="loops+0x4\ninstrs: 1\nexecs: 2"];
+n12 [label="loops+0x8\ninstrs: 1\nexecs: 2"];
+}
+}
+subgraph "cluster_loop_14" {
+label="loop 14";
+n14 [label="loops+0x10\ninstrs: 1\nexecs: 1"];
+}
+n10 -> n11 [label="FALL_THROUGH\n1", penwidth=4];
+n11 -> n12 [label="FALL_THROUGH\n2", penwidth=8];
+n12 -> n11 [label="CONDITIONAL_BRANCH\n1", penwidth=4];
+n12 -> n13 [label="FALL_THROUGH\n1", penwidth=4];
+n13 -> n13 [label="CONDITIONAL_BRANCH\n2", penwidth=8];
+n13 -> n14 [label="FALL_THROUGH\n1", penwidth=4];
+n14 -> n14 [label="CONDITIONAL_BRANCH\n0", penwidth=1];
+n14 -> n15 [label="FALL_THROUGH\n1", penwidth=4];
+}
+EOF
+	# the call graph: one function, self 1+2+2+3+1+1 = 10, invoked once
+	dcfg_convert --to dot --dcfg "$DATA/convert-dot-loops.dcfg.json"
+	expect_graph <<'EOF'
+digraph "43" {
+node [shape=box];
+f10 [label="loops\nself: 10\ninclusive: 10\ninvocations: 1"];
+}
+EOF
+}
+
+# t/data/convert-two.dcfg.json, process 1000: main is one block 6 (2 instrs),
+# the head of a loop with the self edge 711 (count 0 + 1).  Executions 710
+# (2) + 711 (1) = 3: self 6, invocations 3 (a jump back into the entry counts).
+@test "-p chooses the process; a one-block loop" {
+	dcfg_convert --to dot --dcfg "$DATA/convert-two.dcfg.json" -p 1000
+	expect_graph <<'EOF'
+digraph "1000" {
+node [shape=box];
+f6 [label="main\nself: 6\ninclusive: 6\ninvocations: 3"];
+}
+EOF
+	dcfg_convert --to dot --dcfg "$DATA/convert-two.dcfg.json" -p 1000 --routine main
+	expect_graph <<'EOF'
+digraph "main" {
+node [shape=box];
+subgraph "cluster_loop_6" {
+label="loop 6";
+n6 [label="main+0x0\ninstrs: 2\nexecs: 3"];
+}
+n6 -> n6 [label="CONDITIONAL_BRANCH\n1", penwidth=8];
+}
+EOF
+}
+
+# ---------------------------------------------------------------------------
+# Errors.
+
+@test "an unknown routine: exit 2, nothing written" {
+	cp "$DATA/convert-dot-nest.dcfg.json" nest.json
+	dcfg_convert --to dot --dcfg nest.json --routine nosuch
+	expect_error 'dcfg-convert: nest.json: process 42 has no routine nosuch'
+	# 2 is a block, but no function's entry: and no function is named "2"
+	dcfg_convert --to dot --dcfg nest.json --routine 2
+	expect_error 'dcfg-convert: nest.json: process 42 has no routine 2'
+	dcfg_convert --to dot --dcfg nest.json --routine 999
+	expect_error 'dcfg-convert: nest.json: process 42 has no routine 999'
+	# names are compared byte for byte
+	dcfg_convert --to dot --dcfg nest.json --routine MAIN
+	expect_error 'dcfg-convert: nest.json: process 42 has no routine MAIN'
+	dcfg_convert --to dot --dcfg nest.json --routine main -o out.dot
+	[ "$status" -eq 0 ] && [ -s out.dot ] || { show; false; }
+	dcfg_convert --to dot --dcfg nest.json --routine nosuch -o bad.dot
+	expect_error 'dcfg-convert: nest.json: process 42 has no routine nosuch'
+	[ ! -s bad.dot ]
+}
+
+@test "options dot does not use; bad --min-count; two processes without -p" {
+	D="$DATA/convert-prog.dcfg.json"
+	dcfg-encode --dcfg "$D" "$DATA/convert-prog.stream" > prog.trace
+	dcfg_convert --to dot --dcfg "$D" --trace prog.trace
+	expect_error 'dcfg-convert: --trace is not used by --to dot'
+	dcfg_convert --to dot --dcfg "$D" --out-dir o
+	expect_error 'dcfg-convert: --out-dir is not used by --to dot'
+	[ ! -e o ]
+	dcfg_convert --to dot --dcfg "$D" --out-dir o --separate-threads
+	expect_error 'dcfg-convert: --separate-threads is not used by --to dot'
+	dcfg_convert --to dot --dcfg "$D" --cmd x
+	expect_error 'dcfg-convert: --cmd is not used by --to dot'
+	dcfg_convert --to dot --dcfg "$D" --cpuspeed 100
+	expect_error 'dcfg-convert: --cpuspeed is not used by --to dot'
+	# the first in the contract's order
+	dcfg_convert --to dot --dcfg "$D" --cpuspeed 100 --cmd x --trace prog.trace
+	expect_error 'dcfg-convert: --trace is not used by --to dot'
+	# --routine and --min-count belong to dot only
+	dcfg_convert --to callgrind --dcfg "$D" --routine main
+	expect_error 'dcfg-convert: --routine is not used by --to callgrind'
+	dcfg_convert --to webgrind --dcfg "$D" --min-count 1
+	expect_error 'dcfg-convert: --min-count is not used by --to webgrind'
+
+	dcfg_convert --to dot --dcfg "$D" --min-count abc
+	expect_error 'dcfg-convert: --min-count abc: not a number'
+
+	cp "$DATA/convert-two.dcfg.json" two.json
+	dcfg_convert --to dot --dcfg two.json
+	expect_error 'dcfg-convert: two.json: the DCFG has 2 processes; choose one with -p'
+	dcfg_convert --to dot --dcfg two.json --routine main
+	expect_error 'dcfg-convert: two.json: the DCFG has 2 processes; choose one with -p'
+}
+
+# ---------------------------------------------------------------------------
+# Graphviz reads everything: the call graph and every routine of synthetic
+# programs (by entry id), with and without --min-count.
+
+@test "dot -Tsvg reads the call graph and every routine of gen-pair programs" {
+	command -v dot > /dev/null || skip "no dot"
+	for seed in 1 4; do
+		gen-pair --seed "$seed" --threads 2 --edges 5000 "p$seed"
+		D="p$seed/prog.dcfg.json"
+		dcfg_convert --to dot --dcfg "$D"
+		[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; false; }
+		dot_ok stdout
+		dcfg_convert --to dot --dcfg "$D" --min-count 10
+		[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; false; }
+		dot_ok stdout
+		jq -r '.PROCESSES[1:][] | .[1].IMAGES as $im | ($im[0] | index("IMAGE_DATA")) as $c
+		    | $im[1:][] | .[$c].ROUTINES // [] | .[1:][] | .[0]' "$D" > entries
+		[ "$(wc -l < entries)" -gt 0 ]
+		while read -r id; do
+			dcfg_convert --to dot --dcfg "$D" --routine "$id"
+			[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; echo "routine $id"; false; }
+			[ "$(head -1 stdout)" != 'digraph "" {' ]
+			dot_ok stdout || { echo "routine $id"; false; }
+		done < entries
+	done
+}
