@@ -29,7 +29,19 @@ BINS     = $(CMDS:%=$(BUILD)/bin/%)
 MANPAGES = $(wildcard man/man*/*.[0-9])
 
 TEST_TOOLS = $(BUILD)/t/lookup $(BUILD)/t/gen-trace $(BUILD)/t/gen-pair \
-             $(BUILD)/t/webgrind-dump $(BUILD)/t/dcpi-dump $(BUILD)/t/csi-paths
+             $(BUILD)/t/webgrind-dump $(BUILD)/t/dcpi-dump $(BUILD)/t/csi-paths \
+             $(FUZZ_TARGETS:%=$(BUILD)/t/fuzz-%)
+
+# Fuzzing with clang's libFuzzer (t/fuzz, scripts/fuzz.sh). `make check`
+# runs every target CHECK_FUZZ_SECONDS; the same targets built with a
+# replaying main (t/fuzz/replay.c) are test tools: t/fuzz.bats replays
+# every reproducer kept in t/fuzz-regressions.
+FUZZ_TARGETS = dcfg trace stream sequence convert
+FUZZ_SECONDS ?= 60
+CHECK_FUZZ_SECONDS ?= 20
+FUZZ_CC  ?= clang
+FUZZ_SAN  = -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_DEFS = -DFUZZ_DATA='"$(CURDIR)/t/data"'
 
 all: $(BINS)
 
@@ -53,7 +65,23 @@ $(BUILD)/t/%: t/tools/%.c $(BUILD)/libdcfg.a $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(DCFG_CFLAGS) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libdcfg.a $(DCFG_LIBS) -o $@
 
+$(BUILD)/t/fuzz-%: t/fuzz/fuzz-%.c t/fuzz/fuzz.h t/fuzz/replay.c $(BUILD)/libdcfg.a $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(DCFG_CFLAGS) $(FUZZ_DEFS) $(CFLAGS) $(LDFLAGS) $< t/fuzz/replay.c \
+	    $(BUILD)/libdcfg.a $(DCFG_LIBS) -o $@
+
 test-tools: $(TEST_TOOLS)
+
+fuzz-lib: deps
+	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) \
+	    CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SAN)" build-fuzz/libdcfg.a
+
+build-fuzz/fuzz-%: t/fuzz/fuzz-%.c t/fuzz/fuzz.h fuzz-lib
+	$(FUZZ_CC) $(DCFG_CFLAGS) $(FUZZ_DEFS) -g -O1 -fsanitize=fuzzer $(FUZZ_SAN) $< \
+	    build-fuzz/libdcfg.a $(DCFG_LIBS) -o $@
+
+fuzz: $(FUZZ_TARGETS:%=build-fuzz/fuzz-%)
+	@sh scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 deps:
 	@sh scripts/deps.sh
@@ -74,6 +102,7 @@ check: deps
 	$(MAKE) lint-man
 	$(MAKE) test
 	$(MAKE) BUILD=build-asan SAN=1 test
+	$(MAKE) fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
 
 demo: deps all
 	@sh scripts/demo.sh $(BUILD)/bin
@@ -92,7 +121,7 @@ install: all
 	    > $(DESTDIR)$(LIBDIR)/pkgconfig/dcfg.pc
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
-.PHONY: all test-tools deps lint-man test check demo bench install clean
+.PHONY: all test-tools deps lint-man test check demo bench install clean fuzz fuzz-lib
 .SUFFIXES:

@@ -140,9 +140,10 @@ index_process(struct dcfg *d, struct dcfg_process *p)
 			s->addr = im->load_addr + s->offset;
 		}
 	}
-	if (dcfg_idmap_build(&p->edge_by_id, d->edges + p->edges.first,
+	/* A DCFG without EDGES or BASIC_BLOCKS has NULL arrays: no arithmetic on them. */
+	if (dcfg_idmap_build(&p->edge_by_id, p->edges.count ? d->edges + p->edges.first : NULL,
 	    p->edges.count, sizeof *d->edges, offsetof(struct dcfg_edge, id)) < 0 ||
-	    dcfg_idmap_build(&p->block_by_node, d->blocks + p->blocks.first,
+	    dcfg_idmap_build(&p->block_by_node, p->blocks.count ? d->blocks + p->blocks.first : NULL,
 	    p->blocks.count, sizeof *d->blocks, offsetof(struct dcfg_block, node_id)) < 0)
 		return -1;
 

@@ -15,6 +15,8 @@ command -v jq >/dev/null 2>&1 || missing="$missing jq"
 command -v callgrind_annotate >/dev/null 2>&1 || missing="$missing valgrind"
 # dot, which every Graphviz output must satisfy
 command -v dot >/dev/null 2>&1 || missing="$missing graphviz"
+# clang with libFuzzer, for make fuzz (make check runs it briefly)
+command -v clang >/dev/null 2>&1 || missing="$missing clang"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ]; then
 	echo "deps: installing$missing" >&2

@@ -1,0 +1,71 @@
+/* Every dcfg-convert format, fed a fuzzed DCFG. */
+#include "fuzz.h"
+
+#include <dirent.h>
+#include <string.h>
+
+#include "convert.h"
+
+static char dir[] = "/tmp/fuzz-convert.XXXXXX";
+
+/* The DCPI files go to a directory of their own, removed at the end. */
+static void
+remove_dir(void)
+{
+	char path[sizeof dir + 300];
+	struct dirent *e;
+	DIR *dp = opendir(dir);
+
+	while (dp && (e = readdir(dp)) != NULL)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+			unlink(path);
+		}
+	if (dp)
+		closedir(dp);
+	rmdir(dir);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const formats[] = { "callgrind", "webgrind", "dcpi", "csi", "dot" };
+	static int have_dir;
+	static struct dcfg_output out;
+	struct dcfg_load_options lo = { .keep = DCFG_KEEP_ALL };
+	struct dcfg_convert_options o = { .dcfg_path = "fuzz", .creator = "fuzz" };
+	struct dcfg_convert c;
+	struct dcfg_error err;
+	struct dcfg *d;
+	size_t i;
+
+	if (!have_dir) {
+		if (mkdtemp(dir) == NULL)
+			abort();
+		atexit(remove_dir);
+		have_dir = 1;
+	}
+	if ((d = dcfg_load(fuzz_file(data, size), &lo, &err)) == NULL)
+		return 0;
+	if (d->n_processes > 1) {
+		o.has_pid = 1;
+		o.pid = d->processes[size % d->n_processes].pid;
+	}
+	o.min_count = size % 3;
+	for (i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+		const struct dcfg_format *fmt = dcfg_format_find(formats[i]);
+		if (dcfg_output_open(&out, "/dev/null", &err) < 0)
+			abort();
+		o.out_dir = fmt->uses & DCFG_FORMAT_NEEDS_DIR ? dir : NULL;
+		o.routine = NULL;
+		c = (struct dcfg_convert){ d, &o, &out };
+		fmt->run(&c, &err);
+		if (fmt->uses & DCFG_FORMAT_ROUTINE) {
+			o.routine = size & 1 ? "main" : "0x3e8";
+			fmt->run(&c, &err);
+		}
+		dcfg_output_close(&out, &err);
+	}
+	dcfg_free(d);
+	return 0;
+}

@@ -1,0 +1,54 @@
+/* The DCFG-trace reader with the transition tables and the sequence decoder behind it. */
+#include "fuzz.h"
+
+#include "trace.h"
+
+/* Inputs may claim any EDGE_COUNT; a run stops after this many edges. */
+#define MAX_EDGES 200000
+
+struct run {
+	uint64_t edges;
+	uint32_t ids[1024];
+};
+
+static int
+on_process(void *ctx, struct dcfg_trace *t, uint64_t pid)
+{
+	(void)ctx;
+	(void)t;
+	return pid == 7 ? DCFG_TRACE_SKIP : DCFG_TRACE_OK;
+}
+
+static int
+on_chunk(void *ctx, struct dcfg_chunk *c)
+{
+	struct run *r = ctx;
+	ssize_t n;
+
+	if (dcfg_chunk_info(c)->index == 3)
+		return DCFG_TRACE_OK;   /* a chunk left undecoded, as --from-icount does */
+	while ((n = dcfg_chunk_next(c, r->ids, sizeof r->ids / sizeof r->ids[0])) > 0)
+		if ((r->edges += (uint64_t)n) > MAX_EDGES)
+			return DCFG_TRACE_STOP;
+	if (n == 0 && dcfg_chunk_info(c)->index == 1) {
+		dcfg_chunk_rewind(c);
+		while ((n = dcfg_chunk_next(c, r->ids, 7)) > 0)
+			if ((r->edges += (uint64_t)n) > MAX_EDGES)
+				return DCFG_TRACE_STOP;
+	}
+	return n < 0 ? DCFG_TRACE_ERROR : DCFG_TRACE_OK;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const struct dcfg_trace_handler h = {
+		.process = on_process,
+		.chunk = on_chunk,
+	};
+	struct run r = { 0 };
+	struct dcfg_error err;
+
+	dcfg_trace_read(fuzz_file(data, size), &h, &r, &err);
+	return 0;
+}
