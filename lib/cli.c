@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +10,21 @@
 void
 dcfg_cli_start(void)
 {
+	int fd;
+
 	signal(SIGPIPE, SIG_IGN);
+	/* A file-size limit is a write error to report, not a silent kill. */
+	signal(SIGXFSZ, SIG_IGN);
+	/*
+	 * A standard descriptor closed by the caller would be taken by the
+	 * next file opened: the DCFG read as the stream, or an error message
+	 * written into the -o file. /dev/null, opened the wrong way round,
+	 * holds the place and still fails every read or write with EBADF.
+	 */
+	for (fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY) != fd)
+			_exit(DCFG_EXIT_USAGE);
 }
 
 void
