@@ -221,8 +221,15 @@ token_position(struct dcfg_json *j, unsigned long *line, unsigned long *column)
 		return;
 	}
 	size_t off = j->chunk ? yajl_get_bytes_consumed(j->yajl) : 0;
-	size_t len = j->tok == T_STRING && j->chunk ?
-	    string_token_length(j->chunk, off) : j->tok_len;
+	size_t len = j->tok_len, raw;
+
+	/*
+	 * A string's raw length, escapes included, when it starts in this
+	 * chunk; one that began in an earlier chunk is taken as its decoded
+	 * length and quotes (exact unless it holds escapes).
+	 */
+	if (j->tok == T_STRING && j->chunk && (raw = string_token_length(j->chunk, off)) > 0)
+		len = raw;
 
 	position_at(j, off, line, column);
 	/* Tokens never span lines, so the start is on the same line. */
@@ -541,7 +548,7 @@ scalar_value(struct dcfg_json *j, enum token tok, const char *s, size_t len)
 	int is_row, bad;
 
 	j->tok = tok;
-	j->tok_len = tok == T_STRING ? 0 : len;
+	j->tok_len = tok == T_STRING ? len + 2 : len;
 	if (j->skip)
 		return 1;
 	if (j->depth > 0) {
@@ -734,7 +741,7 @@ cb_map_key(void *ctx, const unsigned char *key, size_t len)
 	int i;
 
 	j->tok = T_STRING;
-	j->tok_len = 0;
+	j->tok_len = len + 2;
 	if (j->skip)
 		return 1;
 	f = &j->frames[j->depth - 1];
