@@ -48,7 +48,33 @@ struct counter {
 	uint32_t *touched;         size_t n_touched;
 	uint64_t bbv_instrs;
 	struct row *rows;          size_t cap_rows;
+	int overflow;              /* a count went past 2^64 - 1 */
 };
+
+/* Sums and products of counts, saturating and flagged: a wrapped count would be a lie. */
+static uint64_t
+add(struct counter *c, uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	if (__builtin_add_overflow(a, b, &r)) {
+		c->overflow = 1;
+		return UINT64_MAX;
+	}
+	return r;
+}
+
+static uint64_t
+mul(struct counter *c, uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	if (__builtin_mul_overflow(a, b, &r)) {
+		c->overflow = 1;
+		return UINT64_MAX;
+	}
+	return r;
+}
 
 static uint64_t
 source_instrs(const struct dcfg *d, const struct dcfg_process *p, const struct dcfg_edge *e)
@@ -111,22 +137,30 @@ build_rows(struct counter *c, size_t *n)
 	const struct dcfg_process *p = c->p;
 	uint64_t *bexec = calloc(p->blocks.count + 1, sizeof *bexec);
 	uint64_t *acc = NULL;
+	uint32_t *in_first = NULL, *in_edges = NULL, *node_stamp = NULL, *back_stamp = NULL;
 	uint32_t i, k, b;
-	int rc = -1;
+	int rc = -1, saved, bexec_overflow;
 
 	*n = 0;
 	if (bexec == NULL)
 		return -1;
+	/* Block executions overflow only the tables that use them. */
+	saved = c->overflow;
 	for (i = 0; i < p->edges.count; i++)
 		if ((b = dcfg_idmap_get(&p->block_by_node, d->edges[p->edges.first + i].target)) != DCFG_NONE)
-			bexec[b] += c->exec[i];
+			bexec[b] = add(c, bexec[b], c->exec[i]);
+	bexec_overflow = c->overflow;
+	c->overflow = saved;
+	if (c->o->by == DCFG_BY_BLOCK || c->o->by == DCFG_BY_IMAGE || c->o->by == DCFG_BY_ROUTINE ||
+	    c->o->by == DCFG_BY_LOOP)
+		c->overflow |= bexec_overflow;
 
 	switch (c->o->by) {
 	case DCFG_BY_EDGE:
 		for (i = 0; i < p->edges.count; i++) {
 			const struct dcfg_edge *e = &d->edges[p->edges.first + i];
 			if (c->exec[i] && add_row(c, n, (struct row){ e->id, NULL, NULL, c->exec[i], 0,
-			    c->exec[i] * source_instrs(d, p, e) }) < 0)
+			    mul(c, c->exec[i], source_instrs(d, p, e)) }) < 0)
 				goto out;
 		}
 		break;
@@ -137,8 +171,8 @@ build_rows(struct counter *c, size_t *n)
 			const struct dcfg_edge *e = &d->edges[p->edges.first + i];
 			uint32_t t = dcfg_idmap_get(&d->edge_type_by_id, e->type_id);
 			t = t == DCFG_NONE ? (uint32_t)d->n_edge_types : t;
-			acc[2 * t] += c->exec[i];
-			acc[2 * t + 1] += c->exec[i] * source_instrs(d, p, e);
+			acc[2 * t] = add(c, acc[2 * t], c->exec[i]);
+			acc[2 * t + 1] = add(c, acc[2 * t + 1], mul(c, c->exec[i], source_instrs(d, p, e)));
 		}
 		for (i = 0; i <= d->n_edge_types; i++)
 			if (acc[2 * i] && add_row(c, n, (struct row){ UINT64_MAX,
@@ -150,7 +184,7 @@ build_rows(struct counter *c, size_t *n)
 		for (i = 0; i < p->blocks.count; i++) {
 			const struct dcfg_block *bl = &d->blocks[p->blocks.first + i];
 			if (bexec[i] && add_row(c, n, (struct row){ bl->node_id, NULL, NULL, bexec[i], 0,
-			    bexec[i] * bl->num_instrs }) < 0)
+			    mul(c, bexec[i], bl->num_instrs) }) < 0)
 				goto out;
 		}
 		break;
@@ -161,8 +195,8 @@ build_rows(struct counter *c, size_t *n)
 			uint64_t ex = 0, in = 0;
 			for (k = 0; k < im->blocks.count; k++) {
 				uint32_t bi = im->blocks.first + k - p->blocks.first;
-				ex += bexec[bi];
-				in += bexec[bi] * d->blocks[im->blocks.first + k].num_instrs;
+				ex = add(c, ex, bexec[bi]);
+				in = add(c, in, mul(c, bexec[bi], d->blocks[im->blocks.first + k].num_instrs));
 			}
 			if (ex && add_row(c, n, (struct row){ UINT64_MAX, name ? name : "-", NULL, ex, 0,
 			    in }) < 0)
@@ -179,12 +213,14 @@ build_rows(struct counter *c, size_t *n)
 			if (t && t->routine != DCFG_NONE &&
 			    d->routines[t->routine].entry_node_id == e->target &&
 			    (s == NULL || s->routine != t->routine))
-				acc[2 * (t->routine - p->routines.first)] += c->exec[i];
+				acc[2 * (t->routine - p->routines.first)] =
+				    add(c, acc[2 * (t->routine - p->routines.first)], c->exec[i]);
 		}
 		for (i = 0; i < p->blocks.count; i++) {
 			const struct dcfg_block *bl = &d->blocks[p->blocks.first + i];
 			if (bl->routine != DCFG_NONE)
-				acc[2 * (bl->routine - p->routines.first) + 1] += bexec[i] * bl->num_instrs;
+				acc[2 * (bl->routine - p->routines.first) + 1] = add(c,
+				    acc[2 * (bl->routine - p->routines.first) + 1], mul(c, bexec[i], bl->num_instrs));
 		}
 		for (i = 0; i < p->routines.count; i++) {
 			const struct dcfg_routine *r = &d->routines[p->routines.first + i];
@@ -194,21 +230,50 @@ build_rows(struct counter *c, size_t *n)
 		}
 		break;
 	case DCFG_BY_LOOP:
+		/*
+		 * Each loop looks only at the edges into its head and its own
+		 * nodes (stamped per block), so nested loops cost their size.
+		 */
+		if ((in_first = calloc((size_t)p->blocks.count + 2, sizeof *in_first)) == NULL ||
+		    (in_edges = malloc(((size_t)p->edges.count + 1) * sizeof *in_edges)) == NULL ||
+		    (node_stamp = calloc((size_t)p->blocks.count + 1, sizeof *node_stamp)) == NULL ||
+		    (back_stamp = calloc((size_t)p->blocks.count + 1, sizeof *back_stamp)) == NULL)
+			goto out;
+		for (k = 0; k < p->edges.count; k++)
+			if (c->exec[k] && (b = dcfg_idmap_get(&p->block_by_node,
+			    d->edges[p->edges.first + k].target)) != DCFG_NONE)
+				in_first[b + 2]++;
+		for (k = 0; k < p->blocks.count; k++)
+			in_first[k + 2] += in_first[k + 1];
+		for (k = 0; k < p->edges.count; k++)
+			if (c->exec[k] && (b = dcfg_idmap_get(&p->block_by_node,
+			    d->edges[p->edges.first + k].target)) != DCFG_NONE)
+				in_edges[in_first[b + 1]++] = k;
 		for (i = 0; i < p->loops.count; i++) {
 			const struct dcfg_loop *lp = &d->loops[p->loops.first + i];
 			uint64_t entries = 0, iters = 0, in = 0;
-			for (k = 0; k < p->edges.count; k++) {
-				const struct dcfg_edge *e = &d->edges[p->edges.first + k];
-				if (e->target != lp->head_node_id || c->exec[k] == 0)
-					continue;
-				if (in_list(d, lp->back_edge_sources, e->source))
-					iters += c->exec[k];
-				else if (!in_list(d, lp->nodes, e->source))
-					entries += c->exec[k];
-			}
+			uint32_t h = dcfg_idmap_get(&p->block_by_node, lp->head_node_id), j;
 			for (k = 0; k < lp->nodes.count; k++)
-				if ((b = dcfg_idmap_get(&p->block_by_node, d->node_ids[lp->nodes.first + k])) != DCFG_NONE)
-					in += bexec[b] * d->blocks[p->blocks.first + b].num_instrs;
+				if ((b = dcfg_idmap_get(&p->block_by_node, d->node_ids[lp->nodes.first + k])) != DCFG_NONE) {
+					node_stamp[b] = i + 1;
+					in = add(c, in, mul(c, bexec[b], d->blocks[p->blocks.first + b].num_instrs));
+				}
+			for (k = 0; k < lp->back_edge_sources.count; k++)
+				if ((b = dcfg_idmap_get(&p->block_by_node,
+				    d->node_ids[lp->back_edge_sources.first + k])) != DCFG_NONE)
+					back_stamp[b] = i + 1;
+			for (j = h == DCFG_NONE ? 0 : in_first[h]; h != DCFG_NONE && j < in_first[h + 1]; j++) {
+				const struct dcfg_edge *e = &d->edges[p->edges.first + in_edges[j]];
+				uint32_t sb = dcfg_idmap_get(&p->block_by_node, e->source);
+				int back = sb != DCFG_NONE ? back_stamp[sb] == i + 1 :
+				    in_list(d, lp->back_edge_sources, e->source);
+				int inside = sb != DCFG_NONE ? node_stamp[sb] == i + 1 :
+				    in_list(d, lp->nodes, e->source);
+				if (back)
+					iters = add(c, iters, c->exec[in_edges[j]]);
+				else if (!inside)
+					entries = add(c, entries, c->exec[in_edges[j]]);
+			}
 			if ((entries || iters || in) && add_row(c, n, (struct row){ lp->head_node_id,
 			    NULL, lp, entries, iters, in }) < 0)
 				goto out;
@@ -225,6 +290,10 @@ build_rows(struct counter *c, size_t *n)
 out:
 	free(bexec);
 	free(acc);
+	free(in_first);
+	free(in_edges);
+	free(node_stamp);
+	free(back_stamp);
 	return rc;
 }
 
@@ -248,7 +317,9 @@ print_table(struct counter *c)
 	if (build_rows(c, &n) < 0)
 		return -1;
 	for (i = 0; i < n; i++)
-		total += c->rows[i].instr;
+		total = add(c, total, c->rows[i].instr);
+	if (c->overflow)
+		return -1;   /* nothing is printed of a table that would lie */
 	if (n > 1)
 		qsort(c->rows, n, sizeof *c->rows, by_instr);
 	dcfg_out_str(out, "# process ");
@@ -347,6 +418,9 @@ on_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
 		free(c->touched);
 		c->exec = c->bbv = NULL;
 		c->touched = NULL;
+		if (rc < 0 && c->overflow)
+			return dcfg_error_set(err, c->name, "process %llu: a count does not fit in 64 bits",
+			    (unsigned long long)c->p->pid);
 		return rc < 0 ? dcfg_error_set(err, c->name, "out of memory") : 0;
 	}
 	c->p = p;
@@ -469,14 +543,20 @@ dcfg_count_dcfg(const struct dcfg *d, struct dcfg_output *out,
 					c.n_threads++;
 				}
 				if (t < c.n_threads) {
-					c.threads[t].edges += d->counts[e->counts.first + t];
-					c.threads[t].instrs += d->counts[e->counts.first + t] *
-					    source_instrs(d, p, e);
+					c.threads[t].edges = add(&c, c.threads[t].edges,
+					    d->counts[e->counts.first + t]);
+					c.threads[t].instrs = add(&c, c.threads[t].instrs,
+					    mul(&c, d->counts[e->counts.first + t], source_instrs(d, p, e)));
 				}
 			}
 		}
+		/* Thread totals overflow only the thread table. */
+		if (c.o->by != DCFG_BY_THREAD)
+			c.overflow = 0;
 		if (print_table(&c) < 0)
-			rc = dcfg_error_set(err, name, "out of memory");
+			rc = c.overflow ? dcfg_error_set(err, name, "process %llu: a count does not "
+			    "fit in 64 bits", (unsigned long long)p->pid) :
+			    dcfg_error_set(err, name, "out of memory");
 		free(c.exec);
 		c.exec = NULL;
 	}
