@@ -126,12 +126,27 @@ in_range(const struct dcfg *d, struct dcfg_range r, uint32_t node)
 	return 0;
 }
 
-static void
+static int check_loops(struct checker *c, const struct dcfg_routine *r, uint32_t *stamp,
+    uint32_t *head_loop, uint32_t *token);
+
+/* -1: out of memory. */
+static int
 check_references(struct checker *c)
 {
 	const struct dcfg *d = c->d;
 	const struct dcfg_process *p = c->p;
-	uint32_t i, k;
+	uint32_t *stamp = calloc((size_t)p->blocks.count + 1, sizeof *stamp);
+	uint32_t *head_loop = malloc(((size_t)p->blocks.count + 1) * sizeof *head_loop);
+	uint32_t i, k, token = 0;
+	int rc = 0;
+
+	if (stamp == NULL || head_loop == NULL) {
+		free(stamp);
+		free(head_loop);
+		return -1;
+	}
+	for (i = 0; i < p->blocks.count; i++)
+		head_loop[i] = DCFG_NONE;
 
 	for (i = 0; i < p->images.count; i++) {
 		const struct dcfg_image *im = &d->images[p->images.first + i];
@@ -171,37 +186,91 @@ check_references(struct checker *c)
 			if (!block_of_image(c, d->routine_nodes[r->nodes.first + k].node_id, r->image))
 				say(c, 0, "node %u is not a block of image %u",
 				    d->routine_nodes[r->nodes.first + k].node_id, image_id);
-		for (k = 0; k < r->loops.count; k++) {
-			const struct dcfg_loop *lp = &d->loops[r->loops.first + k], *parent = NULL;
-			uint32_t j;
-			at(c, "process %llu loop %u", (unsigned long long)p->pid, lp->head_node_id);
-			for (j = 0; j < lp->nodes.count; j++) {
-				uint32_t n = d->node_ids[lp->nodes.first + j];
-				const struct dcfg_block *b = dcfg_block_by_node(d, p, n);
-				if (b == NULL || b->routine != lp->routine)
-					say(c, 0, "node %u is not in routine %u", n, r->entry_node_id);
-			}
-			for (j = 0; j < lp->back_edge_sources.count; j++) {
-				uint32_t n = d->node_ids[lp->back_edge_sources.first + j];
-				if (!in_range(d, lp->nodes, n))
-					say(c, 0, "back-edge source %u is not in the loop", n);
-			}
-			if (lp->parent_head_node_id == 0)
-				continue;
-			for (j = 0; j < r->loops.count; j++)
+		if (check_loops(c, r, stamp, head_loop, &token) < 0)
+			rc = -1;
+	}
+	free(stamp);
+	free(head_loop);
+	return rc;
+}
+
+/* Is NODE in the set last stamped with TOKEN (or, not being a block, in R)? */
+static int
+stamped(const struct checker *c, const uint32_t *stamp, uint32_t token, struct dcfg_range r,
+    uint32_t node)
+{
+	uint32_t b = dcfg_idmap_get(&c->p->block_by_node, node);
+
+	return b != DCFG_NONE ? stamp[b] == token : in_range(c->d, r, node);
+}
+
+static void
+stamp_nodes(const struct checker *c, uint32_t *stamp, uint32_t token, struct dcfg_range r)
+{
+	uint32_t j, b;
+
+	for (j = 0; j < r.count; j++)
+		if ((b = dcfg_idmap_get(&c->p->block_by_node, c->d->node_ids[r.first + j])) != DCFG_NONE)
+			stamp[b] = token;
+}
+
+/*
+ * A routine's loops: nodes in the routine, back-edge sources in the loop,
+ * nodes in the parent loop. Membership goes through per-block stamps, so
+ * deeply nested loops cost their size, not its square.
+ */
+static int
+check_loops(struct checker *c, const struct dcfg_routine *r, uint32_t *stamp,
+    uint32_t *head_loop, uint32_t *token)
+{
+	const struct dcfg *d = c->d;
+	const struct dcfg_process *p = c->p;
+	uint32_t k, j, b;
+
+	/* the last loop of each head, as a search from the first would find */
+	for (k = 0; k < r->loops.count; k++)
+		if ((b = dcfg_idmap_get(&p->block_by_node, d->loops[r->loops.first + k].head_node_id)) != DCFG_NONE)
+			head_loop[b] = k;
+	for (k = 0; k < r->loops.count; k++) {
+		const struct dcfg_loop *lp = &d->loops[r->loops.first + k], *parent = NULL;
+		at(c, "process %llu loop %u", (unsigned long long)p->pid, lp->head_node_id);
+		for (j = 0; j < lp->nodes.count; j++) {
+			uint32_t n = d->node_ids[lp->nodes.first + j];
+			const struct dcfg_block *bl = dcfg_block_by_node(d, p, n);
+			if (bl == NULL || bl->routine != lp->routine)
+				say(c, 0, "node %u is not in routine %u", n, r->entry_node_id);
+		}
+		stamp_nodes(c, stamp, ++*token, lp->nodes);
+		for (j = 0; j < lp->back_edge_sources.count; j++) {
+			uint32_t n = d->node_ids[lp->back_edge_sources.first + j];
+			if (!stamped(c, stamp, *token, lp->nodes, n))
+				say(c, 0, "back-edge source %u is not in the loop", n);
+		}
+		if (lp->parent_head_node_id == 0)
+			continue;
+		if ((b = dcfg_idmap_get(&p->block_by_node, lp->parent_head_node_id)) != DCFG_NONE) {
+			if (head_loop[b] != DCFG_NONE)
+				parent = &d->loops[r->loops.first + head_loop[b]];
+		} else {
+			for (j = r->loops.count; j-- > 0 && parent == NULL;)   /* a head that is no block */
 				if (d->loops[r->loops.first + j].head_node_id == lp->parent_head_node_id)
 					parent = &d->loops[r->loops.first + j];
-			if (parent == NULL) {
-				say(c, 0, "parent loop head %u is not a loop of routine %u",
-				    lp->parent_head_node_id, r->entry_node_id);
-				continue;
-			}
-			for (j = 0; j < lp->nodes.count; j++)
-				if (!in_range(d, parent->nodes, d->node_ids[lp->nodes.first + j]))
-					say(c, 0, "node %u is not in parent loop %u",
-					    d->node_ids[lp->nodes.first + j], parent->head_node_id);
 		}
+		if (parent == NULL) {
+			say(c, 0, "parent loop head %u is not a loop of routine %u",
+			    lp->parent_head_node_id, r->entry_node_id);
+			continue;
+		}
+		stamp_nodes(c, stamp, ++*token, parent->nodes);
+		for (j = 0; j < lp->nodes.count; j++)
+			if (!stamped(c, stamp, *token, parent->nodes, d->node_ids[lp->nodes.first + j]))
+				say(c, 0, "node %u is not in parent loop %u",
+				    d->node_ids[lp->nodes.first + j], parent->head_node_id);
 	}
+	for (k = 0; k < r->loops.count; k++)
+		if ((b = dcfg_idmap_get(&p->block_by_node, d->loops[r->loops.first + k].head_node_id)) != DCFG_NONE)
+			head_loop[b] = DCFG_NONE;
+	return 0;
 }
 
 static int
@@ -289,7 +358,12 @@ check_routines(struct checker *c)
 	for (i = 0; i < p->routines.count; i++) {
 		const struct dcfg_routine *r = &d->routines[p->routines.first + i];
 		struct pair *v = malloc((r->nodes.count + 1) * sizeof *v);
-		if (v == NULL) {
+		uint8_t *state = calloc((size_t)r->nodes.count + 1, 1);
+		uint32_t *walk = malloc(((size_t)r->nodes.count + 1) * sizeof *walk);
+		if (v == NULL || state == NULL || walk == NULL) {
+			free(v);
+			free(state);
+			free(walk);
 			free(in);
 			return -1;
 		}
@@ -305,22 +379,42 @@ check_routines(struct checker *c)
 		const struct pair *entry = find_pair(v, r->nodes.count, r->entry_node_id);
 		if (entry && entry->idom != entry->node)
 			say(c, 0, "the entry node's IDOM_NODE_ID is %u, not itself", entry->idom);
+		/*
+		 * Up the dominator tree: every chain must end at the entry without
+		 * a cycle. Each node's answer is kept (state: 0 unknown, 1 reaches
+		 * the entry, 2 does not, 3 on the walk), so a long chain is walked once.
+		 */
+		for (k = 0; k < r->nodes.count; k++) {
+			uint32_t x = k, n = 0, res;
+			const struct pair *up;
+			while (state[x] == 0) {
+				if (v[x].node == r->entry_node_id) {
+					state[x] = 1;
+					break;
+				}
+				state[x] = 3;
+				walk[n++] = x;
+				if (v[x].idom == v[x].node ||
+				    (up = find_pair(v, r->nodes.count, v[x].idom)) == NULL)
+					break;
+				x = (uint32_t)(up - v);
+			}
+			res = state[x] == 1 ? 1 : 2;
+			while (n)
+				state[walk[--n]] = (uint8_t)res;
+		}
 		for (k = 0; k < r->nodes.count; k++) {
 			const struct pair *x = &v[k];
-			uint32_t steps;
 			if (x->node == r->entry_node_id)
 				continue;
-			if (find_pair(v, r->nodes.count, x->idom) == NULL) {
+			if (find_pair(v, r->nodes.count, x->idom) == NULL)
 				say(c, 0, "node %u has IDOM_NODE_ID %u, which is not in the routine",
 				    x->node, x->idom);
-				continue;
-			}
-			/* up the dominator tree: it must end at the entry, without a cycle */
-			for (steps = 0; x && x->node != r->entry_node_id && steps <= r->nodes.count; steps++)
-				x = x->idom == x->node ? NULL : find_pair(v, r->nodes.count, x->idom);
-			if (x == NULL || x->node != r->entry_node_id)
-				say(c, 0, "node %u's IDOM_NODE_ID chain does not reach the entry", v[k].node);
+			else if (state[k] != 1)
+				say(c, 0, "node %u's IDOM_NODE_ID chain does not reach the entry", x->node);
 		}
+		free(state);
+		free(walk);
 		free(v);
 	}
 	for (i = 0; i < p->blocks.count; i++) {
@@ -397,8 +491,7 @@ dcfg_check_dcfg(const struct dcfg *d, struct dcfg_findings *f)
 				say(&c, 0, "node id %u is also a special node", b->node_id);
 			}
 		}
-		check_references(&c);
-		if (check_counts(&c) < 0 || check_routines(&c) < 0 || check_bypass(&c) < 0) {
+		if (check_references(&c) < 0 || check_counts(&c) < 0 || check_routines(&c) < 0 || check_bypass(&c) < 0) {
 			free(ids);
 			return -1;
 		}
