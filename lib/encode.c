@@ -551,8 +551,14 @@ spool(const char *path, char *tmp, size_t size, struct dcfg_error *err)
 	if (path && strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode))
 		return 0;
 	snprintf(tmp, size, "%s/dcfg-encode.XXXXXX", dir && *dir ? dir : "/tmp");
-	if ((fd = mkstemp(tmp)) < 0)
-		return dcfg_error_set(err, tmp, "cannot make a temporary file: %s", strerror(errno));
+	if ((fd = mkstemp(tmp)) < 0) {
+		/* mkstemp has filled in the X's of a name it never made: name the template. */
+		int saved = errno;
+		snprintf(tmp, size, "%s/dcfg-encode.XXXXXX", dir && *dir ? dir : "/tmp");
+		dcfg_error_set(err, tmp, "cannot make a temporary file: %s", strerror(saved));
+		tmp[0] = '\0';
+		return -1;
+	}
 	int in = path && strcmp(path, "-") != 0 ? open(path, O_RDONLY) : STDIN_FILENO;
 	if (in < 0) {
 		int saved = errno;
@@ -565,10 +571,13 @@ spool(const char *path, char *tmp, size_t size, struct dcfg_error *err)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 || write(fd, buf, (size_t)n) != n) {
-			int saved = errno;
+			/* A failed read is the input's error; a failed write, the spool's. */
+			int saved = errno, reading = n < 0;
 			close(fd);
 			unlink(tmp);
 			tmp[0] = '\0';
+			if (reading)
+				return dcfg_error_set(err, path ? path : "-", "%s", strerror(saved));
 			return dcfg_error_set(err, path ? path : "-", "spooling to a temporary file: %s",
 			    strerror(saved));
 		}
