@@ -110,6 +110,11 @@ demo: deps all
 bench: deps all
 	@sh scripts/bench.sh $(BUILD)/bin
 
+# Line coverage of lib/ and cmd/ under the whole test suite, and the error
+# paths no test reaches (scripts/coverage.sh says how they are found).
+coverage: deps
+	@sh scripts/coverage.sh
+
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR) \
 	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
@@ -121,7 +126,7 @@ install: all
 	    > $(DESTDIR)$(LIBDIR)/pkgconfig/dcfg.pc
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-cov
 
-.PHONY: all test-tools deps lint-man test check demo bench install clean fuzz fuzz-lib
+.PHONY: all test-tools deps lint-man test check demo bench install clean fuzz fuzz-lib coverage
 .SUFFIXES:
