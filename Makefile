@@ -91,7 +91,8 @@ lint-man: deps
 
 # Ends with a plain "bats: N passed, N failed" line that CI logs can be read by.
 test: all test-tools
-	@{ PATH="$(CURDIR)/$(BUILD)/bin:$(CURDIR)/$(BUILD)/t:$$PATH" bats --tap t/; \
+	@{ PATH="$(CURDIR)/$(BUILD)/bin:$(CURDIR)/$(BUILD)/t:$$PATH" DCFG_SANITIZED="$(SAN)" \
+	    bats --tap t/; \
 	    echo $$? > $(BUILD)/bats.status; } | tee $(BUILD)/bats.log
 	@awk '/^ok /{p++} /^not ok /{f++} END{printf "bats: %d passed, %d failed\n", p, f}' \
 	    $(BUILD)/bats.log
