@@ -20,21 +20,6 @@ struct writer {
 	uint32_t file;             /* the current file of cost lines */
 };
 
-/* Any byte that would break the line is written as '?'. */
-static void
-out_text(struct dcfg_output *out, const char *s)
-{
-	const char *run = s;
-
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f) {
-			dcfg_out_bytes(out, run, (size_t)(s - run));
-			dcfg_out_char(out, '?');
-			run = s + 1;
-		}
-	dcfg_out_bytes(out, run, (size_t)(s - run));
-}
-
 static void
 out_name(struct dcfg_output *out, const char *key, struct names *n, uint32_t slot,
     const char *text)
@@ -45,7 +30,7 @@ out_name(struct dcfg_output *out, const char *key, struct names *n, uint32_t slo
 		n->ids[slot] = ++n->next;
 		dcfg_out_u64(out, n->ids[slot]);
 		dcfg_out_str(out, ") ");
-		out_text(out, text);
+		dcfg_out_text(out, text);
 	} else {
 		dcfg_out_u64(out, n->ids[slot]);
 		dcfg_out_char(out, ')');
@@ -114,28 +99,6 @@ switch_file(struct writer *w, const struct dcfg_source_line *src)
 	}
 }
 
-static int
-is_conditional(enum dcfg_edge_kind k)
-{
-	return k == DCFG_EDGE_CONDITIONAL_BRANCH || k == DCFG_EDGE_DIRECT_CONDITIONAL_BRANCH ||
-	    k == DCFG_EDGE_INDIRECT_CONDITIONAL_BRANCH;
-}
-
-static int
-is_jump(enum dcfg_edge_kind k)
-{
-	switch (k) {
-	case DCFG_EDGE_BRANCH: case DCFG_EDGE_CONDITIONAL_BRANCH:
-	case DCFG_EDGE_UNCONDITIONAL_BRANCH: case DCFG_EDGE_DIRECT_BRANCH:
-	case DCFG_EDGE_INDIRECT_BRANCH: case DCFG_EDGE_DIRECT_CONDITIONAL_BRANCH:
-	case DCFG_EDGE_INDIRECT_CONDITIONAL_BRANCH: case DCFG_EDGE_DIRECT_UNCONDITIONAL_BRANCH:
-	case DCFG_EDGE_INDIRECT_UNCONDITIONAL_BRANCH: case DCFG_EDGE_FALL_THROUGH:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 static void
 block_costs(struct writer *w, const struct dcfg_block *b, uint64_t exec)
 {
@@ -199,14 +162,14 @@ block_jumps(struct writer *w, uint32_t b)
 	int conditional = 0;
 
 	for (k = pf->out_first[b]; k < pf->out_first[b + 1]; k++)
-		conditional |= is_conditional(d->edges[pf->p->edges.first + pf->out_edges[k]].kind);
+		conditional |= dcfg_edge_kind_is_conditional(d->edges[pf->p->edges.first + pf->out_edges[k]].kind);
 	for (k = pf->out_first[b]; k < pf->out_first[b + 1]; k++) {
 		const struct dcfg_edge *edge;
 		const struct dcfg_block *tb;
 		uint32_t slot;
 		e = pf->out_edges[k];
 		edge = &d->edges[pf->p->edges.first + e];
-		if (!is_jump(edge->kind) || pf->count[e] == 0 ||
+		if (!dcfg_edge_kind_is_branch(edge->kind) || pf->count[e] == 0 ||
 		    (t = dcfg_profile_block_of(pf, edge->target)) == DCFG_NONE ||
 		    pf->block_func[t] != f)
 			continue;
@@ -215,7 +178,7 @@ block_jumps(struct writer *w, uint32_t b)
 		switch_file(w, ssrc);
 		if (tsrc && (slot = file_slot(w, tsrc)) != w->file)
 			out_file(w, "jfi=", slot);
-		if (is_conditional(edge->kind) ||
+		if (dcfg_edge_kind_is_conditional(edge->kind) ||
 		    (edge->kind == DCFG_EDGE_FALL_THROUGH && conditional)) {
 			dcfg_out_str(w->out, "jcnd=");
 			dcfg_out_u64(w->out, pf->count[e]);
@@ -279,7 +242,7 @@ dcfg_callgrind_write(struct dcfg_output *out, const struct dcfg_profile *pf,
 
 	/* callgrind_annotate: positions before events, which ends the header. */
 	dcfg_out_str(out, "# callgrind format\nversion: 1\ncreator: ");
-	out_text(out, h->creator);
+	dcfg_out_text(out, h->creator);
 	dcfg_out_str(out, "\npid: ");
 	dcfg_out_u64(out, pf->p->pid);
 	dcfg_out_char(out, '\n');
@@ -290,7 +253,7 @@ dcfg_callgrind_write(struct dcfg_output *out, const struct dcfg_profile *pf,
 	}
 	if (h->cmd) {
 		dcfg_out_str(out, "cmd: ");
-		out_text(out, h->cmd);
+		dcfg_out_text(out, h->cmd);
 		dcfg_out_char(out, '\n');
 	}
 	if (pf->estimated)

@@ -67,22 +67,11 @@ struct csi {
 	uint32_t n_nodes, n_edges, n_heads, entry, exit;
 };
 
+/* Control flow inside a routine: branches, fall-through and bypasses. */
 static int
 intra_kind(enum dcfg_edge_kind k)
 {
-	switch (k) {
-	case DCFG_EDGE_BRANCH: case DCFG_EDGE_CONDITIONAL_BRANCH:
-	case DCFG_EDGE_UNCONDITIONAL_BRANCH: case DCFG_EDGE_DIRECT_BRANCH:
-	case DCFG_EDGE_INDIRECT_BRANCH: case DCFG_EDGE_DIRECT_CONDITIONAL_BRANCH:
-	case DCFG_EDGE_INDIRECT_CONDITIONAL_BRANCH: case DCFG_EDGE_DIRECT_UNCONDITIONAL_BRANCH:
-	case DCFG_EDGE_INDIRECT_UNCONDITIONAL_BRANCH: case DCFG_EDGE_FALL_THROUGH:
-	case DCFG_EDGE_CALL_BYPASS: case DCFG_EDGE_SYSTEM_CALL_BYPASS:
-	case DCFG_EDGE_CONTEXT_CHANGE_BYPASS: case DCFG_EDGE_EXCLUDED_CODE_BYPASS:
-	case DCFG_EDGE_INTERRUPT_BYPASS: case DCFG_EDGE_UNKNOWN_IMAGE_BYPASS:
-		return 1;
-	default:
-		return 0;
-	}
+	return dcfg_edge_kind_is_branch(k) || dcfg_edge_kind_is_bypass(k);
 }
 
 static int

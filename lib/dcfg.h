@@ -228,5 +228,11 @@ enum dcfg_special_kind dcfg_special_node(const struct dcfg *d, uint32_t node_id)
 const char *dcfg_edge_kind_name(enum dcfg_edge_kind kind);
 enum dcfg_edge_kind dcfg_edge_kind_from_name(const char *name, size_t len);
 int dcfg_edge_kind_is_call(enum dcfg_edge_kind kind);
+/* One of the nine *BRANCH kinds, or FALL_THROUGH: control flow inside a routine. */
+int dcfg_edge_kind_is_branch(enum dcfg_edge_kind kind);
+/* CONDITIONAL_BRANCH and its DIRECT and INDIRECT forms. */
+int dcfg_edge_kind_is_conditional(enum dcfg_edge_kind kind);
+/* A fabricated edge past a call, handler or excluded code (CALL_BYPASS...). */
+int dcfg_edge_kind_is_bypass(enum dcfg_edge_kind kind);
 
 #endif

@@ -70,13 +70,11 @@ image_id(const struct dcfg *d, const struct dcfg_image *im)
 	return h;
 }
 
+/* Values are checked to fit 32 bits before they get here. */
 static void
 u32(struct dcfg_output *out, uint64_t v)
 {
-	unsigned char b[4] = { (unsigned char)v, (unsigned char)(v >> 8),
-		(unsigned char)(v >> 16), (unsigned char)(v >> 24) };
-
-	dcfg_out_bytes(out, b, 4);
+	dcfg_out_u32le(out, (uint32_t)v);
 }
 
 static int
@@ -104,10 +102,9 @@ write_image(struct dcfg_output *out, void *ctx, struct dcfg_error *err)
 	dcfg_out_bytes(out, head, len);
 	if (path && *path) {
 		dcfg_out_str(out, "path ");
-		for (; *path; path++, len++)
-			dcfg_out_char(out, (unsigned char)*path < 0x20 || *path == 0x7f ? '?' : *path);
+		dcfg_out_text(out, path);
 		dcfg_out_char(out, '\n');
-		len += 6;
+		len += 6 + strlen(path);
 	}
 	/* Spaces after "samples" put the binary part on a 4-byte boundary. */
 	dcfg_out_str(out, "samples");

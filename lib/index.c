@@ -67,6 +67,41 @@ dcfg_edge_kind_is_call(enum dcfg_edge_kind kind)
 	    kind == DCFG_EDGE_INDIRECT_CALL || kind == DCFG_EDGE_SYSTEM_CALL;
 }
 
+int
+dcfg_edge_kind_is_branch(enum dcfg_edge_kind kind)
+{
+	switch (kind) {
+	case DCFG_EDGE_BRANCH: case DCFG_EDGE_CONDITIONAL_BRANCH:
+	case DCFG_EDGE_UNCONDITIONAL_BRANCH: case DCFG_EDGE_DIRECT_BRANCH:
+	case DCFG_EDGE_INDIRECT_BRANCH: case DCFG_EDGE_DIRECT_CONDITIONAL_BRANCH:
+	case DCFG_EDGE_INDIRECT_CONDITIONAL_BRANCH: case DCFG_EDGE_DIRECT_UNCONDITIONAL_BRANCH:
+	case DCFG_EDGE_INDIRECT_UNCONDITIONAL_BRANCH: case DCFG_EDGE_FALL_THROUGH:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int
+dcfg_edge_kind_is_conditional(enum dcfg_edge_kind kind)
+{
+	return kind == DCFG_EDGE_CONDITIONAL_BRANCH || kind == DCFG_EDGE_DIRECT_CONDITIONAL_BRANCH ||
+	    kind == DCFG_EDGE_INDIRECT_CONDITIONAL_BRANCH;
+}
+
+int
+dcfg_edge_kind_is_bypass(enum dcfg_edge_kind kind)
+{
+	switch (kind) {
+	case DCFG_EDGE_CALL_BYPASS: case DCFG_EDGE_SYSTEM_CALL_BYPASS:
+	case DCFG_EDGE_CONTEXT_CHANGE_BYPASS: case DCFG_EDGE_EXCLUDED_CODE_BYPASS:
+	case DCFG_EDGE_INTERRUPT_BYPASS: case DCFG_EDGE_UNKNOWN_IMAGE_BYPASS:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static int
 by_addr(const void *a, const void *b)
 {

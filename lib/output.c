@@ -137,3 +137,26 @@ dcfg_out_json_string(struct dcfg_output *out, const char *s)
 	}
 	dcfg_out_char(out, '"');
 }
+
+void
+dcfg_out_text(struct dcfg_output *out, const char *s)
+{
+	const char *run = s;
+
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f) {
+			dcfg_out_bytes(out, run, (size_t)(s - run));
+			dcfg_out_char(out, '?');
+			run = s + 1;
+		}
+	dcfg_out_bytes(out, run, (size_t)(s - run));
+}
+
+void
+dcfg_out_u32le(struct dcfg_output *out, uint32_t v)
+{
+	unsigned char b[4] = { (unsigned char)v, (unsigned char)(v >> 8),
+		(unsigned char)(v >> 16), (unsigned char)(v >> 24) };
+
+	dcfg_out_bytes(out, b, 4);
+}

@@ -66,5 +66,9 @@ void dcfg_out_str(struct dcfg_output *out, const char *s);
 void dcfg_out_u64(struct dcfg_output *out, uint64_t v);
 void dcfg_out_hex(struct dcfg_output *out, uint64_t v);      /* 0x... */
 void dcfg_out_json_string(struct dcfg_output *out, const char *s);
+/* S on one line whatever its bytes: those below 0x20 and 0x7f are written '?'. */
+void dcfg_out_text(struct dcfg_output *out, const char *s);
+/* V as 4 bytes, least significant first (binary formats). */
+void dcfg_out_u32le(struct dcfg_output *out, uint32_t v);
 
 #endif

@@ -206,21 +206,18 @@ func_file(const struct wg *w, uint32_t i)
 	return name;
 }
 
+/* Values are checked to fit 32 bits before they get here. */
 static void
 u32(struct dcfg_output *out, uint64_t v)
 {
-	unsigned char b[4] = { (unsigned char)v, (unsigned char)(v >> 8),
-		(unsigned char)(v >> 16), (unsigned char)(v >> 24) };
-
-	dcfg_out_bytes(out, b, 4);
+	dcfg_out_u32le(out, (uint32_t)v);
 }
 
 /* A name on a line of its own, whatever bytes it holds. */
 static void
 out_line(struct dcfg_output *out, const char *s)
 {
-	for (; *s; s++)
-		dcfg_out_char(out, (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+	dcfg_out_text(out, s);
 	dcfg_out_char(out, '\n');
 }
 
