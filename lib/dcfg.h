@@ -150,6 +150,12 @@ struct dcfg_addr_index {
 	uint32_t index;
 };
 
+/* How many records before an address the lookups search for one that nests around it. */
+#define DCFG_ADDR_NESTING 64
+
+/* The first of N sorted records that starts after ADDR (N when none). */
+size_t dcfg_addr_index_after(const struct dcfg_addr_index *ix, size_t n, uint64_t addr);
+
 struct dcfg_process {
 	uint64_t pid;
 	uint64_t instr_count;

@@ -297,14 +297,10 @@ dcfg_block_by_node(const struct dcfg *d, const struct dcfg_process *p,
 	return i == DCFG_NONE ? NULL : &d->blocks[p->blocks.first + i];
 }
 
-/*
- * The record covering ADDR: the last one starting at or before it, or,
- * when records nest (a symbol inside a larger one), one of the few before.
- */
-static const struct dcfg_addr_index *
-covering(const struct dcfg_addr_index *ix, size_t n, uint64_t addr)
+size_t
+dcfg_addr_index_after(const struct dcfg_addr_index *ix, size_t n, uint64_t addr)
 {
-	size_t lo = 0, hi = n, steps;
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -313,7 +309,19 @@ covering(const struct dcfg_addr_index *ix, size_t n, uint64_t addr)
 		else
 			hi = mid;
 	}
-	for (steps = 0; lo > 0 && steps < 64; lo--, steps++)
+	return lo;
+}
+
+/*
+ * The record covering ADDR: the last one starting at or before it, or,
+ * when records nest (a symbol inside a larger one), one of the few before.
+ */
+static const struct dcfg_addr_index *
+covering(const struct dcfg_addr_index *ix, size_t n, uint64_t addr)
+{
+	size_t lo = dcfg_addr_index_after(ix, n, addr), steps;
+
+	for (steps = 0; lo > 0 && steps < DCFG_ADDR_NESTING; lo--, steps++)
 		if (addr < ix[lo - 1].end)
 			return &ix[lo - 1];
 	return NULL;

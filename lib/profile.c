@@ -321,21 +321,14 @@ dcfg_profile_view(struct dcfg_profile *pf, uint32_t thread, const uint64_t *incl
 
 /* ---- a block's cost lines ---- */
 
-/* The first source range that may overlap ADDR (ranges nest at most 64 deep). */
+/* The first source range that may overlap ADDR, as far as the lookups search nesting. */
 static size_t
 first_range(const struct dcfg_process *p, uint64_t addr)
 {
 	const struct dcfg_addr_index *ix = p->source_by_addr;
-	size_t lo = 0, hi = p->n_source_by_addr, steps, first;
+	size_t lo = dcfg_addr_index_after(ix, p->n_source_by_addr, addr), steps, first;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ix[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (first = lo, steps = 0; lo > 0 && steps < 64; lo--, steps++)
+	for (first = lo, steps = 0; lo > 0 && steps < DCFG_ADDR_NESTING; lo--, steps++)
 		if (addr < ix[lo - 1].end)
 			first = lo - 1;
 	return first;
