@@ -38,12 +38,14 @@
  * goes to EXIT.
  *
  * The paths (Ball-Larus, see real-readers.md): the DAG has the standard
- * edges; each back edge u~>h is replaced by a dummy edge ENTRY->h carrying
- * the back edge's numbers (one per distinct head; all back edges to h must
- * carry the same numbers) and a dummy edge u->EXIT carrying 0.  A back edge
- * to the ENTRY block itself would give a dummy loop ENTRY->ENTRY: it is
- * accepted only with numbers 0 (the paths after it are the paths from the
- * entry, numbered the same) and adds no dummy ENTRY edge.  Checked:
+ * edges; each back edge u~>h is replaced by its own dummy edge ENTRY->h
+ * carrying that back edge's numbers and a dummy edge u->EXIT carrying 0.
+ * Two back edges into one head are two dummy edges, so they need numbers of
+ * their own: were they equal, two paths would share a sum (found below).
+ * Nothing may enter the ENTRY block, where every path starts: a back edge
+ * into it would need the dummy edge ENTRY->ENTRY, a cycle, and a standard
+ * edge into it would make ENTRY not the DAG's source; both are refused.
+ * Checked:
  *   - the DAG is acyclic; every block but EXIT has an edge out of it;
  *   - P (the number of ENTRY-to-EXIT paths) is at most 2^64-1;
  *   - P <= LIMIT (default 1000000): every path is enumerated (explicit
@@ -309,6 +311,10 @@ path_text(const size_t *pe, size_t n, size_t entry)
 		const struct dedge *d = &dag[pe[i]];
 		len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%" PRIu64,
 		    d->dummy ? " =>" : " ", blocks[d->dst].id);
+		/* two dummy edges into one head differ only by their back edge */
+		if (d->dummy == 1)
+			len += (size_t)snprintf(buf + len, sizeof buf - len, " (for %" PRIu64
+			    "~>%" PRIu64 ")", blocks[edges[d->from].src].id, blocks[d->dst].id);
 	}
 	if (len >= sizeof buf - 64)
 		snprintf(buf + len, sizeof buf - len, " ...");
@@ -490,28 +496,17 @@ check_function(void)
 	n_dag = 0;
 	for (size_t i = 0; i < n_edges; i++) {
 		const struct edge *e = &edges[i];
+		if (e->dst == entry)
+			fail("function %s: line %zu: %s into the ENTRY block %" PRIu64 " (%s)",
+			    fname, e->line, e->back ? "a back edge" : "an edge", blocks[entry].id,
+			    e->back ? "its dummy edge ENTRY->ENTRY would be a cycle" :
+			    "every path starts at ENTRY: nothing enters it");
 		if (!e->back) {
 			add_dag(e->src, e->dst, e->inc, e->wt, 0, i);
 			continue;
 		}
 		add_dag(e->src, ex, 0, 0, 2, i);
-		if (e->dst == entry) {
-			if (e->inc != 0 || e->wt != 0)
-				fail("function %s: line %zu: a back edge to the ENTRY block must "
-				    "carry 0$0 (its dummy edge ENTRY->ENTRY adds no path)",
-				    fname, e->line);
-			continue;
-		}
-		size_t j;
-		for (j = 0; j < n_dag; j++)
-			if (dag[j].dummy == 1 && dag[j].dst == e->dst)
-				break;
-		if (j == n_dag)
-			add_dag(entry, e->dst, e->inc, e->wt, 1, i);
-		else if (dag[j].inc != e->inc || dag[j].wt != e->wt)
-			fail("function %s: line %zu: back edges to block %" PRIu64
-			    " carry different numbers (line %zu)", fname, e->line,
-			    blocks[e->dst].id, edges[dag[j].from].line);
+		add_dag(entry, e->dst, e->inc, e->wt, 1, i);
 	}
 	out_first = xrealloc(out_first, n_blocks + 1, sizeof *out_first);
 	out_list = xrealloc(out_list, n_dag + 1, sizeof *out_list);
