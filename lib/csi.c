@@ -6,9 +6,15 @@
  *
  * Each routine is worked on alone, in arrays sized by its blocks and edges
  * and reused from one routine to the next. Local node indices are in id
- * order (EXIT and the extra blocks included), and every edge list is kept
- * sorted by (source, target, edge id), which is also the output order.
- * Searches use explicit stacks: the depth of a graph is the input's.
+ * order (EXIT, the synthetic entry and the extra blocks included), and
+ * every edge list is kept sorted by (source, target, edge id), which is
+ * also the output order. Searches use explicit stacks: the depth of a
+ * graph is the input's.
+ *
+ * Ball-Larus needs an ENTRY that nothing enters (a back edge into it would
+ * need the dummy edge ENTRY->ENTRY, a cycle), and a dummy edge ENTRY->h of
+ * its own for every back edge, even for several into one head: a routine
+ * whose entry block has edges into it gets a synthetic ENTRY block in front.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -22,16 +28,13 @@
 
 enum {
 	N_EXIT_NODE = 1 << 0,      /* listed in EXIT_NODE_IDS */
-	N_HAS_OUT   = 1 << 1,      /* has an intra edge out */
-	N_HEAD      = 1 << 2,      /* target of a back edge (not the entry) */
-	N_SEEN      = 1 << 3
+	N_HAS_OUT   = 1 << 1       /* has an intra edge out */
 };
 
 struct node {
 	uint64_t id;
 	uint64_t paths;            /* NumPaths */
-	uint64_t head_val;         /* Val of the dummy edge ENTRY->this */
-	uint32_t block;            /* process-relative; DCFG_NONE for EXIT (virtual) and extras */
+	uint32_t block;            /* process-relative; DCFG_NONE for a virtual EXIT or ENTRY, extras */
 	uint8_t flags;
 	uint8_t state;             /* depth-first search: 0 new, 1 on the stack, 2 done */
 };
@@ -47,6 +50,11 @@ struct pair {
 	uint32_t u, h;
 };
 
+/* The dummy edge ENTRY->h of the back edge k, u~>h. */
+struct dummy {
+	uint32_t h, u, k;
+};
+
 struct frame {
 	uint32_t v, pos;
 };
@@ -59,12 +67,12 @@ struct csi {
 	struct edge *edges;        size_t cap_edges;
 	struct edge *edges2;       size_t cap_edges2;
 	uint32_t *first;           size_t cap_first;
-	uint32_t *heads;           size_t cap_heads;
+	struct dummy *dummies;     size_t cap_dummies;
 	struct pair *pairs;        size_t cap_pairs;
 	struct frame *stack;       size_t cap_stack;
 
 	/* The routine being worked on. */
-	uint32_t n_nodes, n_edges, n_heads, entry, exit;
+	uint32_t n_nodes, n_edges, n_dummies, entry, exit;
 };
 
 /* Control flow inside a routine: branches, fall-through and bypasses. */
@@ -94,6 +102,16 @@ by_ends(const void *a, const void *b)
 	if (x->dst != y->dst)
 		return x->dst < y->dst ? -1 : 1;
 	return x->eid < y->eid ? -1 : x->eid > y->eid;
+}
+
+static int
+by_head(const void *a, const void *b)
+{
+	const struct dummy *x = a, *y = b;
+
+	if (x->h != y->h)
+		return x->h < y->h ? -1 : 1;
+	return x->u < y->u ? -1 : x->u > y->u;
 }
 
 static int
@@ -218,6 +236,19 @@ collect_edges(struct csi *s)
 		    !(s->nodes[u].flags & N_HAS_OUT))
 			s->edges[m++] = (struct edge){ .eid = SYNTHETIC, .src = u, .dst = s->exit };
 	}
+	/*
+	 * An entry block with edges into it (a loop headed there, a jump back
+	 * to it) is put behind a synthetic ENTRY, the id above the largest
+	 * (which sorts it, and its one edge, last).
+	 */
+	for (k = 0; k < m && s->edges[k].dst != s->entry; k++)
+		;
+	if (k < m) {
+		u = s->n_nodes++;
+		s->nodes[u] = (struct node){ .id = s->nodes[u - 1].id + 1, .block = DCFG_NONE };
+		s->edges[m++] = (struct edge){ .eid = SYNTHETIC, .src = u, .dst = s->entry };
+		s->entry = u;
+	}
 	s->n_edges = m;
 	if (m > 1)
 		qsort(s->edges, m, sizeof *s->edges, by_ends);
@@ -313,49 +344,6 @@ retreating_edges(struct csi *s)
 }
 
 /*
- * The heads of the back edges, but the entry (a path that starts over at
- * the entry is numbered as a fresh one: its dummy edge would be a loop).
- * A dummy edge ENTRY->h closes a cycle when h reaches the entry by other
- * edges, which only a block the entry does not reach can make possible;
- * then the edges into the entry are taken as back edges too.
- */
-static void
-find_heads(struct csi *s)
-{
-	struct node *nd = s->nodes;
-	uint32_t i, k, v, sp = 0;
-
-	for (i = 0; i < s->n_nodes; i++)
-		nd[i].flags &= (uint8_t)~(N_HEAD | N_SEEN);
-	for (k = 0; k < s->n_edges; k++)
-		if (s->edges[k].back && s->edges[k].dst != s->entry)
-			nd[s->edges[k].dst].flags |= N_HEAD;
-	for (i = 0; i < s->n_nodes; i++)
-		if (nd[i].flags & N_HEAD) {
-			nd[i].flags |= N_SEEN;
-			s->stack[sp++].v = i;
-		}
-	while (sp) {
-		v = s->stack[--sp].v;
-		for (k = s->first[v]; k < s->first[v + 1]; k++) {
-			uint32_t w = s->edges[k].dst;
-			if (!s->edges[k].back && !(nd[w].flags & N_SEEN)) {
-				nd[w].flags |= N_SEEN;
-				s->stack[sp++].v = w;
-			}
-		}
-	}
-	if (nd[s->entry].flags & N_SEEN)
-		for (k = 0; k < s->n_edges; k++)
-			if (s->edges[k].dst == s->entry)
-				s->edges[k].back = 1;
-	s->n_heads = 0;
-	for (i = 0; i < s->n_nodes; i++)
-		if (nd[i].flags & N_HEAD)
-			s->heads[s->n_heads++] = i;
-}
-
-/*
  * Extra blocks: a back edge, or an edge to EXIT, out of a node with other
  * edges goes through a new node of its own. The new nodes take the ids
  * after the largest, in the order their edges come; the edge list stays
@@ -402,6 +390,23 @@ split_edges(struct csi *s)
 	index_edges(s);
 }
 
+/*
+ * The dummy edges ENTRY->h, one per back edge, by head id then source id
+ * (after the splits every back edge has a source of its own).
+ */
+static void
+collect_dummies(struct csi *s)
+{
+	uint32_t k, n = 0;
+
+	for (k = 0; k < s->n_edges; k++)
+		if (s->edges[k].back)
+			s->dummies[n++] = (struct dummy){ s->edges[k].dst, s->edges[k].src, k };
+	if (n > 1)
+		qsort(s->dummies, n, sizeof *s->dummies, by_head);
+	s->n_dummies = n;
+}
+
 /* A node whose one edge out is a back edge: its DAG edge is the dummy one to EXIT. */
 static int
 back_source(const struct csi *s, uint32_t v)
@@ -415,7 +420,7 @@ n_succ(const struct csi *s, uint32_t v)
 {
 	uint32_t n = back_source(s, v) ? 1 : s->first[v + 1] - s->first[v];
 
-	return v == s->entry ? n + s->n_heads : n;
+	return v == s->entry ? n + s->n_dummies : n;
 }
 
 static uint32_t
@@ -426,13 +431,17 @@ succ(const struct csi *s, uint32_t v, uint32_t i)
 	if (back_source(s, v)) {
 		if (i == 0)
 			return s->exit;
-		return s->heads[i - 1];
+		return s->dummies[i - 1].h;
 	}
 	n = s->first[v + 1] - s->first[v];
-	return i < n ? s->edges[s->first[v] + i].dst : s->heads[i - n];
+	return i < n ? s->edges[s->first[v] + i].dst : s->dummies[i - n].h;
 }
 
-/* NumPaths(V) from its successors', and the Val of each of its DAG edges. 1: overflow. */
+/*
+ * NumPaths(V) from its successors', and the Val of each of its DAG edges;
+ * a back edge is written with the Val of its dummy edge from the entry.
+ * 1: overflow.
+ */
 static int
 number(struct csi *s, uint32_t v)
 {
@@ -454,9 +463,9 @@ number(struct csi *s, uint32_t v)
 		}
 	}
 	if (v == s->entry)
-		for (i = 0; i < s->n_heads; i++) {
-			nd[s->heads[i]].head_val = sum;
-			over |= __builtin_add_overflow(sum, nd[s->heads[i]].paths, &sum);
+		for (i = 0; i < s->n_dummies; i++) {
+			s->edges[s->dummies[i].k].val = sum;
+			over |= __builtin_add_overflow(sum, nd[s->dummies[i].h].paths, &sum);
 		}
 	nd[v].paths = sum;
 	return over;
@@ -467,7 +476,7 @@ static int
 ball_larus(struct csi *s)
 {
 	struct node *nd = s->nodes;
-	uint32_t i, sp, v, w, k;
+	uint32_t i, sp, v, w;
 	int over = 0;
 
 	for (i = 0; i < s->n_nodes; i++)
@@ -496,12 +505,7 @@ ball_larus(struct csi *s)
 			}
 		}
 	}
-	if (over)
-		return 1;
-	for (k = 0; k < s->n_edges; k++)
-		if (s->edges[k].back)
-			s->edges[k].val = s->edges[k].dst == s->entry ? 0 : nd[s->edges[k].dst].head_val;
-	return 0;
+	return over;
 }
 
 static void
@@ -594,12 +598,16 @@ reserve(struct csi *s, uint32_t fi)
 		b = pf->blocks[f->first + k];
 		out += pf->out_first[b + 1] - pf->out_first[b];
 	}
-	/* Intra edges, one edge to EXIT per block at most, then one more per split. */
+	/*
+	 * Intra edges, one edge to EXIT per block at most, the synthetic
+	 * entry's, then one more per split; nodes: the blocks, EXIT, the
+	 * synthetic entry, one per split.
+	 */
 	n_edges = 2 * (out + f->count + 1);
-	n_nodes = (size_t)f->count + 1 + out + f->count + 1;
+	n_nodes = (size_t)f->count + 2 + out + f->count + 1;
 	if (dcfg_reserve((void **)&s->nodes, &s->cap_nodes, n_nodes, sizeof *s->nodes) < 0 ||
 	    dcfg_reserve((void **)&s->first, &s->cap_first, n_nodes + 1, sizeof *s->first) < 0 ||
-	    dcfg_reserve((void **)&s->heads, &s->cap_heads, n_nodes, sizeof *s->heads) < 0 ||
+	    dcfg_reserve((void **)&s->dummies, &s->cap_dummies, n_edges, sizeof *s->dummies) < 0 ||
 	    dcfg_reserve((void **)&s->stack, &s->cap_stack, n_nodes, sizeof *s->stack) < 0 ||
 	    dcfg_reserve((void **)&s->edges, &s->cap_edges, n_edges, sizeof *s->edges) < 0 ||
 	    dcfg_reserve((void **)&s->edges2, &s->cap_edges2, n_edges, sizeof *s->edges2) < 0)
@@ -624,8 +632,8 @@ routine(struct csi *s, uint32_t fi)
 	if (loop_back_edges(s, fi) < 0)
 		goto out;
 	retreating_edges(s);
-	find_heads(s);
 	split_edges(s);
+	collect_dummies(s);
 	rc = ball_larus(s);
 	if (rc == 1)
 		fprintf(stderr, "dcfg-convert: warning: routine %s: more than 2^64-1 acyclic paths, "
@@ -688,7 +696,7 @@ out:
 	free(s.edges);
 	free(s.edges2);
 	free(s.first);
-	free(s.heads);
+	free(s.dummies);
 	free(s.pairs);
 	free(s.stack);
 	dcfg_profile_free(&pf);
