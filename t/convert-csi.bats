@@ -8,14 +8,19 @@
 #      edge out, else a virtual block (smallest id above the entry's that the
 #      routine does not use), with an edge from every exit node and from
 #      every other block without an intra edge out;
-#   3. back edges: LOOPS (head, back-edge sources), then retreating edges of
-#      a DFS from the entry;
-#   4. extra blocks x (id: largest in use + 1) on a back edge, or an edge to
+#   3. a synthetic ENTRY block S (id: largest in use + 1, `S|ENTRY|NULL`,
+#      one edge S->entry) when an intra edge goes into the entry block, so
+#      that nothing enters ENTRY;
+#   4. back edges: LOOPS (head, back-edge sources), then retreating edges of
+#      a DFS from ENTRY;
+#   5. extra blocks x (id: largest in use + 1) on a back edge, or an edge to
 #      EXIT, whose source has another out edge;
-#   5. Ball-Larus on the DAG (back edges replaced by ENTRY=>h and u->EXIT),
-#      successors in the order: dummy to EXIT, real edges by target id, the
-#      ENTRY's dummies by head id; Val(edge i) = sum of NumPaths of the
-#      targets of edges 0..i-1.  N(v) below is NumPaths(v).
+#   6. Ball-Larus on the DAG (each back edge u~>h replaced by its own dummy
+#      ENTRY=>h and u->EXIT), successors in the order: dummy to EXIT, real
+#      edges by target id, the ENTRY's dummies by head id, then by the back
+#      edge's source id; Val(edge i) = sum of NumPaths of the targets of
+#      edges 0..i-1; a back edge carries the Val of its own dummy.  N(v)
+#      below is NumPaths(v).
 #
 # The second reader is build/t/csi-paths (t/tools/csi-paths.c, written from
 # the CSI document, not from the writer): it reads the text strictly and
@@ -406,30 +411,31 @@ EOF
 
 # t/data/convert-two.dcfg.json, process 1000: one block 6, the entry, its
 # own exit node and the head of a loop whose back edge is 6 -> 6 (711).
-# Virtual EXIT 7 (above 6, unused).  6~>6 has a sibling (6->7): extra 8;
-# 6->7 goes to EXIT with a sibling (6 -> 8): extra 9.  The back edge's head
-# is the entry itself: its dummy ENTRY=>6 would be a loop ENTRY->ENTRY.  The
-# contract does not say what then; Ball-Larus assumes nothing enters ENTRY.
-# The paths after the back edge are the paths from the entry, so the only
-# numbering that keeps every sum distinct and below NumPaths(6) = 2 (6->8
-# Val 0, 6->9 Val 1) gives 8~>6 the numbers 0$0 (csi-paths accepts exactly
-# that).  No SOURCE_DATA: ENTRY|NULL.
-@test "a loop whose head is the entry: the back edge carries 0" {
+# Virtual EXIT 7 (above 6, unused).  6 -> 6 goes into the entry block: a
+# synthetic ENTRY 8 (largest in use, 7, + 1) with the edge 8->6, so that
+# the back edge's dummy is 8=>6, not a loop ENTRY->ENTRY.  6~>6 has a
+# sibling (6->7): extra 9 (8 + 1); 6->7 goes to EXIT with a sibling: extra
+# 10.  N(9) = N(10) = 1; 6: 6->9 Val 0, 6->10 Val 1, N = 2; 8: 8->6 Val 0,
+# 8=>6 Val 2, N = 4: 9~>6 carries 2.  No SOURCE_DATA: 6|NULL.
+@test "a loop whose head is the entry: a synthetic ENTRY in front" {
 	dcfg_convert --to csi --dcfg "$DATA/convert-two.dcfg.json" -p 1000
 	expect_stdout <<'EOF'
 #
 main
 7|EXIT
-6|ENTRY|NULL
-8|-1
+8|ENTRY|NULL
+6|NULL
 9|-1
+10|-1
 $
-6->8|0$0
-6->9|1$1
-8~>6|0$0
-9->7|0$0
+6->9|0$0
+6->10|1$1
+8->6|0$0
+9~>6|2$2
+10->7|0$0
 EOF
 	csi_ok stdout
+	echo 'FUNCTION main paths 4 ok' | diff -u - paths
 	# process 1001: block 5, its own exit node, virtual EXIT 6
 	dcfg_convert --to csi --dcfg "$DATA/convert-two.dcfg.json" -p 1001
 	printf '%s\n' '#' start '6|EXIT' '5|ENTRY|-1' '$' '5->6|0$0' | expect_stdout
@@ -440,38 +446,275 @@ EOF
 # (not intra: the entry reaches nothing), 2 -> 3 FT, 3 -> 2 COND (LOOPS:
 # head 2, source 3), 3 -> 1 BRANCH (a jump back into the entry).
 #   Virtual EXIT: above 1, 2 and 3 are used: 4; 1 -> 4 (the exit node).
-#   Back edges: 3 -> 2 (LOOPS).  The DFS from 1 finds nothing, then from 2:
-#   3 -> 1 reaches a finished block, not retreating; but the head 2 reaches
-#   the entry (2 -> 3 -> 1), so the dummy 1=>2 would close a cycle: the
-#   edges into the entry are back edges too (dcfg-convert(1), THE CSI
-#   METADATA).  3 -> 1 goes to the entry: numbers 0$0, no dummy.
-#   Extra blocks: 1 has only 1 -> 4 (so 1 carries -1 itself); 3 has two
-#   back edges: 3~>1 (target 1 first) gets 5, 3~>2 gets 6.
-#   N(3): 3->5 Val 0, 3->6 Val 1, N = 2; N(2) = 2;
-#   1: 1->4 Val 0, 1=>2 Val 1, N = 3: 6~>2 carries 1.
-#   The paths starting by 1=>2 start running at 2: the entry's -1 is not on
-#   them, each has one -1 (5 or 6).
+#   3 -> 1 goes into the entry block: synthetic ENTRY 5 (largest, 4, + 1),
+#   edge 5->1.  Back edges: 3 -> 2 (LOOPS).  The DFS from 5 goes 5, 1, 4,
+#   then from 2: 2, 3, and 3 -> 1 reaches a finished block: not retreating,
+#   a standard edge (were the dummy of 3~>2 ENTRY=>2 with ENTRY = 1, it
+#   would close the cycle 1=>2->3->1; with ENTRY = 5, nothing enters it).
+#   Extra blocks: 1 has only 1 -> 4 (so 1 carries -1 itself); 3 has the
+#   back edge 3~>2 and 3 -> 1: 3~>2 gets 6 (5 + 1).
+#   N(1) = 1; N(6) = 1; 3: 3->1 Val 0, 3->6 Val 1, N = 2; N(2) = 2;
+#   5: 5->1 Val 0, 5=>2 Val N(1) = 1, N = 3: 6~>2 carries 1.
+#   Paths: 5 1 4 = 0; =>2 3 1 4 = 1; =>2 3 6 = 1 + 1 = 2; one -1 each
+#   (1, 1, 6).
 @test "a jump back into the entry from a loop the entry does not reach" {
 	dcfg_convert --to csi --dcfg "$DATA/convert-csi-odd.dcfg.json"
 	expect_stdout <<'EOF'
 #
 odd
 4|EXIT
-1|ENTRY|-1
+5|ENTRY|NULL
+1|-1
 2|NULL
 3|NULL
-5|-1
 6|-1
 $
 1->4|0$0
 2->3|0$0
-3->5|0$0
+3->1|0$0
 3->6|1$1
-5~>1|0$0
+5->1|0$0
 6~>2|1$1
 EOF
 	csi_ok stdout
 	echo 'FUNCTION odd paths 3 ok' | diff -u - paths
+}
+
+# ---------------------------------------------------------------------------
+# Several back edges into one head.  t/data/convert-csi-latches.dcfg.json,
+# process 7, all counts 0 (a region DCFG), one image at 0x400000, one block
+# of 1 instruction per source line.
+#
+# latches (entry 10, EXIT_NODE_IDS [15]): 10 -> 11 FT; 11 -> 12 FT, 11 -> 15
+#   COND; 12 -> 13 FT, 12 -> 14 COND; 13 -> 11 JMP; 14 -> 11 COND, 14 -> 16
+#   FT; 16 -> 11 JMP.  LOOPS: head 11, back-edge sources [13, 14]: the
+#   latch 16 is not declared, the DFS from 10 finds 16 -> 11 (11 is on its
+#   stack): three back edges into 11.  EXIT = 15 (line 6 not written).
+#   Nothing enters 10: no synthetic ENTRY.  Extra blocks (largest 16 + 1,
+#   sources in id order): 11->15 to EXIT beside 11->12: 17; 14~>11 beside
+#   14->16: 18.  13 and 16 have the back edge alone: -1 on them.
+#   Each back edge its own dummy, by head (all 11) then source id:
+#   10=>11 for 13~>11, for 16~>11, for 18~>11.
+#   N(13) = N(16) = N(17) = N(18) = 1;
+#   14: 14->16 Val 0, 14->18 Val 1, N = 2;
+#   12: 12->13 Val 0, 12->14 Val 1, N = 1 + 2 = 3;
+#   11: 11->12 Val 0, 11->17 Val 3, N = 3 + 1 = 4;
+#   10: 10->11 Val 0, 10=>11 (13~>11) Val 4, 10=>11 (16~>11) Val 4 + 4 =
+#   8, 10=>11 (18~>11) Val 8 + 4 = 12, N = 16.
+#   (The old writer gave all three back edges 4: 16 paths, 4 sums apiece.)
+#
+# irred (entry 30, no LOOPS: irreducible): 30 -> 31 COND, 30 -> 32 FT,
+#   31 -> 32 FT, 32 -> 31 COND, 32 -> 33 FT; EXIT = 33.  The DFS from 30
+#   (targets by id) goes 30, 31, 32, and 32 -> 31 is retreating.  Extra
+#   blocks: 32~>31 and 32->33 (to EXIT) are both beside another edge: 34
+#   (target 31 first), 35.  N(34) = N(35) = 1; 32: 32->34 Val 0, 32->35
+#   Val 1, N = 2; N(31) = 2; 30: 30->31 Val 0, 30->32 Val 2, 30=>31 Val 4,
+#   N = 6.
+
+latches_text() {
+	cat <<'EOF'
+#
+latches
+15|EXIT
+10|ENTRY|1
+11|2
+12|3
+13|4|-1
+14|5
+16|7|-1
+17|-1
+18|-1
+$
+10->11|0$0
+11->12|0$0
+11->17|3$3
+12->13|0$0
+12->14|1$1
+13~>11|4$4
+14->16|0$0
+14->18|1$1
+16~>11|8$8
+17->15|0$0
+18~>11|12$12
+#
+irred
+33|EXIT
+30|ENTRY|11
+31|12
+32|13
+34|-1
+35|-1
+$
+30->31|0$0
+30->32|2$2
+31->32|0$0
+32->34|0$0
+32->35|1$1
+34~>31|4$4
+35->33|0$0
+EOF
+}
+
+@test "several back edges into one head: each its own dummy edge and value" {
+	dcfg_convert --to csi --dcfg "$DATA/convert-csi-latches.dcfg.json"
+	latches_text | expect_stdout
+	csi_ok stdout
+	printf '%s\n' 'FUNCTION latches paths 16 ok' 'FUNCTION irred paths 6 ok' | diff -u - paths
+	csi-paths --limit 1 stdout | diff -u paths -
+}
+
+@test "csi-paths refuses back edges into one head that share their numbers" {
+	# 16~>11 with 13~>11's numbers, 4: the paths that start by either
+	# dummy 10=>11 take the sums 4 + 0..3 (N(11) = 4) twice, and 8..11 are
+	# taken by none; the first found, =>11 (for 13~>11) 12 13 =>15, is 4.
+	latches_text | sed 's/^16~>11|8\$8$/16~>11|4$4/' > bad
+	run csi-paths bad
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"csi-paths: function latches: two paths have the sum of increments 4: the path 10 =>11 (for 1"[36]"~>11) 12 13"* ]] ||
+	    { echo "$output"; false; }
+	# counting: 10's edges ordered by number, 0, 4, 4, 12, must be 0, 4, 8, 12
+	run csi-paths --limit 1 bad
+	[ "$status" -eq 1 ]
+	[ "$output" = "csi-paths: function latches: block 10: an edge to 11 carries increment 4, Ball-Larus gives 8 (checked by counting: more than 1 paths)" ] ||
+	    { echo "$output"; false; }
+	# the old writer's answer for a shared head: every back edge with the
+	# head's one number (4), the weights alike
+	latches_text | sed -e 's/^16~>11|8\$8$/16~>11|4$4/' -e 's/^18~>11|12\$12$/18~>11|4$4/' > bad
+	run csi-paths bad
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"two paths have the sum of increments 4"* ]]
+	# weights alone wrong: the increments pass, the weights are refused
+	latches_text | sed 's/^16~>11|8\$8$/16~>11|8$4/' > bad
+	run csi-paths bad
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"two paths have the sum of weights 4"* ]]
+}
+
+# ---------------------------------------------------------------------------
+# Loops headed at the entry block (as strcmp's and _dl_cache_libcmp's are).
+# t/data/convert-csi-entryloop.dcfg.json, process 8, counts 0.
+#
+# cmp (entry 20, EXIT_NODE_IDS [21]): 20 -> 21 COND, 20 -> 22 FT; 22 -> 20
+#   COND (LOOPS: head 20, source 22), 22 -> 21 FT.  EXIT = 21.  22 -> 20
+#   goes into the entry: synthetic ENTRY 23 (20, 21, 22 in use), `23|ENTRY|
+#   NULL`, edge 23->20; 20 is an ordinary block (line 31, 2 instrs).
+#   Extra blocks (23 + 1 on): 20->21 to EXIT beside 20->22: 24; 22~>20 and
+#   22->21 (to EXIT), beside each other: 25 (target 20 first), 26.
+#   N(24) = N(25) = N(26) = 1; 22: 22->25 Val 0, 22->26 Val 1, N = 2;
+#   20: 20->22 Val 0, 20->24 Val 2, N = 3; 23: 23->20 Val 0, 23=>20
+#   (25~>20) Val 3, N = 6.
+#
+# libcmp (entry 40, EXIT_NODE_IDS [43]): 40 -> 41 COND, 40 -> 42 FT;
+#   41 -> 40 JMP (LOOPS: head 40, source 41); 42 -> 40 COND (not in LOOPS),
+#   42 -> 43 FT.  Two latches into the entry.  Synthetic ENTRY 44, edge
+#   44->40.  The DFS from 44: 44, 40, 41 (41 -> 40 declared already), 42,
+#   and 42 -> 40 reaches 40 on the stack: a back edge.  EXIT = 43.  41 has
+#   the back edge alone: -1.  Extra blocks: 42~>40: 45, 42->43: 46.
+#   N(41) = N(45) = N(46) = 1; 42: 42->45 Val 0, 42->46 Val 1, N = 2;
+#   40: 40->41 Val 0, 40->42 Val 1, N = 3;
+#   44: 44->40 Val 0, 44=>40 (41~>40) Val 3, 44=>40 (45~>40) Val 6, N = 9.
+
+entryloop_text() {
+	cat <<'EOF'
+#
+cmp
+21|EXIT
+23|ENTRY|NULL
+20|31|31
+22|32
+24|-1
+25|-1
+26|-1
+$
+20->22|0$0
+20->24|2$2
+22->25|0$0
+22->26|1$1
+23->20|0$0
+24->21|0$0
+25~>20|3$3
+26->21|0$0
+#
+libcmp
+43|EXIT
+44|ENTRY|NULL
+40|41
+41|42|-1
+42|43
+45|-1
+46|-1
+$
+40->41|0$0
+40->42|1$1
+41~>40|3$3
+42->45|0$0
+42->46|1$1
+44->40|0$0
+45~>40|6$6
+46->43|0$0
+EOF
+}
+
+@test "loops headed at the entry block: a synthetic ENTRY, every latch its own value" {
+	dcfg_convert --to csi --dcfg "$DATA/convert-csi-entryloop.dcfg.json"
+	entryloop_text | expect_stdout
+	csi_ok stdout
+	printf '%s\n' 'FUNCTION cmp paths 6 ok' 'FUNCTION libcmp paths 9 ok' | diff -u - paths
+	csi-paths --limit 1 stdout | diff -u paths -
+}
+
+@test "csi-paths refuses back edges and edges into the ENTRY block" {
+	# the old writer's answer for convert-two's process 1000: the back edge
+	# 8~>6 into the entry block 6, with 0$0
+	printf '%s\n' '#' main '7|EXIT' '6|ENTRY|NULL' '8|-1' '9|-1' '$' \
+	    '6->8|0$0' '6->9|1$1' '8~>6|0$0' '9->7|0$0' > bad
+	run csi-paths bad
+	[ "$status" -eq 1 ]
+	[ "$output" = 'csi-paths: function main: line 10: a back edge into the ENTRY block 6 (its dummy edge ENTRY->ENTRY would be a cycle)' ] ||
+	    { echo "$output"; false; }
+	# whatever its numbers
+	sed -i 's/^8~>6|0\$0$/8~>6|2$2/' bad
+	run csi-paths bad
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"a back edge into the ENTRY block 6"* ]]
+	# the entry-headed loop of cmp written without its synthetic ENTRY:
+	# 25~>20 goes into the ENTRY block 20
+	printf '%s\n' '#' cmp '21|EXIT' '20|ENTRY|31|31' '22|32' '24|-1' '25|-1' '26|-1' '$' \
+	    '20->22|0$0' '20->24|2$2' '22->25|0$0' '22->26|1$1' '24->21|0$0' '25~>20|0$0' \
+	    '26->21|0$0' > bad
+	run csi-paths bad
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"function cmp: line 15: a back edge into the ENTRY block 20"* ]]
+	# a standard edge into ENTRY, from a block ENTRY does not reach
+	printf '%s\n' '#' f '2|EXIT' '1|ENTRY|-1' '3|NULL' '$' '1->2|0$0' '3->1|0$0' > bad
+	run csi-paths bad
+	[ "$status" -eq 1 ]
+	[ "$output" = 'csi-paths: function f: line 8: an edge into the ENTRY block 1 (every path starts at ENTRY: nothing enters it)' ] ||
+	    { echo "$output"; false; }
+}
+
+# ---------------------------------------------------------------------------
+# The real DCFG (../shared/real, written by Intel's tool): 151 routines,
+# among them a loop head with two latches (tzset's) and a back edge its
+# LOOPS do not declare.  Every routine is written and reads back.
+
+@test "the real DCFG: every routine is written and its paths are numbered 0..P-1" {
+	R="$BATS_TEST_DIRNAME/../../shared/real/omp-dijkstra-8threads.dcfg.json"
+	[ -f "$R" ] || skip "../shared/real/omp-dijkstra-8threads.dcfg.json is absent (the real DCFG)"
+	dcfg_convert --to csi --dcfg "$R"
+	[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; false; }
+	csi_ok stdout
+	n=$(routines "$R")
+	[ "$n" -eq 151 ]
+	[ "$(grep -c '^#$' stdout)" -eq "$n" ]
+	[ "$(grep -c ' ok$' paths)" -eq "$n" ] || { cat paths; false; }
+	# counting instead of enumerating agrees
+	csi-paths --limit 2 stdout | cmp - paths
+	# a head with several back edges is there, and they carry distinct numbers
+	awk -F'[~|]' '/~>/ { h[$2]++; v[$2 " " $3]++ }
+	    END { for (k in v) if (v[k] > 1) bad = 1
+	          for (k in h) if (h[k] > 1) many = 1
+	          exit !(many && !bad) }' stdout
 }
 
 # ---------------------------------------------------------------------------
