@@ -2,6 +2,11 @@
  * dcfg-check's work: a DCFG judged against the spec (section 2), and a
  * trace against the spec (section 3) and its DCFG. Findings are written
  * as they are found, as text ("SEVERITY: WHERE: WHAT") or JSON.
+ *
+ * An error is what the spec forbids or what leaves the data unusable; a
+ * warning what the spec allows but calls wrong or uncommon; a note a fact
+ * worth knowing that breaks no rule (such as an identity the format does
+ * not promise and real writers do not keep). Notes never fail a check.
  */
 #ifndef DCFG_CHECK_H
 #define DCFG_CHECK_H
@@ -11,16 +16,22 @@
 #include "dcfg.h"
 #include "output.h"
 
+enum dcfg_severity {
+	DCFG_SEV_ERROR,
+	DCFG_SEV_WARNING,
+	DCFG_SEV_NOTE
+};
+
 struct dcfg_findings {
 	struct dcfg_output *out;
 	int json;
-	uint64_t max;                 /* 0: no limit */
-	uint64_t errors, warnings;
+	uint64_t max;                 /* errors and warnings; 0: no limit */
+	uint64_t errors, warnings, notes;
 	int stopped;                  /* max was reached */
 };
 
 /* Records a finding; WHERE and WHAT are already formatted. */
-void dcfg_finding(struct dcfg_findings *f, int warning, const char *where,
+void dcfg_finding(struct dcfg_findings *f, enum dcfg_severity sev, const char *where,
     const char *what);
 /* The closing totals (and, for JSON, the end of the document). */
 void dcfg_findings_end(struct dcfg_findings *f);

@@ -25,11 +25,11 @@ struct tcheck {
 };
 
 static void
-finding(struct tcheck *t, int warning, const char *where, const char *fmt, ...)
+finding(struct tcheck *t, enum dcfg_severity sev, const char *where, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 static void
-finding(struct tcheck *t, int warning, const char *where, const char *fmt, ...)
+finding(struct tcheck *t, enum dcfg_severity sev, const char *where, const char *fmt, ...)
 {
 	char what[512];
 	va_list ap;
@@ -37,7 +37,7 @@ finding(struct tcheck *t, int warning, const char *where, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
-	dcfg_finding(t->f, warning, where, what);
+	dcfg_finding(t->f, sev, where, what);
 }
 
 static void
@@ -66,7 +66,7 @@ finish_thread(struct tcheck *t)
 			uint64_t want = e->counts.first != DCFG_NONE && t->tid < e->counts.count ?
 			    d->counts[e->counts.first + t->tid] : 0;
 			if (t->taken[i] != want)
-				finding(t, 0, where,
+				finding(t, DCFG_SEV_ERROR, where,
 				    "edge %u was taken %llu times in the trace but COUNT_PER_THREAD says %llu",
 				    e->id, (unsigned long long)t->taken[i], (unsigned long long)want);
 		}
@@ -80,7 +80,7 @@ on_order(void *ctx, const char *what)
 {
 	struct tcheck *t = ctx;
 
-	dcfg_finding(t->f, 0, "trace", what);
+	dcfg_finding(t->f, DCFG_SEV_ERROR, "trace", what);
 }
 
 static int
@@ -95,7 +95,7 @@ on_process(void *ctx, struct dcfg_trace *tr, uint64_t pid)
 	t->p = NULL;
 	if (t->d && (t->p = dcfg_find_process(t->d, pid)) == NULL) {
 		snprintf(where, sizeof where, "trace process %llu", (unsigned long long)pid);
-		finding(t, 0, where, "process %llu is not in the DCFG", (unsigned long long)pid);
+		finding(t, DCFG_SEV_ERROR, where, "process %llu is not in the DCFG", (unsigned long long)pid);
 		return t->f->stopped ? DCFG_TRACE_STOP : DCFG_TRACE_SKIP;
 	}
 	return t->f->stopped ? DCFG_TRACE_STOP : DCFG_TRACE_OK;
@@ -119,7 +119,7 @@ on_thread(void *ctx, struct dcfg_trace *tr, uint64_t pid, uint64_t tid)
 		return DCFG_TRACE_OK;
 	if (t->p->thread_instr_counts.first != DCFG_NONE && tid >= t->p->threads) {
 		where_thread(t, where, sizeof where);
-		finding(t, 0, where, "thread %llu is not in INSTR_COUNT_PER_THREAD (the process has %u threads)",
+		finding(t, DCFG_SEV_ERROR, where, "thread %llu is not in INSTR_COUNT_PER_THREAD (the process has %u threads)",
 		    (unsigned long long)tid, t->p->threads);
 		t->complete = 0;   /* nothing in the DCFG to compare its counts with */
 	}
@@ -144,7 +144,7 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 	contiguous = t->seen_chunk ? ci->preceding_instr_count == t->prev_end :
 	    ci->preceding_instr_count == 0;
 	if (t->p && t->seen_chunk && ci->preceding_instr_count < t->prev_end)
-		finding(t, 0, where, "PRECEDING_INSTR_COUNT %llu is below the end of the chunk before (%llu)",
+		finding(t, DCFG_SEV_ERROR, where, "PRECEDING_INSTR_COUNT %llu is below the end of the chunk before (%llu)",
 		    (unsigned long long)ci->preceding_instr_count, (unsigned long long)t->prev_end);
 	if (!contiguous)
 		t->complete = 0;
@@ -156,7 +156,7 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 			snprintf(edge_where, sizeof edge_where, "%s edge %llu", where,
 			    (unsigned long long)index);
 			if (e == NULL) {
-				finding(t, 0, edge_where, "edge id %u is not in the DCFG", t->ids[i]);
+				finding(t, DCFG_SEV_ERROR, edge_where, "edge id %u is not in the DCFG", t->ids[i]);
 				all_known = t->complete = t->have_last = 0;
 				continue;
 			}
@@ -164,7 +164,7 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 			    dcfg_special_node(d, e->source) != DCFG_SPECIAL_START)
 				t->complete = 0;
 			if ((index > 0 || contiguous) && t->have_last && t->last_target != e->source)
-				finding(t, 0, edge_where, "edge %u starts at node %u, but the edge before ends at node %u",
+				finding(t, DCFG_SEV_ERROR, edge_where, "edge %u starts at node %u, but the edge before ends at node %u",
 				    e->id, e->source, t->last_target);
 			const struct dcfg_block *b = dcfg_block_by_node(d, t->p, e->source);
 			instrs += b ? b->num_instrs : 0;
@@ -179,7 +179,7 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 	if (n < 0)
 		return DCFG_TRACE_ERROR;
 	if (t->p && all_known && instrs != ci->instr_count)
-		finding(t, 0, where, "INSTR_COUNT %llu is not the sum of its edges' source instructions (%llu)",
+		finding(t, DCFG_SEV_ERROR, where, "INSTR_COUNT %llu is not the sum of its edges' source instructions (%llu)",
 		    (unsigned long long)ci->instr_count, (unsigned long long)instrs);
 	if (ci->edge_count == 0)
 		t->have_last = t->have_last && contiguous;
@@ -213,7 +213,7 @@ dcfg_check_trace(const char *path, const struct dcfg *d, struct dcfg_findings *f
 	free(t);
 	if (rc == -2) {   /* readable, but wrong: a finding, and the end of the trace's checks */
 		dcfg_error_format(err, msg, sizeof msg);
-		dcfg_finding(f, 0, "trace", msg);
+		dcfg_finding(f, DCFG_SEV_ERROR, "trace", msg);
 		return 0;
 	}
 	return rc < 0 ? -1 : 0;

@@ -2,28 +2,43 @@
 
 #include <stdio.h>
 
+static const char *const names[] = {
+	[DCFG_SEV_ERROR] = "error",
+	[DCFG_SEV_WARNING] = "warning",
+	[DCFG_SEV_NOTE] = "note",
+};
+
 void
-dcfg_finding(struct dcfg_findings *f, int warning, const char *where, const char *what)
+dcfg_finding(struct dcfg_findings *f, enum dcfg_severity sev, const char *where, const char *what)
 {
 	if (f->stopped)
 		return;
 	if (f->json) {
-		dcfg_out_str(f->out, f->errors + f->warnings ? ",\n  {\"severity\": " :
-		    "{\"findings\": [\n  {\"severity\": ");
-		dcfg_out_str(f->out, warning ? "\"warning\"" : "\"error\"");
-		dcfg_out_str(f->out, ", \"where\": ");
+		dcfg_out_str(f->out, f->errors + f->warnings + f->notes ? ",\n  {\"severity\": \"" :
+		    "{\"findings\": [\n  {\"severity\": \"");
+		dcfg_out_str(f->out, names[sev]);
+		dcfg_out_str(f->out, "\", \"where\": ");
 		dcfg_out_json_string(f->out, where);
 		dcfg_out_str(f->out, ", \"what\": ");
 		dcfg_out_json_string(f->out, what);
 		dcfg_out_char(f->out, '}');
 	} else {
-		dcfg_out_str(f->out, warning ? "warning: " : "error: ");
+		dcfg_out_str(f->out, names[sev]);
+		dcfg_out_str(f->out, ": ");
 		dcfg_out_str(f->out, where);
 		dcfg_out_str(f->out, ": ");
 		dcfg_out_str(f->out, what);
 		dcfg_out_char(f->out, '\n');
 	}
-	if (warning)
+	if (sev == DCFG_SEV_NOTE) {
+		/*
+		 * Not counted by --max: "--max 1" asks whether anything is wrong,
+		 * and a note, which every real file has, must not hide the answer.
+		 */
+		f->notes++;
+		return;
+	}
+	if (sev == DCFG_SEV_WARNING)
 		f->warnings++;
 	else
 		f->errors++;
@@ -39,15 +54,22 @@ count(struct dcfg_output *out, uint64_t n, const char *one, const char *many)
 	dcfg_out_str(out, n == 1 ? one : many);
 }
 
+/*
+ * The text totals count errors and warnings only, so that a clean real
+ * file still ends in "0 errors, 0 warnings"; JSON counts notes too.
+ */
 void
 dcfg_findings_end(struct dcfg_findings *f)
 {
 	if (f->json) {
-		dcfg_out_str(f->out, f->errors + f->warnings ? "\n  ],\n" : "{\"findings\": [],\n");
+		dcfg_out_str(f->out, f->errors + f->warnings + f->notes ? "\n  ],\n" :
+		    "{\"findings\": [],\n");
 		dcfg_out_str(f->out, " \"errors\": ");
 		dcfg_out_u64(f->out, f->errors);
 		dcfg_out_str(f->out, ", \"warnings\": ");
 		dcfg_out_u64(f->out, f->warnings);
+		dcfg_out_str(f->out, ", \"notes\": ");
+		dcfg_out_u64(f->out, f->notes);
 		dcfg_out_str(f->out, f->stopped ? ", \"stopped\": true}\n" : ", \"stopped\": false}\n");
 		return;
 	}
