@@ -68,6 +68,8 @@ struct dcfg_trace {
 	struct dcfg_json *j;
 
 	struct dcfg_dict dict;
+	unsigned long *dict_places;   /* line and column of each dictionary value */
+	size_t cap_places;
 	struct dcfg_ttable table;
 	uint64_t pid, tid;
 	int skip_process, skip_thread;
@@ -199,18 +201,35 @@ on_begin(void *ctx, int id)
 	return DCFG_JSON_OK;
 }
 
+/* A dictionary that is not well formed is reported at the value at fault. */
+static int
+finish_dict(struct dcfg_trace *t)
+{
+	struct dcfg_seqerr err;
+	size_t i;
+
+	if (dcfg_dict_finish(&t->dict, &err, &i) == 0)
+		return DCFG_JSON_OK;
+	const struct dcfg_dict_entry *e = &t->dict.entries[i];
+	int klen = e->key_len > 64 ? 64 : (int)e->key_len;
+	t->data_error = 1;
+	if (err.at == DCFG_SEQ_NONE)
+		return dcfg_json_fail_at(t->j, t->dict_places[2 * i], t->dict_places[2 * i + 1],
+		    "key \"%.*s\" %s", klen, t->dict.pool + e->key, err.msg);
+	return dcfg_json_fail_at(t->j, t->dict_places[2 * i], t->dict_places[2 * i + 1],
+	    "key \"%.*s\" character %lu: %s", klen, t->dict.pool + e->key,
+	    (unsigned long)err.at + 1, err.msg);
+}
+
 static int
 on_end(void *ctx, int id)
 {
 	struct dcfg_trace *t = ctx;
-	const char *why, *key;
 	char msg[200];
 
 	switch (id) {
 	case PR_DICT:
-		if (dcfg_dict_finish(&t->dict, &why, &key) < 0)
-			return DATA_FAIL(t, "a key %s", why);
-		break;
+		return finish_dict(t);
 	case PR_TABLE:
 		if (dcfg_ttable_finish(&t->table, msg, sizeof msg) < 0)
 			return DATA_FAIL(t, "%s", msg);
@@ -242,9 +261,11 @@ process_chunk(struct dcfg_trace *t, const char *seq, size_t len)
 		t->data_error = 1;
 	if (rc == DCFG_TRACE_ERROR && !c->failed)
 		dcfg_json_fail_at(t->j, t->seq_line, t->seq_column,
-		    "process %llu thread %llu chunk %lu edge %llu: %s",
+		    "process %llu thread %llu chunk %lu %s %llu: %s",
 		    (unsigned long long)c->info.pid, (unsigned long long)c->info.tid,
-		    c->info.index, (unsigned long long)c->dec.emitted, c->dec.error);
+		    c->info.index, c->dec.error_at == DCFG_SEQ_NONE ? "edge" : "character",
+		    c->dec.error_at == DCFG_SEQ_NONE ? (unsigned long long)c->dec.emitted :
+		    (unsigned long long)c->dec.error_at + 1, c->dec.error);
 	return answer(rc);
 }
 
@@ -384,6 +405,11 @@ on_entry(void *ctx, int id, const char *key, size_t key_len, const char *value,
 	if (dcfg_dict_add(&t->dict, key, key_len, value, len, &why) < 0)
 		return DATA_FAIL(t, "key \"%.*s\" %s",
 		    (int)(key_len > 64 ? 64 : key_len), key, why);
+	if (dcfg_reserve((void **)&t->dict_places, &t->cap_places, 2 * t->dict.n,
+	    sizeof *t->dict_places) < 0)
+		return dcfg_json_fail(t->j, "out of memory");
+	dcfg_json_position(t->j, &t->dict_places[2 * t->dict.n - 2],
+	    &t->dict_places[2 * t->dict.n - 1]);
 	return DCFG_JSON_OK;
 }
 
@@ -438,6 +464,7 @@ dcfg_trace_read(const char *path, const struct dcfg_trace_handler *h,
 	dcfg_decoder_free(&t.chunk.dec);
 	free(t.next);
 	free(t.seq_copy);
+	free(t.dict_places);
 	return rc < 0 && t.data_error ? -2 : rc;
 }
 
@@ -469,10 +496,8 @@ dcfg_chunk_next(struct dcfg_chunk *c, uint32_t *ids, size_t max)
 	if (!c->started) {
 		c->started = 1;
 		if (dcfg_decoder_start(&c->dec, &t->table, &t->dict, c->info.first_edge_id,
-		    c->info.edge_count, c->seq, c->info.sequence_length) < 0) {
-			snprintf(c->dec.error, sizeof c->dec.error, "out of memory");
+		    c->info.edge_count, c->seq, c->info.sequence_length) < 0)
 			return -1;
-		}
 	}
 	return dcfg_decoder_next(&c->dec, ids, max);
 }

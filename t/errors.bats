@@ -124,29 +124,31 @@ SEQ1='PROCESSES[1].THREAD_DATA[1].TRACE_DATA[1].EDGE_ID_SEQUENCE: process 1 thre
 	    '  [1, {"a": "A", "a": "B"},' \
 	    '   [["CURRENT_EDGE_ID", "TRANSITION_CODE", "NEXT_EDGE_IDS"]],' \
 	    '   [["THREAD_ID", "TRACE_DATA"]]]]}' > dup.json
-	# checked when the dictionary ends: its '}' is line 3, column 26
+	# checked when the dictionary ends, placed at the second "a": '  [1, {' is
+	# 7 columns, '"a": "A", ' 10 more: line 3, column 18
 	dcfg_expand dup.json
 	printf '%s\n' '# dcfg-stream 1' '# process 1' |
-	    expect_error_after 'dcfg-expand: dup.json:3:26: PROCESSES[1].STRING_DICTIONARY: a key appears twice'
+	    expect_error_after 'dcfg-expand: dup.json:3:18: PROCESSES[1].STRING_DICTIONARY: key "a" appears twice'
 }
 
 @test "sequence: a reference with a character outside modified Base64" {
-	# A = 000000 gives edges 1-6 (10 and six 10s); edge 7 meets "<a b>"
+	# "A<a b>": the space is character 4; found before any edge of the chunk
 	bits_trace r.json 10 'A<a b>'
 	dcfg_expand r.json
-	printf '%s\n' '# dcfg-stream 1' '# process 1' '# thread 0' 10 10 10 10 10 10 10 |
-	    expect_error_after "dcfg-expand: r.json:10:7: $SEQ1 edge 7: invalid character '\\x20'"
+	printf '%s\n' '# dcfg-stream 1' '# process 1' '# thread 0' |
+	    expect_error_after "dcfg-expand: r.json:10:7: $SEQ1 character 4: invalid character '\\x20'"
 }
 
 @test "sequence: a reference with no closing '>', in the sequence and in a dictionary value" {
 	bits_trace r.json 10 'A<ab'
 	dcfg_expand r.json
-	printf '%s\n' '# dcfg-stream 1' '# process 1' '# thread 0' 10 10 10 10 10 10 10 |
-	    expect_error_after "dcfg-expand: r.json:10:7: $SEQ1 edge 7: a reference has no closing '>'"
+	printf '%s\n' '# dcfg-stream 1' '# process 1' '# thread 0' |
+	    expect_error_after "dcfg-expand: r.json:10:7: $SEQ1 character 2: a reference has no closing '>'"
+	# in a dictionary value: when the dictionary is read, at its key (3:8)
 	bits_trace r.json 10 'A<a>' '{"a": "<ab"}'
 	dcfg_expand r.json
-	printf '%s\n' '# dcfg-stream 1' '# process 1' '# thread 0' 10 10 10 10 10 10 10 |
-	    expect_error_after "dcfg-expand: r.json:10:7: $SEQ1 edge 7: a reference has no closing '>'"
+	printf '%s\n' '# dcfg-stream 1' '# process 1' |
+	    expect_error_after "dcfg-expand: r.json:3:8: PROCESSES[1].STRING_DICTIONARY: key \"a\" character 1: a reference has no closing '>'"
 }
 
 # ---------------------------------------------------------------------------

@@ -223,22 +223,32 @@ A_BITS='011011 100100 101100 110110 100001 000011 111011 100100 000001 111110
 # ---------------------------------------------------------------------------
 # Small cases
 
-@test "EDGE_COUNT 0 writes no edges, EDGE_COUNT 1 only FIRST_EDGE_ID: the sequence is not read" {
-	# '!' is no Base64 character, but it is never looked at
-	bits_trace z.json 0 '!'
+@test "EDGE_COUNT 0 writes no edges, EDGE_COUNT 1 only FIRST_EDGE_ID; the sequence is still checked" {
+	bits_trace z.json 0 ''
 	dcfg_expand z.json
 	head1 | expect_stdout
 	dcfg_expand --chunks z.json
 	{ head1; echo '# chunk 0 0 0'; } | expect_stdout
 
-	bits_trace one.json 1 '!'
+	# bits the chunk does not need are not an error
+	bits_trace one.json 1 'AB'
 	dcfg_expand one.json
 	{ head1; echo 10; } | expect_stdout
 	dcfg_expand --chunks one.json
 	{ head1; echo '# chunk 0 0 1'; echo 10; } | expect_stdout
 
+	# '!' is no Base64 character: the string breaks the format, though
+	# the chunk needs none of its bits
+	bits_trace z.json 0 '!'
+	dcfg_expand z.json
+	head1 | expect_error_after "dcfg-expand: z.json:10:7: $SEQ1 character 1: invalid character '!'"
+	bits_trace one.json 1 'A!'
+	dcfg_expand --chunks one.json
+	{ head1; echo '# chunk 0 0 1'; } |
+	    expect_error_after "dcfg-expand: one.json:10:7: $SEQ1 character 2: invalid character '!'"
+
 	# FIRST_EDGE_ID 999 has no row in the table: with one edge nothing is decoded
-	example_trace first.json 1 999 '<nosuchkey>'
+	example_trace first.json 1 999 'AAAA'
 	dcfg_expand first.json
 	{ head1; echo 999; } | expect_stdout
 }
@@ -290,26 +300,33 @@ A_BITS='011011 100100 101100 110110 100001 000011 111011 100100 000001 111110
 
 @test "\"()\" is not an empty repeat body: a '(' needs digits and '*'" {
 	# spec 3.7.1.2: "(999999999999*())" holds an inner "(" followed by ")",
-	# not by digits. Reading it is needed for edge 1, so that is the error
+	# not by digits: the inner "(" is character 1 + 12 digits + "*" + 1 = 15
 	# (an empty body is written "(999999999999*)", tested above).
 	bits_trace empty.json 10 '(999999999999*())C+'
 	status=0
 	timeout 5 dcfg-expand empty.json > stdout 2> stderr || status=$?
-	head1 | expect_error_after "dcfg-expand: empty.json:10:7: $SEQ1 edge 1: a repeat needs digits and '*' after '('"
+	head1 | expect_error_after "dcfg-expand: empty.json:10:7: $SEQ1 character 15: a repeat needs digits and '*' after '('"
 }
 
-@test "decoding is lazy: what follows the last needed bit is never looked at" {
-	# g = 100000 gives the 6 bits; '!', a missing ')', an unknown key and a
-	# self-reference come after them
-	for seq in 'g!' 'g(3*' 'g)' 'g<nosuchkey>' 'g<a>' 'g(*A)' 'g(99999999999999999999*A)'; do
-		bits_trace lazy.json 7 "$seq" '{"a": "<a>"}'
-		dcfg_expand lazy.json
-		{ head1; echo 10; bit_edges 100000; } | expect_stdout
-	done
-	# the same inside a dictionary value that refers to itself after its bits
-	bits_trace lazy.json 7 '<a>' '{"a": "g<a>"}'
-	dcfg_expand lazy.json
-	{ head1; echo 10; bit_edges 100000; } | expect_stdout
+@test "a malformed sequence is an error even after the last needed bit" {
+	# g = 100000 gives the 6 bits the chunk needs; the fault is character 2
+	while IFS='|' read -r seq why; do
+		bits_trace late.json 7 "$seq"
+		dcfg_expand late.json
+		head1 | expect_error_after "dcfg-expand: late.json:10:7: $SEQ1 character 2: $why"
+	done <<-'EOF'
+	g!|invalid character '!'
+	g(3*|unbalanced parenthesis: '(' without ')'
+	g)|unbalanced parenthesis: ')' without '('
+	g<nosuchkey>|unknown dictionary key "nosuchkey"
+	g(*A)|a repeat needs digits and '*' after '('
+	g(99999999999999999999*A)|repeat count does not fit in 64 bits
+	g<a|a reference has no closing '>'
+	EOF
+	# a character that cannot be in a key is placed at that character
+	bits_trace late.json 7 'g<a b>'
+	dcfg_expand late.json
+	head1 | expect_error_after "dcfg-expand: late.json:10:7: $SEQ1 character 4: invalid character '\\x20'"
 }
 
 @test "processes with their own dictionaries and tables, threads in file order" {
@@ -324,7 +341,7 @@ A_BITS='011011 100100 101100 110110 100001 000011 111011 100100 000001 111110
 	#     chunk 0: FIRST 123, 4 edges, "<a>" = "w" -> 123 125 542 549 (Example 1)
 	#     chunk 1: EDGE_COUNT 0, nothing
 	#     chunk 2: FIRST 123, 3 edges, "A" -> 123 124 456 (Example 2)
-	#   thread 1: EDGE_COUNT 1: FIRST 124 only; its sequence "!" is not read
+	#   thread 1: EDGE_COUNT 1: FIRST 124 only; its sequence is empty
 	dcfg_expand "$DATA/trace-multi.json"
 	multi_text | expect_stdout
 }
@@ -493,7 +510,7 @@ EOF
 }
 
 @test "--list prints the chunk table without decoding" {
-	# sequence_length: "<a>" 3, "C" 1, "w" 1, "<a>" 3, "" 0, "A" 1, "!" 1
+	# sequence_length: "<a>" 3, "C" 1, "w" 1, "<a>" 3, "" 0, "A" 1, "" 0
 	dcfg_expand --list "$DATA/trace-multi.json"
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
 	    '# pid' tid chunk preceding_instr_count instr_count edge_count sequence_length \
@@ -503,7 +520,7 @@ EOF
 	    9 0 0 0 12 4 3 \
 	    9 0 1 12 0 0 0 \
 	    9 0 2 12 7 3 1 \
-	    9 1 0 0 3 1 1 | expect_stdout
+	    9 1 0 0 3 1 0 | expect_stdout
 
 	dcfg_expand --list -p 9 -t 0 "$DATA/trace-multi.json"
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
@@ -540,7 +557,7 @@ EOF
 	dcfg_expand --count bad.json
 	# the totals come after decoding: at most the header line before the error
 	printf '%s\t%s\t%s\t%s\n' '# pid' tid edges instructions |
-	    expect_error_after "dcfg-expand: bad.json:10:7: $SEQ1 edge 7: invalid character '!'"
+	    expect_error_after "dcfg-expand: bad.json:10:7: $SEQ1 character 2: invalid character '!'"
 }
 
 @test "-o writes to a file" {
@@ -570,8 +587,7 @@ EOF
 	bits_trace bad.json 40 'A!B'
 	gzip -c bad.json > bad.gz
 	dcfg_expand < bad.gz
-	{ head1; echo 10; bit_edges 000000; } |
-	    expect_error_after "dcfg-expand: <stdin>:10:7: $SEQ1 edge 7: invalid character '!'"
+	head1 | expect_error_after "dcfg-expand: <stdin>:10:7: $SEQ1 character 2: invalid character '!'"
 }
 
 @test "--quiet does not change the output" {
@@ -671,13 +687,13 @@ EOF
 	printf '%s\n' '# dcfg-stream 1' '# process 5' '# thread 0' \
 	    '# chunk 10 7 4' 20 21 22 21 | expect_stdout
 	# from 33: chunk 2 ends at 33, only chunk 3 [100,109) overlaps, and
-	# decoding it fails: 20 -> 21 needs no bit (edge 1), 21 needs one (edge 2)
+	# its sequence "(3*" has no ")": checked before any of its edges
 	# "(3*" is the 5th row of that TRACE_DATA table (after the header, 4th
 	# row), line 22: 12 spaces, "[ 100, 9, 4, 20, " -> the quote is column 30
 	cp "$DATA/trace-window.json" w.json
 	dcfg_expand -t 0 --from-icount 33 w.json
-	printf '%s\n' '# dcfg-stream 1' '# process 5' '# thread 0' 20 21 |
-	    expect_error_after 'dcfg-expand: w.json:22:30: PROCESSES[1].THREAD_DATA[1].TRACE_DATA[4].EDGE_ID_SEQUENCE: process 5 thread 0 chunk 3 edge 2: unbalanced parenthesis'
+	printf '%s\n' '# dcfg-stream 1' '# process 5' '# thread 0' |
+	    expect_error_after "dcfg-expand: w.json:22:30: PROCESSES[1].THREAD_DATA[1].TRACE_DATA[4].EDGE_ID_SEQUENCE: process 5 thread 0 chunk 3 character 1: unbalanced parenthesis: '(' without ')'"
 }
 
 @test "a window without --dcfg: a chunk of no instructions is written when it starts in the window" {
@@ -820,97 +836,111 @@ EOF
 # Decoding errors.  bits_trace and example_trace put the sequence on line 10,
 # column 7; the first decoded edge is edge 1.
 
+# A dictionary is checked when it has been read, before any chunk, whether
+# its keys are used or not. An error is placed at the key whose value is at
+# fault, and names the character of that value. bits_trace puts the
+# dictionary on line 3 at column 7, so the first key of '{"a": ...' is at
+# column 8.
+DICT1='PROCESSES[1].STRING_DICTIONARY'
+
 @test "a dictionary reference that goes round in a circle" {
-	# <a> -> <b> -> <a>
+	# a -> b -> a, met from a (the first key); character 1 is a's reference to b
 	bits_trace loop.json 5 '<a>' '{"a": "<b>", "b": "<a>"}'
 	dcfg_expand loop.json
-	head1 | expect_error_after "dcfg-expand: loop.json:10:7: $SEQ1 edge 1: circular reference to dictionary key \"a\""
-	# starting from b, b is the key met twice
-	bits_trace loop.json 5 '<b>' '{"a": "<b>", "b": "<a>"}'
+	head1 | expect_error_after "dcfg-expand: loop.json:3:8: $DICT1: key \"a\" character 1: circular reference: a -> b -> a"
+	# with b first, b is where the walk starts: {"b": "<a>", "a": "<b>"}
+	bits_trace loop.json 5 '<a>' '{"b": "<a>", "a": "<b>"}'
 	dcfg_expand loop.json
-	head1 | expect_error_after "dcfg-expand: loop.json:10:7: $SEQ1 edge 1: circular reference to dictionary key \"b\""
+	head1 | expect_error_after "dcfg-expand: loop.json:3:8: $DICT1: key \"b\" character 1: circular reference: b -> a -> b"
+	# a cycle that no chunk uses is an error all the same: {"c": "A", "d": "A<e>", "e": "<d>"}
+	#   the key d is at 7 + len('{"c": "A", ') = 7 + 11 = 18; <e> is its value's character 2
+	bits_trace loop.json 5 'A' '{"c": "A", "d": "A<e>", "e": "<d>"}'
+	dcfg_expand loop.json
+	head1 | expect_error_after "dcfg-expand: loop.json:3:18: $DICT1: key \"d\" character 2: circular reference: d -> e -> d"
 }
 
 @test "a dictionary value that refers to itself, after giving some bits" {
-	# a = "B<a>": B = 000001 gives edges 1-6, edge 7 needs <a> inside <a>
+	# a = "B<a>": the reference is character 2
 	bits_trace self.json 10 '<a>' '{"a": "B<a>"}'
 	dcfg_expand self.json
-	{ head1; echo 10; bit_edges 000001; } |
-	    expect_error_after "dcfg-expand: self.json:10:7: $SEQ1 edge 7: circular reference to dictionary key \"a\""
+	head1 | expect_error_after "dcfg-expand: self.json:3:8: $DICT1: key \"a\" character 2: circular reference: a -> a"
 }
 
 @test "an unknown dictionary key" {
 	bits_trace u.json 5 '<b>' '{"a": "A"}'
 	dcfg_expand u.json
-	head1 | expect_error_after "dcfg-expand: u.json:10:7: $SEQ1 edge 1: unknown dictionary key \"b\""
-	# no dictionary at all, after 6 bits of A
+	head1 | expect_error_after "dcfg-expand: u.json:10:7: $SEQ1 character 1: unknown dictionary key \"b\""
+	# no dictionary at all: "A<a>", the reference is character 2
 	bits_trace u.json 10 'A<a>'
 	dcfg_expand u.json
-	{ head1; echo 10; bit_edges 000000; } |
-	    expect_error_after "dcfg-expand: u.json:10:7: $SEQ1 edge 7: unknown dictionary key \"a\""
+	head1 | expect_error_after "dcfg-expand: u.json:10:7: $SEQ1 character 2: unknown dictionary key \"a\""
+	# in a dictionary value that no chunk uses
+	bits_trace u.json 5 'A' '{"a": "AA(2*<zz>)"}'
+	dcfg_expand u.json
+	head1 | expect_error_after "dcfg-expand: u.json:3:8: $DICT1: key \"a\" character 6: unknown dictionary key \"zz\""
+}
+
+@test "a malformed dictionary value is placed at its character" {
+	while IFS='|' read -r value at why; do
+		bits_trace d.json 5 'A' "{\"a\": \"$value\"}"
+		dcfg_expand d.json
+		head1 | expect_error_after "dcfg-expand: d.json:3:8: $DICT1: key \"a\" character $at: $why"
+	done <<-'EOF'
+	AB=|3|invalid character '='
+	(2*A|1|unbalanced parenthesis: '(' without ')'
+	A)|2|unbalanced parenthesis: ')' without '('
+	(2A)|1|a repeat needs digits and '*' after '('
+	<b|1|a reference has no closing '>'
+	EOF
 }
 
 @test "unbalanced parentheses" {
-	# g = 100000 gives edges 1-6; edge 7 meets "(3*" and the end of the string
 	bits_trace p.json 10 'g(3*'
 	dcfg_expand p.json
-	{ head1; echo 10; bit_edges 100000; } |
-	    expect_error_after "dcfg-expand: p.json:10:7: $SEQ1 edge 7: unbalanced parenthesis"
-	# A gives edges 1-6; edge 7 meets ")"
+	head1 | expect_error_after "dcfg-expand: p.json:10:7: $SEQ1 character 2: unbalanced parenthesis: '(' without ')'"
 	bits_trace p.json 10 'A)'
 	dcfg_expand p.json
-	{ head1; echo 10; bit_edges 000000; } |
-	    expect_error_after "dcfg-expand: p.json:10:7: $SEQ1 edge 7: unbalanced parenthesis"
-	# "(3*A" with 19 bits needed: a reader that looks for the ")" first fails
-	# at edge 1; one that expands the first pass of the body as it goes fails
-	# after its 6 bits, at edge 7.  Either way it is an error.
-	bits_trace p.json 20 '(3*A'
+	head1 | expect_error_after "dcfg-expand: p.json:10:7: $SEQ1 character 2: unbalanced parenthesis: ')' without '('"
+	# of two unclosed, the inner one is named: "(3*A(2*B" -> character 5
+	bits_trace p.json 20 '(3*A(2*B'
 	dcfg_expand p.json
-	{ head1; echo 10; bit_edges 000000; } |
-	    expect_error_after_like "^dcfg-expand: p\\.json:10:7: PROCESSES\\[1\\]\\.THREAD_DATA\\[1\\]\\.TRACE_DATA\\[1\\]\\.EDGE_ID_SEQUENCE: process 1 thread 0 chunk 0 edge (1|7): unbalanced parenthesis\$"
+	head1 | expect_error_after "dcfg-expand: p.json:10:7: $SEQ1 character 5: unbalanced parenthesis: '(' without ')'"
 }
 
 @test "a repeat without digits or without '*'" {
 	bits_trace r.json 5 '(*A)'
 	dcfg_expand r.json
-	head1 | expect_error_after "dcfg-expand: r.json:10:7: $SEQ1 edge 1: a repeat needs digits and '*' after '('"
+	head1 | expect_error_after "dcfg-expand: r.json:10:7: $SEQ1 character 1: a repeat needs digits and '*' after '('"
 	bits_trace r.json 5 '(3A)'
 	dcfg_expand r.json
-	head1 | expect_error_after "dcfg-expand: r.json:10:7: $SEQ1 edge 1: a repeat needs digits and '*' after '('"
-	# C = 000010 gives edges 1-6, then "(A)" has no digits
+	head1 | expect_error_after "dcfg-expand: r.json:10:7: $SEQ1 character 1: a repeat needs digits and '*' after '('"
 	bits_trace r.json 10 'C(A)'
 	dcfg_expand r.json
-	{ head1; echo 10; bit_edges 000010; } |
-	    expect_error_after "dcfg-expand: r.json:10:7: $SEQ1 edge 7: a repeat needs digits and '*' after '('"
+	head1 | expect_error_after "dcfg-expand: r.json:10:7: $SEQ1 character 2: a repeat needs digits and '*' after '('"
 }
 
 @test "a repeat count that does not fit in 64 bits" {
 	# 18446744073709551616 = 2^64
 	bits_trace r.json 5 '(18446744073709551616*A)'
 	dcfg_expand r.json
-	head1 | expect_error_after "dcfg-expand: r.json:10:7: $SEQ1 edge 1: repeat count does not fit in 64 bits"
+	head1 | expect_error_after "dcfg-expand: r.json:10:7: $SEQ1 character 1: repeat count does not fit in 64 bits"
 }
 
 @test "characters that are not modified Base64" {
-	# A gives edges 1-6, edge 7 needs the next character
 	bits_trace i.json 10 'A!B'
 	dcfg_expand i.json
-	{ head1; echo 10; bit_edges 000000; } |
-	    expect_error_after "dcfg-expand: i.json:10:7: $SEQ1 edge 7: invalid character '!'"
+	head1 | expect_error_after "dcfg-expand: i.json:10:7: $SEQ1 character 2: invalid character '!'"
 	# '/' is standard Base64, the modified one has '-' instead
 	bits_trace i.json 10 'A/B'
 	dcfg_expand i.json
-	{ head1; echo 10; bit_edges 000000; } |
-	    expect_error_after "dcfg-expand: i.json:10:7: $SEQ1 edge 7: invalid character '/'"
-	# a control character, written \u0001 in the JSON
+	head1 | expect_error_after "dcfg-expand: i.json:10:7: $SEQ1 character 2: invalid character '/'"
+	# a control character, written \u0001 in the JSON: one character of the string
 	bits_trace i.json 10 'A\u0001B'
 	dcfg_expand i.json
-	{ head1; echo 10; bit_edges 000000; } |
-	    expect_error_after "dcfg-expand: i.json:10:7: $SEQ1 edge 7: invalid character '\\x01'"
-	# the first character
+	head1 | expect_error_after "dcfg-expand: i.json:10:7: $SEQ1 character 2: invalid character '\\x01'"
 	bits_trace i.json 2 '='
 	dcfg_expand i.json
-	head1 | expect_error_after "dcfg-expand: i.json:10:7: $SEQ1 edge 1: invalid character '='"
+	head1 | expect_error_after "dcfg-expand: i.json:10:7: $SEQ1 character 1: invalid character '='"
 }
 
 @test "the bits run out before EDGE_COUNT edges" {

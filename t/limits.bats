@@ -412,17 +412,17 @@ nest() {
 	cmp stdout expected
 }
 
-# The chain closed into a cycle of 10^5 keys: an error, found at once.
-# EDGE_COUNT 7: the sequence at 10:28.
+# The chain closed into a cycle of 10^5 keys: an error, found at once when
+# the dictionary is read, at its first key ('    [ 1, {' is 10 columns: 4:11).
+# The message names the keys of the cycle as far as it has room.
 @test "a trace: a dictionary cycle of 10^5 keys is an error" {
 	trace "$(awk 'BEGIN { printf "{"
 	    for (i = 1; i < 100000; i++) printf "\"k%d\":\"<k%d>\",", i, i + 1
 	    printf "\"k100000\":\"<k1>\"}" }')" '<k1>' 7 > cycle.json
 	limited dcfg-expand cycle.json
-	expect_error_after "dcfg-expand: cycle.json:10:28: $SEQ: process 1 thread 0 chunk 0 edge 1: circular reference to dictionary key \"k1\"" <<-'EOF'
+	expect_error_after_like '^dcfg-expand: cycle\.json:4:11: PROCESSES\[1\]\.STRING_DICTIONARY: key "k1" character 1: circular reference: k1 -> k2 -> k3 -> .* -> \.\.\.$' <<-'EOF'
 	# dcfg-stream 1
 	# process 1
-	# thread 0
 	EOF
 }
 
@@ -435,13 +435,14 @@ nest() {
 	# pid	tid	edges	instructions
 	1	0	7	5
 	EOF
-	# '    [ 1, ' is 9 columns; each '"a":"g",' 8: the second "a" at 18.
+	# '    [ 1, {' is 10 columns, the first "a" at 11; each '"a":"g",' is 8:
+	# the second "a", where the key is given twice, at 19.
 	trace "$(awk 'BEGIN { printf "{"; for (i = 0; i < 100000; i++) printf "\"a\":\"g\","; printf "\"a\":\"A\"}" }')" \
 	    '<a>' 7 > twice.json
 	limited dcfg-expand twice.json
 	no_signal
 	[ "$status" -eq 2 ] && [ "$(wc -l < stderr)" -eq 1 ]
-	grep -Eq '^dcfg-expand: twice\.json:4:[0-9]+: PROCESSES\[1\]\.STRING_DICTIONARY: a key appears twice$' stderr
+	grep -Eq '^dcfg-expand: twice\.json:4:19: PROCESSES\[1\]\.STRING_DICTIONARY: key "a" appears twice$' stderr
 }
 
 # ---------------------------------------------------------------------------
@@ -483,7 +484,8 @@ nest() {
 @test "a trace: broken repeat nests 10^5 deep are errors, found at once" {
 	trace '{}' "$(perl -e 'print "(2*" x 100000, "g"')" 13 > open.json
 	limited dcfg-expand --count open.json
-	expect_error_after_like "^dcfg-expand: open\.json:10:[0-9]+: $SEQ_RE: process 1 thread 0 chunk 0 edge 1: unbalanced parenthesis\$" <<< '# pid	tid	edges	instructions'
+	# the innermost '(' is character 3 x 99999 + 1
+	expect_error_after_like "^dcfg-expand: open\.json:10:[0-9]+: $SEQ_RE: process 1 thread 0 chunk 0 character 299998: unbalanced parenthesis: '\\(' without '\\)'\$" <<< '# pid	tid	edges	instructions'
 	trace '{}' "$(perl -e 'print "(9*" x 100000, ")" x 100000')" 13 > empty.json
 	limited dcfg-expand --count empty.json
 	expect_error_after_like "^dcfg-expand: empty\.json:10:[0-9]+: $SEQ_RE: process 1 thread 0 chunk 0 edge 1: the bits ran out before EDGE_COUNT edges\$" <<< '# pid	tid	edges	instructions'
@@ -552,17 +554,16 @@ nest() {
 	EOF
 	trace '{}' '(18446744073709551616*g)' 13 > over.json
 	limited dcfg-expand over.json
-	expect_error_after "dcfg-expand: over.json:10:29: $SEQ: process 1 thread 0 chunk 0 edge 1: repeat count does not fit in 64 bits" <<-'EOF'
+	expect_error_after "dcfg-expand: over.json:10:29: $SEQ: process 1 thread 0 chunk 0 character 1: repeat count does not fit in 64 bits" <<-'EOF'
 	# dcfg-stream 1
 	# process 1
 	# thread 0
-	10
 	EOF
 }
 
 # An EDGE_ID_SEQUENCE of 10^7 characters "g": 6 x 10^7 edges.  The same
-# with a '(' at its end and more edges claimed: edge 60000001 reads the
-# '(' and fails.  The error's position is the string's start (EDGE_COUNT
+# with a '(' at its end, character 10000001, is an error before any edge,
+# however many are claimed.  The error's position is the string's start (EDGE_COUNT
 # 60000008 has 8 digits: 10:35), though the string spans many of the
 # reader's 256 KiB blocks.
 @test "a trace: an EDGE_ID_SEQUENCE of 10^7 characters" {
@@ -574,7 +575,7 @@ nest() {
 	EOF
 	trace '{}' "$(perl -e 'print "g" x 10000000, "("')" 60000008 > open.json
 	limited dcfg-expand --count open.json
-	expect_error_after "dcfg-expand: open.json:10:35: $SEQ: process 1 thread 0 chunk 0 edge 60000001: a repeat needs digits and '*' after '('" <<< '# pid	tid	edges	instructions'
+	expect_error_after "dcfg-expand: open.json:10:35: $SEQ: process 1 thread 0 chunk 0 character 10000001: a repeat needs digits and '*' after '('" <<< '# pid	tid	edges	instructions'
 }
 
 # FIRST_EDGE_ID 2^32, EDGE_COUNT 2^64.
