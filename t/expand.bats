@@ -253,6 +253,65 @@ A_BITS='011011 100100 101100 110110 100001 000011 111011 100100 000001 111110
 	{ head1; echo 999; } | expect_stdout
 }
 
+# rows_trace FILE TABLE_ROWS CHUNK_ROW [DICTIONARY]: process 1, thread 0,
+# the transition table's header and the given rows, one chunk row.
+rows_trace() {
+	local dict='{}'
+	[ $# -ge 4 ] && dict=$4
+	printf '%s\n' \
+	    '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0, "PROCESSES": [' \
+	    '  ["PROCESS_ID", "STRING_DICTIONARY", "TRANSITION_TABLE", "THREAD_DATA"],' \
+	    "  [1, $dict," \
+	    "   [[\"CURRENT_EDGE_ID\", \"TRANSITION_CODE\", \"NEXT_EDGE_IDS\"]$2]," \
+	    '   [["THREAD_ID", "TRACE_DATA"],' \
+	    '    [0, [["PRECEDING_INSTR_COUNT", "INSTR_COUNT", "EDGE_COUNT", "FIRST_EDGE_ID", "EDGE_ID_SEQUENCE"],' \
+	    "      $3]]]]]}" > "$1"
+}
+
+@test "a transition table of its header only" {
+	# EDGE_COUNT 0 and 1 need no transition: no edge, and FIRST_EDGE_ID alone
+	rows_trace h.json '' '[0, 0, 0, 5, ""]'
+	dcfg_expand h.json
+	head1 | expect_stdout
+	dcfg_expand --count h.json
+	printf '%s\t%s\t%s\t%s\n' '# pid' tid edges instructions 1 0 0 0 | expect_stdout
+	rows_trace h.json '' '[0, 4, 1, 5, ""]'
+	dcfg_expand --chunks h.json
+	{ head1; echo '# chunk 0 4 1'; echo 5; } | expect_stdout
+	# the second edge needs a row for edge 5 (the sequence opens on line 7,
+	# after 6 spaces and '[0, 4, 2, 5, ': column 20)
+	rows_trace h.json '' '[0, 4, 2, 5, "AAAA"]'
+	dcfg_expand h.json
+	{ head1; echo 5; } | expect_error_after "dcfg-expand: h.json:7:20: $SEQ1 edge 1: no transition from edge 5"
+}
+
+@test "ids at 0x7fffffff, zero-bit codes and a group cut short" {
+	# 2147483647 -""-> [2147483646, 2147483647]: no bits at all; EDGE_COUNT 4
+	# stops in the middle of the second group
+	rows_trace big.json ', ["0x7fffffff", "", [2147483646, 2147483647]], [2147483646, "", [1]]' \
+	    '[0, 9, 4, 2147483647, ""]'
+	dcfg_expand big.json
+	{ head1; printf '%s\n' 2147483647 2147483646 2147483647 2147483646; } | expect_stdout
+}
+
+@test "empty dictionary values and empty repeats yield nothing, at no cost" {
+	# e = "", f = "<e><e>", g = "(5*<f>)(0*A)()": none yields a character;
+	# "<g>w<e>" is then "w" = 110000
+	rows_trace e.json ', [10, "0", [10]], [10, "1", [11]], [11, "0", [10]], [11, "1", [11]]' \
+	    '[0, 0, 7, 10, "<g>(7*)w<e>"]' '{"e": "", "f": "<e><e>", "g": "(5*<f>)(0*A)(3*)"}'
+	dcfg_expand e.json
+	{ head1; echo 10; bit_edges 110000; } | expect_stdout
+	# 64 levels of doubling an empty value: 2^63 empty references, then "g"
+	dict=$(awk 'BEGIN { printf "{\"e0\": \"\""
+	    for (i = 1; i < 64; i++) printf ", \"e%d\": \"<e%d><e%d>\"", i, i - 1, i - 1
+	    printf "}" }')
+	rows_trace e.json ', [10, "0", [10]], [10, "1", [11]], [11, "0", [10]], [11, "1", [11]]' \
+	    '[0, 0, 7, 10, "<e63>(18446744073709551615*<e63>(9*<e62>))g<e63>"]' "$dict"
+	status=0
+	timeout 10 dcfg-expand e.json > stdout 2> stderr || status=$?
+	{ head1; echo 10; bit_edges 100000; } | expect_stdout
+}
+
 @test "a 32-bit code" {
 	# 20 -"0"-> 21, 20 -"1"x32-> 22, 21 -""-> 20, 22 -""-> 20
 	# "-----w": - x5 = 30 ones, w = 110000: 32 ones, then 0 0 0 0

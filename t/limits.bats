@@ -426,6 +426,58 @@ nest() {
 	EOF
 }
 
+# Expanding costs what it yields, not what it walks through. Each of these
+# reads 10^6 passes of a repeat whose one character "g" (100000) sits behind
+# 10^5 things that yield nothing or only lead on: a chain of 10^5 keys, 10^5
+# references to an empty value, 10^5 nested "(1*", a 10^5-deep nest of
+# empty repeats. 6 x 10^6 + 1 edges each; walked pass by pass they would
+# take 10^11 steps.
+@test "a trace: 10^6 passes through 10^5 empty or single steps each cost what they yield" {
+	chain=$(awk 'BEGIN { printf "{\"k1\":\"g\""
+	    for (i = 2; i <= 100000; i++) printf ",\"k%d\":\"<k%d>\"", i, i - 1
+	    printf ",\"z\":\"\"}" }')
+	for seq in '(1000000*<k100000>)' \
+	    "(1000000*$(perl -e 'print "<z>" x 100000')g)" \
+	    "(1000000*$(perl -e 'print "(1*" x 100000, "g", ")" x 100000'))" \
+	    "(1000000*$(perl -e 'print "(99*" x 100000, "<z>", ")" x 100000')g)"; do
+		trace "$chain" "$seq" 6000001 > pass.json
+		limited dcfg-expand --count pass.json
+		no_signal
+		expect_stdout <<-'EOF'
+		# pid	tid	edges	instructions
+		1	0	6000001	5
+		EOF
+	done
+}
+
+# 64 levels of doubling an empty value: 2^63 references to "" behind one key.
+@test "a trace: a dictionary of values that double to nothing is read at once" {
+	trace "$(awk 'BEGIN { printf "{\"e0\":\"\""
+	    for (i = 1; i < 64; i++) printf ",\"e%d\":\"<e%d><e%d>\"", i, i - 1, i - 1
+	    printf "}" }')" '<e63>(18446744073709551615*<e63>)g<e63>' 7 > double.json
+	limited dcfg-expand double.json
+	no_signal
+	expect_stdout <<-'EOF'
+	# dcfg-stream 1
+	# process 1
+	# thread 0
+	10
+	11
+	10
+	10
+	10
+	10
+	10
+	EOF
+	# with nothing after it, the bits run out: an error, at once
+	trace "$(awk 'BEGIN { printf "{\"e0\":\"\""
+	    for (i = 1; i < 64; i++) printf ",\"e%d\":\"<e%d><e%d>\"", i, i - 1, i - 1
+	    printf "}" }')" '<e63>' 7 > double.json
+	limited dcfg-expand double.json
+	no_signal
+	[ "$status" -eq 2 ] && grep -q 'edge 1: the bits ran out before EDGE_COUNT edges$' stderr
+}
+
 # A key of 10^6 characters, and a dictionary naming one key 10^5 times.
 @test "a trace: a key of 10^6 characters; a key given 10^5 times" {
 	k=$(perl -e 'print "k" x 1000000')
