@@ -417,6 +417,8 @@ walk(struct dcfg_dict *d, struct dcfg_seqerr *err, size_t *entry)
 {
 	size_t root, depth;
 
+	if (d->n == 0)
+		return 0;
 	if (dcfg_reserve((void **)&d->state, &d->cap_state, d->n, 1) < 0)
 		return fail(err, NONE, "out of memory");
 	memset(d->state, 0, d->n);
