@@ -17,24 +17,37 @@
  * at high addresses, about B basic blocks in all. Each routine is a
  * structured CFG grown from templates: sequences, if/then, if/else,
  * early returns, do-while loops (head, body, latch with the back edge),
- * while loops (head test, body, latch jumping back), switches (indirect
- * jumps), calls (direct, or indirect with 2-3 targets) and, in the
- * libraries, system calls (SYSTEM_CALL_BYPASS). Routines may only call
- * routines generated before them (libraries only within themselves), so
- * the call graph is acyclic and every walk ends. Two roots come last:
- * "main" (thread 0) and "worker_main" (threads 1..T-1), each a driver
- * loop around a switch that dispatches to the routines nobody else calls.
+ * while loops (head test, body, latch jumping back), "continue"s (more
+ * back edges to the innermost loop's head: several latches per head),
+ * switches (indirect jumps), calls (direct, or indirect with 2-3 targets)
+ * and, in the libraries, system calls (SYSTEM_CALL_BYPASS). Some routines
+ * are a loop from their first block: the loop's head is the entry. Cold
+ * paths hang off conditional branches that are never taken. Routines may
+ * only call routines generated before them (libraries only within
+ * themselves), so the call graph is acyclic and every walk ends. Two roots
+ * come last: "main" (thread 0) and "worker_main" (threads 1..T-1), each a
+ * driver loop around a switch that dispatches to the routines nobody else
+ * calls.
  *
- * Every block execution takes exactly one edge out of the block: a call
- * block its call edge (the CALL_BYPASS edge to the return site exists,
- * count 0, spec 2.16), a return block the RETURN edge to the return site
- * on top of the walk's explicit stack, the root's return block the EXIT
- * edge to END. Each thread is one walk: ENTRY from START to its root's
- * entry, branches drawn from per-branch probabilities, loop trip counts
- * drawn on loop entry (1..M, M <= 50, smaller for costly bodies), until
- * the thread has taken N/T edges (thread 0 also the remainder); from then
- * on every loop leaves at its next test and the driver loop ends, so the
- * thread overshoots by at most one loop-free path to its EXIT edge.
+ * The shapes of real DCFGs (/work/shared/real/README.md) vary with the
+ * seed (draw_shapes), so that a few seeds show all of them:
+ *   - region DCFGs (about one seed in three): most routines are dead,
+ *     called only from cold paths or dead code or by nobody, so most
+ *     blocks, edges and loops have count 0; every seed has some cold
+ *     paths, switch cases of weight 0 and indirect-call targets never
+ *     chosen;
+ *   - SOURCE_DATA left out for some images; images with only FILE_NAME_ID
+ *     and SYMBOLS ("[vdso]", libdl); ROUTINES rows without LOOPS and LOOPS
+ *     rows without a parent (always, where there is none);
+ *   - EDGES rows in shuffled id order (always), the keys of the top-level,
+ *     process and image objects in a drawn order;
+ *   - INSTR_COUNT_PER_THREAD off by a few instructions per thread (about
+ *     two seeds in three; INSTR_COUNT, their sum, then differs from the
+ *     sum of COUNT x NUM_INSTRS by 1 to 25);
+ *   - the same names in several images: a routine "_init" in each image
+ *     (where one is small enough), ".plt" and "NAME@plt" symbols (no
+ *     blocks) in front of the code of the main binary and libc, always
+ *     with "__cxa_finalize@plt".
  *
  * Edges are streamed to prog.edges as they are taken; only per-thread
  * edge counts are kept, so any N fits in memory. The DCFG, written last,
@@ -42,8 +55,11 @@
  * block's COUNT (the sum of its incoming edge counts), IDOM_NODE_IDs from
  * the Cooper-Harvey-Kennedy algorithm on each routine's intra-routine
  * graph (bypass edges included, calls and returns not), natural loops of
- * the back edges with their parents, and INSTR_COUNT_PER_THREAD: the sum
- * over a thread's edges of the source block's NUM_INSTRS (START counts 0).
+ * all the back edges into a head with their parents, and
+ * INSTR_COUNT_PER_THREAD: the sum over a thread's edges of the source
+ * block's NUM_INSTRS (START counts 0), plus the seed's per-thread error
+ * (above; never below 0). The true instructions of a thread are the sum
+ * without that error; prog.inclusive holds them.
  * Ids are spread out: node ids from about 1000 with gaps, edge ids with
  * gaps and shuffled, edge-type ids shuffled.
  *
@@ -60,13 +76,15 @@
  * of its blocks entered. The call graph is acyclic, so no activation is
  * nested in another of the same routine, and every thread ends at its
  * root's EXIT with the stack empty: the root's inclusive cost is the
- * thread's INSTR_COUNT_PER_THREAD, as is the sum of the self costs. Only
+ * thread's true instructions (INSTR_COUNT_PER_THREAD without the seed's
+ * error), as is the sum of the self costs. Only
  * two arrays per thread and routine are kept. The file, tab-separated, a
  * comment line then one line per thread and routine with a cost > 0, in
  * thread order then ENTRY_NODE_ID order:
  *   # thread<TAB>routine<TAB>name<TAB>self<TAB>inclusive
  *   THREAD<TAB>ENTRY_NODE_ID<TAB>NAME<TAB>SELF<TAB>INCLUSIVE
- * NAME is the routine's symbol (each routine has its own, at its entry).
+ * NAME is the routine's symbol, at its entry; "_init" names a routine in
+ * several images, every other name is a single routine's.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -172,6 +190,9 @@ enum term {
 	T_JMP,     /* s0, DIRECT_UNCONDITIONAL_BRANCH */
 	T_SYSCALL, /* s0 = b+1, SYSTEM_CALL_BYPASS */
 	T_COND,    /* s0 taken (DIRECT_CONDITIONAL_BRANCH), s1 = b+1 not taken */
+	T_COLD,    /* like T_COND, never falls through to s1, the cold path */
+	T_CONT,    /* "continue": like T_COND, s0 = head of loop LOOP (a back
+	            * edge), taken only while the loop may iterate */
 	T_LATCH,   /* do-while latch: s0 = head (taken, back edge), s1 = b+1 */
 	T_WHILE,   /* while head: s0 = exit (taken), s1 = b+1 = body */
 	T_DRIVER,  /* a root's driver latch: like T_LATCH, runs to the budget */
@@ -194,6 +215,7 @@ typedef struct {
 
 typedef struct {
 	int head, latch, parent, rt, kind; /* kind: 0 do-while, 1 while, 2 driver */
+	int end;       /* the loop's blocks are [head, end): the exit is END */
 	uint32_t trips;                    /* M: do-while 1..M, while 0..M */
 } Loop;
 
@@ -207,7 +229,7 @@ typedef struct {
 
 typedef struct {
 	int img, first, n, entry, nexits, exit_first, loop_first, nloops;
-	int called, root, file, line0;
+	int called, root, dead, file, line0;
 	double cost;
 	char *name;
 	uint64_t off, size;
@@ -222,7 +244,33 @@ typedef struct {
 	const char *srcdir;
 	int nsources, *srcfile;     /* FILE_NAME_IDs of the used sources */
 	int *srcline;               /* next free line per source */
+	int nosrc;                  /* no SOURCE_DATA */
+	int dead;                   /* region DCFGs: every routine dead */
+	int nplt;                   /* ".plt" and NPLT "NAME@plt" symbols */
+	const char *plt[16];
+	uint64_t plt_off;
 } Img;
+
+/* An image with only FILE_NAME_ID and SYMBOLS, as "[vdso]" and libdl in
+ * real files: code that ran, or did not, with no blocks recorded. */
+typedef struct {
+	const char *path;
+	const char *const *names;
+	int id, file, n;
+	uint64_t load, size;
+	uint32_t off[16], sz[16];
+} SymImg;
+
+/* The seed's choice among the shapes of real DCFGs (see the top). */
+static struct {
+	int region;       /* most of the program never runs */
+	int dead_pct;     /* region: the share of routines that are dead */
+	int cold_w;       /* weight of cold paths among the statements */
+	int zero_pct;     /* switch cases and indirect targets of weight 0 */
+	int entry_pct;    /* routines that are a loop from their entry */
+	int delta;        /* INSTR_COUNT_PER_THREAD off from the blocks' sum */
+	int top_order[6], proc_order[4], img_order[5];
+} S;
 
 static Blk *blk;
 static size_t nblk, capblk;
@@ -246,8 +294,11 @@ static uint8_t *ilens;
 static size_t nilens, capilens;
 static Img img[3];
 static int nimg;
+static SymImg simg[2];
+static int nsimg;
 
 static int g_rt = -1, g_img, g_root; /* the routine being generated */
+static int g_cold;                   /* > 0: generating code never run */
 static int main_first;               /* first routine of the main image */
 
 static int
@@ -273,6 +324,7 @@ newloop(int head, int parent, int kind)
 	lp[nlp].parent = parent;
 	lp[nlp].rt = g_rt;
 	lp[nlp].kind = kind;
+	lp[nlp].end = -1;
 	lp[nlp].trips = 1;
 	blk[head].headof = (int)nlp;
 	return (int)nlp++;
@@ -317,10 +369,19 @@ thresholds(uint32_t *thr, const uint32_t *w, int n, double *frac)
 
 /* ---- call targets ---------------------------------------------------- */
 
+/* Code that runs: not cold and not in a dead routine. */
+static int
+live_code(void)
+{
+	return !g_cold && !rt[g_rt].dead;
+}
+
+/* Only code that never runs calls dead routines. */
 static int
 cand_ok(int r)
 {
-	return !rt[r].root && (g_root || rt[r].cost <= CALL_CAP);
+	return !rt[r].root && (!rt[r].dead || !live_code()) &&
+	    (g_root || rt[r].cost <= CALL_CAP);
 }
 
 /* A callee from routines [lo, hi), preferring ones nobody calls yet. */
@@ -395,8 +456,9 @@ emit_call(int cur, int n, const int *tg, int indirect, double *cost)
 	cs[ncs].indirect = indirect;
 	blk[cur].term = T_CALL;
 	blk[cur].aux = (int)ncs++;
+	/* an indirect call's later targets may never be chosen (weight 0) */
 	for (i = 0; i < n; i++)
-		w[i] = between(&G, 1, 8);
+		w[i] = i > 0 && below(&G, 100) < (uint32_t)S.zero_pct ? 0 : between(&G, 1, 8);
 	for (i = 0; i < n; i++) {
 		cap0 = capct;
 		GROW(ct_rt, nct, capct);
@@ -406,7 +468,10 @@ emit_call(int cur, int n, const int *tg, int indirect, double *cost)
 			ct_ret = xrealloc(ct_ret, capct * sizeof *ct_ret);
 		}
 		ct_rt[nct++] = tg[i];
-		rt[tg[i]].called = 1;
+		/* a routine called only by code that never runs is not called:
+		 * a root will call it, unless it is dead */
+		if (w[i] > 0 && live_code())
+			rt[tg[i]].called = 1;
 	}
 	thresholds(ct_thr + cs[ncs - 1].first, w, n, frac);
 	*cost = 1;
@@ -455,7 +520,60 @@ max_trips(double iter, double divisor)
 
 /* ---- routine bodies ----------------------------------------------------- */
 
-enum { K_PLAIN, K_CALL, K_IF, K_IFELSE, K_RET, K_DO, K_WHILE, K_SWITCH, K_SYS, K_N };
+enum {
+	K_PLAIN, K_CALL, K_IF, K_IFELSE, K_RET, K_DO, K_WHILE, K_SWITCH, K_SYS,
+	K_CONT, K_COLD, K_N
+};
+
+static int gen_seq(int cur, int budget, int depth, int loop, double *cost);
+
+/* A do-while loop headed at the open block H, inside loop PARENT: H ...
+ * latch, whose back edge goes to H. Returns the exit, open; *COST gets
+ * the expected edges of one execution. */
+static int
+emit_do(int H, int sub, int depth, int parent, double *cost)
+{
+	double sub_c, iter;
+	int l = newloop(H, parent, 0), tail, X;
+
+	tail = gen_seq(H, sub, depth + 1, l, &sub_c);
+	X = newblk();
+	blk[tail].term = T_LATCH;
+	blk[tail].s0 = H;
+	blk[tail].s1 = X;
+	blk[tail].loop = l;
+	lp[l].latch = tail;
+	lp[l].end = X;
+	iter = 1 + sub_c;
+	lp[l].trips = between(&G, 1, max_trips(iter, 2));
+	*cost = (1 + lp[l].trips) / 2.0 * iter + 1;
+	return X;
+}
+
+/* A while loop headed at the open block H: H tests (taken: exit), the
+ * body follows, its end jumps back to H. */
+static int
+emit_while(int H, int sub, int depth, int parent, double *cost)
+{
+	double sub_c, iter;
+	int l = newloop(H, parent, 1), T, tail, X;
+
+	T = newblk();
+	tail = gen_seq(T, sub, depth + 1, l, &sub_c);
+	X = newblk();
+	blk[tail].term = T_JMP;
+	blk[tail].s0 = H;
+	lp[l].latch = tail;
+	lp[l].end = X;
+	blk[H].term = T_WHILE;
+	blk[H].s0 = X;
+	blk[H].s1 = T;
+	blk[H].loop = l;
+	iter = 2 + sub_c;
+	lp[l].trips = between(&G, 1, max_trips(iter, 2));
+	*cost = lp[l].trips / 2.0 * iter + 2;
+	return X;
+}
 
 /*
  * Appends statements after the open block CUR (the last block emitted)
@@ -468,7 +586,7 @@ gen_seq(int cur, int budget, int depth, int loop, double *cost)
 {
 	double c = 0, m = 1, sub_c, sub_c2, frac[MAX_CASES], iter, pf;
 	size_t start = nblk;
-	int w[K_N], k, i, left, sub, tot, a, C, T, E, J, H, X, tail, tail2, l;
+	int w[K_N], k, i, left, sub, tot, a, C, T, E, J, tail, tail2;
 	int tg[3], n, ind, cases[MAX_CASES], tails[MAX_CASES];
 	uint32_t cw[MAX_CASES];
 
@@ -481,6 +599,8 @@ gen_seq(int cur, int budget, int depth, int loop, double *cost)
 			w[K_IF] = 14;
 			if (!g_root)
 				w[K_RET] = 3;
+			if (!g_cold)
+				w[K_COLD] = S.cold_w;
 		}
 		if (left >= 3)
 			w[K_IFELSE] = 12;
@@ -494,6 +614,8 @@ gen_seq(int cur, int budget, int depth, int loop, double *cost)
 		}
 		if (img[g_img].lib)
 			w[K_SYS] = 2;
+		if (loop >= 0 && lp[loop].kind != 2)
+			w[K_CONT] = 5;
 		for (tot = 0, k = 0; k < K_N; k++)
 			tot += w[k];
 		a = (int)below(&G, (uint32_t)tot);
@@ -533,6 +655,19 @@ gen_seq(int cur, int budget, int depth, int loop, double *cost)
 			c += m * ((1 - pf) * (1 + sub_c) + 1);
 			cur = J;
 			break;
+		case K_COLD: /* C: taken -> J always; T ... -> J never runs */
+			C = cur;
+			g_cold++;
+			T = newblk();
+			(void)gen_seq(T, sub, depth + 1, loop, &sub_c);
+			g_cold--;
+			J = newblk();
+			blk[C].term = T_COLD;
+			blk[C].s0 = J;
+			blk[C].s1 = T;
+			c += m;
+			cur = J;
+			break;
 		case K_IFELSE: /* C: taken -> E ... -> J, not taken -> T ... jmp J */
 			C = cur;
 			a = (int)below(&G, (uint32_t)sub + 1);
@@ -565,49 +700,38 @@ gen_seq(int cur, int budget, int depth, int loop, double *cost)
 			m *= pfrac(blk[C].p);
 			cur = J;
 			break;
+		case K_CONT: /* C: taken -> the loop's head, not taken -> J */
+			C = cur;
+			J = newblk();
+			blk[C].term = T_CONT;
+			blk[C].s0 = lp[loop].head;
+			blk[C].s1 = J;
+			blk[C].loop = loop;
+			blk[C].p = draw_p();
+			c += m;
+			m *= 1 - pfrac(blk[C].p);
+			cur = J;
+			break;
 		case K_DO: /* H ... latch: taken -> H, not taken -> X */
-			H = newblk();
-			l = newloop(H, loop, 0);
-			tail = gen_seq(H, sub, depth + 1, l, &sub_c);
-			X = newblk();
-			blk[tail].term = T_LATCH;
-			blk[tail].s0 = H;
-			blk[tail].s1 = X;
-			blk[tail].loop = l;
-			lp[l].latch = tail;
-			iter = 1 + sub_c;
-			lp[l].trips = between(&G, 1, max_trips(iter, 2));
-			c += m * ((1 + lp[l].trips) / 2.0 * iter + 1);
-			cur = X;
+			cur = emit_do(newblk(), sub, depth, loop, &sub_c);
+			c += m * sub_c;
 			break;
 		case K_WHILE: /* H: taken -> X, not taken -> B ... jmp H */
-			H = newblk();
-			l = newloop(H, loop, 1);
-			T = newblk();
-			tail = gen_seq(T, sub, depth + 1, l, &sub_c);
-			X = newblk();
-			blk[tail].term = T_JMP;
-			blk[tail].s0 = H;
-			lp[l].latch = tail;
-			blk[H].term = T_WHILE;
-			blk[H].s0 = X;
-			blk[H].s1 = T;
-			blk[H].loop = l;
-			iter = 2 + sub_c;
-			lp[l].trips = between(&G, 1, max_trips(iter, 2));
-			c += m * (lp[l].trips / 2.0 * iter + 2);
-			cur = X;
+			cur = emit_while(newblk(), sub, depth, loop, &sub_c);
+			c += m * sub_c;
 			break;
 		case K_SWITCH: /* S: indirect jump to cases; each ... jmp J */
 			C = cur;
 			n = (int)between(&G, 2, 5);
+			/* later cases may never be chosen (weight 0) */
 			for (i = 0; i < n; i++)
-				cw[i] = between(&G, 1, 10);
-			iter = 1;
+				cw[i] = i > 0 && below(&G, 100) < (uint32_t)S.zero_pct ? 0 : between(&G, 1, 10);
 			for (i = 0; i < n; i++) {
 				cases[i] = newblk();
 				a = sub / n + (i < sub % n);
+				g_cold += cw[i] == 0;
 				tails[i] = gen_seq(cases[i], a, depth + 1, loop, &frac[i]);
+				g_cold -= cw[i] == 0;
 			}
 			J = newblk();
 			for (i = 0; i < n - 1; i++) {
@@ -672,11 +796,21 @@ end_routine(int tail, double cost)
 static void
 gen_routine(int im, int size)
 {
-	double c;
-	int cur = begin_routine(im, 0);
+	double c, c0 = 0;
+	int cur = begin_routine(im, 0), sub;
 
-	cur = gen_seq(cur, size - 1, 0, -1, &c);
-	end_routine(cur, 1 + c);
+	rt[g_rt].dead = img[im].dead ||
+	    (S.region && below(&G, 100) < (uint32_t)S.dead_pct);
+	/* a loop whose head is the entry block: the calls enter the loop */
+	if (size >= 2 && below(&G, 100) < (uint32_t)S.entry_pct) {
+		sub = (int)below(&G, (uint32_t)(size < 24 ? size : 24));
+		if (size >= 3 && below(&G, 3) == 0)
+			cur = emit_while(cur, sub, 1, -1, &c0);
+		else
+			cur = emit_do(cur, sub, 1, -1, &c0);
+	}
+	cur = gen_seq(cur, size - ((int)nblk - rt[g_rt].first), 0, -1, &c);
+	end_routine(cur, c0 + 1 + c);
 }
 
 /*
@@ -719,6 +853,7 @@ gen_root(int im, const int *forced, int nforced, int size)
 	blk[J].s1 = X;
 	blk[J].loop = l;
 	lp[l].latch = J;
+	lp[l].end = X;
 	cur = gen_seq(X, (int)between(&G, 1, 4), 1, -1, &c);
 	end_routine(cur, 0);
 	return r;
@@ -900,6 +1035,52 @@ draw_size(uint32_t left)
 
 static int main_rt, worker_rt;
 
+static const char *const main_plt[] = {
+	"malloc", "free", "calloc", "realloc", "memcpy", "memset", "strlen",
+	"strcmp", "printf", "fprintf", "puts", "fwrite", "fputc", "qsort",
+	"getenv", "abort", "__stack_chk_fail", "pthread_create", "pthread_join",
+	"sin", "cos", "exp", "log", "pow", "sqrt", "time", "localtime", NULL
+};
+static const char *const lib_plt[] = {
+	"__tls_get_addr", "_dl_exception_create", "__tunable_get_val",
+	"_dl_catch_exception", "_dl_signal_error", "_dl_find_dso_for_object",
+	"__errno_location", "free", "malloc", "calloc", "memcpy", "memset", NULL
+};
+static const char *const vdso_syms[] = {
+	"__vdso_clock_gettime", "__vdso_gettimeofday", "__vdso_time",
+	"__vdso_getcpu", "__vdso_clock_getres", "LINUX_2.6", NULL
+};
+static const char *const libdl_syms[] = {
+	"_init", ".plt", "__cxa_finalize@plt", "free@plt", "dlopen", "dlclose",
+	"dlsym", "dlvsym", "dlerror", "dladdr", "dladdr1", "dlinfo", "dlmopen",
+	"_fini", NULL
+};
+
+/* The PLTs (".plt" and "NAME@plt": symbols without blocks, before the
+ * code) of the main binary, libc and sometimes libm, each with
+ * "__cxa_finalize@plt"; and 0 to 2 images of symbols only. */
+static void
+plt_and_symbol_images(void)
+{
+	int i, j;
+
+	for (i = 0; i < nimg; i++) {
+		const char *const *v = i == 0 ? main_plt : lib_plt;
+		if (i == 2 && below(&G, 2))
+			continue;
+		img[i].plt[img[i].nplt++] = "__cxa_finalize";
+		for (j = 0; v[j] && img[i].nplt < 16; j++)
+			if (below(&G, 100) < 30)
+				img[i].plt[img[i].nplt++] = v[j];
+	}
+	nsimg = (int)below(&G, 3);
+	for (i = 0; i < nsimg; i++) {
+		int dl = nsimg == 2 ? i : (int)below(&G, 2);
+		simg[i].path = dl ? "/lib/x86_64-linux-gnu/libdl.so.2" : "[vdso]";
+		simg[i].names = dl ? libdl_syms : vdso_syms;
+	}
+}
+
 static void
 generate(uint32_t blocks)
 {
@@ -933,6 +1114,9 @@ generate(uint32_t blocks)
 	img[2].sources = libm_sources;
 	img[2].srcdir = "/usr/src/glibc-2.35/";
 	img[2].lib = 1;
+	/* region DCFGs: libm may be loaded, and run in the whole program,
+	 * but not in the region */
+	img[2].dead = S.region && below(&G, 2);
 
 	/* libraries first: each calls only itself */
 	for (i = 1; i < nimg; i++) {
@@ -952,7 +1136,7 @@ generate(uint32_t blocks)
 		gen_routine(0, (int)s);
 	}
 	for (r = 0; r < (int)nrt; r++)
-		if (!rt[r].called) {
+		if (!rt[r].called && !rt[r].dead) {
 			if (below(&G, 2)) {
 				forced = xrealloc(forced, (size_t)(nf + 1) * sizeof *forced);
 				forced[nf++] = r;
@@ -960,7 +1144,7 @@ generate(uint32_t blocks)
 		}
 	worker_rt = gen_root(0, forced, nf, (int)root_size);
 	for (r = 0; r < worker_rt; r++)
-		if (!rt[r].called) {
+		if (!rt[r].called && !rt[r].dead) {
 			rest = xrealloc(rest, (size_t)(nr + 1) * sizeof *rest);
 			rest[nr++] = r;
 		}
@@ -969,11 +1153,17 @@ generate(uint32_t blocks)
 	free(forced);
 	free(rest);
 
-	/* names */
+	/* names: "_init" for a small routine of each image (as the same
+	 * name in several images of real files), then the others' */
 	for (i = 0; i < nimg; i++) {
-		int k = 0;
+		int k = 0, init = -1, seen = 0;
+		for (r = img[i].rt_first; r < img[i].rt_first + img[i].rt_n; r++)
+			if (!rt[r].root && rt[r].n <= 4 && below(&G, (uint32_t)++seen) == 0)
+				init = r;
+		if (init >= 0)
+			rt[init].name = "_init";
 		for (r = img[i].rt_first; r < img[i].rt_first + img[i].rt_n; r++) {
-			if (r == main_rt)
+			if (r == main_rt || r == init)
 				continue;
 			if (r == worker_rt) {
 				rt[r].name = "worker_main";
@@ -983,6 +1173,7 @@ generate(uint32_t blocks)
 		}
 	}
 	rt[main_rt].name = "main";
+	plt_and_symbol_images();
 }
 
 /* ---- layout, ids, edges ------------------------------------------------ */
@@ -1030,9 +1221,13 @@ add_edge(int src, int dst, int type)
 	ed[ned].dst = dst;
 	ed[ned].type = type;
 	ed[ned].init = -1;
-	if (dst >= 0 && blk[dst].headof >= 0 && lp[blk[dst].headof].kind != 2 &&
-	    lp[blk[dst].headof].latch != src)
-		ed[ned].init = blk[dst].headof;
+	/* an edge into a loop's head from outside the loop (not a back
+	 * edge) starts the loop's count */
+	if (dst >= 0 && blk[dst].headof >= 0) {
+		const Loop *L = &lp[blk[dst].headof];
+		if (L->kind != 2 && (src < L->head || src >= L->end))
+			ed[ned].init = blk[dst].headof;
+	}
 	return (int)ned++;
 }
 
@@ -1044,7 +1239,7 @@ last_len(const Blk *b)
 	switch (b->term) {
 	case T_JMP:
 		return below(&G, 2) ? 2 : 5;
-	case T_COND: case T_LATCH: case T_WHILE: case T_DRIVER:
+	case T_COND: case T_COLD: case T_CONT: case T_LATCH: case T_WHILE: case T_DRIVER:
 		return below(&G, 2) ? 2 : 6;
 	case T_SWITCH:
 		return below(&G, 2) ? 2 : 7;
@@ -1096,7 +1291,10 @@ layout(void)
 			k = (int)below(&G, (uint32_t)j + 1);
 			r = order[j], order[j] = order[k], order[k] = r;
 		}
-		off = im->text = i == 0 ? 0x1040 + 16 * below(&G, 64) : 0x24000 + 0x10 * below(&G, 4096);
+		off = im->plt_off = i == 0 ? 0x1020 + 16 * below(&G, 64) : 0x24000 + 0x10 * below(&G, 4096);
+		if (im->nplt)
+			off += 16 * (uint64_t)(im->nplt + 1) + 16 * below(&G, 8);
+		im->text = off;
 		for (j = 0; j < n; j++) {
 			Rt *ro = &rt[order[j]];
 			off = (off + 15) & ~(uint64_t)15;
@@ -1121,6 +1319,27 @@ layout(void)
 		img[2].load = ((img[1].load + img[1].size + 0xfff) & ~(uint64_t)0xfff) +
 		    0x200000 * between(&G, 1, 16);
 		img[2].id = img[1].id + 1 + (int)below(&G, 3);
+	}
+	/* the images of symbols only: libdl after the libraries, [vdso] high */
+	for (i = 0; i < nsimg; i++) {
+		SymImg *si = &simg[i];
+		uint64_t o = 0x1000;
+		const Img *last = &img[nimg - 1];
+		for (j = 0; si->names[j] && j < 16; j++) {
+			const char *nm = si->names[j];
+			uint32_t sz = strcmp(nm, "_init") == 0 ? 24 : strcmp(nm, "_fini") == 0 ? 9
+			    : strstr(nm, "plt") ? 16 : 32 + 16 * below(&G, 24);
+			o = (o + 15) & ~(uint64_t)15;
+			si->off[j] = (uint32_t)o;
+			si->sz[j] = sz;
+			o += sz;
+		}
+		si->n = j;
+		si->size = (o + 0xfff) & ~(uint64_t)0xfff;
+		si->id = (i ? simg[i - 1].id : last->id) + 1 + (int)below(&G, 2);
+		si->load = si->names == vdso_syms
+		    ? UINT64_C(0x7ffc00000000) + ((uint64_t)below(&G, 0xfffff) << 12)
+		    : ((last->load + last->size + 0xfff) & ~(uint64_t)0xfff) + 0x200000 * between(&G, 20, 40);
 	}
 	start_id = 1 + below(&G, 300);
 	end_id = start_id + 1 + below(&G, 300);
@@ -1161,7 +1380,7 @@ make_edges(void)
 		case T_SYSCALL:
 			bk->s0 = add_edge(b, b + 1, ET_SYSTEM_CALL_BYPASS);
 			break;
-		case T_COND: case T_LATCH: case T_WHILE: case T_DRIVER:
+		case T_COND: case T_COLD: case T_CONT: case T_LATCH: case T_WHILE: case T_DRIVER:
 			bk->s0 = add_edge(b, bk->s0, ET_DIRECT_CONDITIONAL_BRANCH);
 			bk->s1 = add_edge(b, bk->s1, ET_FALL_THROUGH);
 			break;
@@ -1285,7 +1504,8 @@ walk_all(int threads, uint64_t total, uint64_t seed, uint32_t pid)
 		wb[x].e0 = blk[x].s0;
 		wb[x].e1 = blk[x].s1;
 		wb[x].aux = blk[x].term == T_RET ? blk[x].exitidx
-		    : blk[x].term == T_LATCH || blk[x].term == T_WHILE ? blk[x].loop : blk[x].aux;
+		    : blk[x].term == T_LATCH || blk[x].term == T_WHILE || blk[x].term == T_CONT
+		    ? blk[x].loop : blk[x].aux;
 	}
 	for (x = 0; x < nlp; x++) {
 		trips[x] = lp[x].trips;
@@ -1338,8 +1558,21 @@ walk_all(int threads, uint64_t total, uint64_t seed, uint32_t pid)
 			case T_COND:
 				e = rnd32(&r) < w->p ? w->e0 : w->e1;
 				break;
+			case T_COLD:
+				e = w->e0;
+				break;
 			case T_LATCH:
 				e = n < target && --cnt[w->aux] > 0 ? w->e0 : w->e1;
+				break;
+			case T_CONT:
+				/* another back edge: a do-while's iteration ends here
+				 * as at its latch; a while's head tests again */
+				l = w->aux;
+				if (rnd32(&r) < w->p && n < target && (kind[l] == 1 || cnt[l] > 1)) {
+					cnt[l] -= kind[l] == 0;
+					e = w->e0;
+				} else
+					e = w->e1;
 				break;
 			case T_WHILE:
 				if (n < target && cnt[w->aux] > 0) {
@@ -1458,7 +1691,7 @@ isuccs(int b, int *o)
 	case T_JMP:
 		o[0] = ed[k->s0].dst;
 		return 1;
-	case T_COND: case T_LATCH: case T_WHILE: case T_DRIVER:
+	case T_COND: case T_COLD: case T_CONT: case T_LATCH: case T_WHILE: case T_DRIVER:
 		o[0] = ed[k->s0].dst;
 		o[1] = ed[k->s1].dst;
 		return 2;
@@ -1604,30 +1837,41 @@ node_id(int n)
 	return n == N_START ? start_id : n == N_END ? end_id : blk[n].id;
 }
 
+/* Is B a source of a back edge into L's head: its latch or a continue? */
+static int
+is_latch(int b, int l)
+{
+	return b == lp[l].latch || (blk[b].term == T_CONT && blk[b].loop == l);
+}
+
 static void
 write_loops(const Rt *r)
 {
-	int l, i, j, sp, first = 1;
+	int l, i, j, b, sp, first = 1;
 
 	for (l = r->loop_first; l < r->loop_first + r->nloops; l++) {
 		const Loop *L = &lp[l];
 		int h = L->head - r->first;
 
-		/* the natural loop of the back edge latch -> head */
+		/* the natural loop of the back edges latch -> head */
 		for (i = 0; i < r->n; i++)
 			mark[i] = 0;
 		mark[h] = 1;
 		sp = 0;
-		if (!mark[L->latch - r->first])
-			mark[L->latch - r->first] = 1, stk[sp++] = L->latch - r->first;
+		for (b = L->head; b < L->end; b++)
+			if (is_latch(b, l) && !mark[b - r->first])
+				mark[b - r->first] = 1, stk[sp++] = b - r->first;
 		while (sp) {
 			int v = stk[--sp];
 			for (j = pstart[v]; j < pstart[v + 1]; j++)
 				if (!mark[plist[j]])
 					mark[plist[j]] = 1, stk[sp++] = plist[j];
 		}
-		fprintf(jf, "%s\n                    [ %" PRIu32 ", [ %" PRIu32 " ], [ ",
-		    first ? "" : ",", blk[L->head].id, blk[L->latch].id);
+		fprintf(jf, "%s\n                    [ %" PRIu32 ", [ ", first ? "" : ",", blk[L->head].id);
+		for (b = L->head, j = 0; b < L->end; b++)
+			if (is_latch(b, l))
+				fprintf(jf, "%s%" PRIu32, j++ ? ", " : "", blk[b].id);
+		fprintf(jf, " ], [ ");
 		for (i = 0, j = 0; i < r->n; i++)
 			if (mark[i])
 				fprintf(jf, "%s%" PRIu32, j++ ? ", " : "", blk[r->first + i].id);
@@ -1639,30 +1883,33 @@ write_loops(const Rt *r)
 	}
 }
 
+enum { D_FILE, D_SYMBOLS, D_SOURCE, D_BLOCKS, D_ROUTINES };
+
 static void
-write_image(int i)
+write_symbols(const Img *im, const int *order, int n)
 {
-	const Img *im = &img[i];
-	int *order, j, k, n = im->rt_n, b;
+	int j;
 
-	/* routines in address order */
-	order = xrealloc(NULL, (size_t)n * sizeof *order);
-	for (j = 0; j < n; j++)
-		order[j] = im->rt_first + j;
-	for (j = 1; j < n; j++)
-		for (k = j; k > 0 && rt[order[k - 1]].off > rt[order[k]].off; k--)
-			b = order[k], order[k] = order[k - 1], order[k - 1] = b;
-
-	fprintf(jf, "          [ %d, \"0x%" PRIx64 "\", %" PRIu64 ",\n", im->id, im->load, im->size);
-	fprintf(jf, "            { \"FILE_NAME_ID\" : %d,\n", im->file);
-	fprintf(jf, "              \"SYMBOLS\" : [\n                [ \"NAME\", \"ADDR_OFFSET\", \"SIZE\" ]");
+	fprintf(jf, "\"SYMBOLS\" : [\n                [ \"NAME\", \"ADDR_OFFSET\", \"SIZE\" ]");
+	for (j = 0; j < im->nplt + (im->nplt > 0); j++) {
+		fprintf(jf, ",\n                [ \"%s%s\", \"0x%" PRIx64 "\", 16 ]",
+		    j ? im->plt[j - 1] : ".plt", j ? "@plt" : "", im->plt_off + 16 * (uint64_t)j);
+	}
 	for (j = 0; j < n; j++) {
 		const Rt *r = &rt[order[j]];
 		fprintf(jf, ",\n                [ ");
 		jstr(r->name);
 		fprintf(jf, ", \"0x%" PRIx64 "\", %" PRIu64 " ]", r->off, r->size);
 	}
-	fprintf(jf, " ],\n              \"SOURCE_DATA\" : [\n"
+	fprintf(jf, " ]");
+}
+
+static void
+write_source(const int *order, int n)
+{
+	int j, b;
+
+	fprintf(jf, "\"SOURCE_DATA\" : [\n"
 	    "                [ \"FILE_NAME_ID\", \"LINE_NUM\",\n"
 	    "                  \"ADDR_OFFSET\", \"SIZE\", \"NUM_INSTRS\" ]");
 	for (j = 0; j < n; j++) {
@@ -1688,7 +1935,15 @@ write_image(int i)
 			}
 		}
 	}
-	fprintf(jf, " ],\n              \"BASIC_BLOCKS\" : [\n"
+	fprintf(jf, " ]");
+}
+
+static void
+write_blocks(const int *order, int n)
+{
+	int j, b;
+
+	fprintf(jf, "\"BASIC_BLOCKS\" : [\n"
 	    "                [ \"NODE_ID\", \"ADDR_OFFSET\", \"SIZE\",\n"
 	    "                  \"NUM_INSTRS\", \"LAST_INSTR_OFFSET\", \"COUNT\" ]");
 	for (j = 0; j < n; j++) {
@@ -1698,7 +1953,15 @@ write_image(int i)
 			    ", %d, %" PRIu32 ", %" PRIu64 " ]", blk[b].id, blk[b].off,
 			    blk[b].size, blk[b].ninstr, blk[b].lastoff, blk[b].count);
 	}
-	fprintf(jf, " ],\n              \"ROUTINES\" : [\n"
+	fprintf(jf, " ]");
+}
+
+static void
+write_routines(const int *order, int n)
+{
+	int j, k, b;
+
+	fprintf(jf, "\"ROUTINES\" : [\n"
 	    "                [ \"ENTRY_NODE_ID\", \"EXIT_NODE_IDS\", \"NODES\", \"LOOPS\" ]");
 	for (j = 0; j < n; j++) {
 		const Rt *r = &rt[order[j]];
@@ -1709,6 +1972,7 @@ write_image(int i)
 		for (b = r->first; b < r->first + r->n; b++)
 			fprintf(jf, ", [ %" PRIu32 ", %" PRIu32 " ]", blk[b].id, blk[b].idom);
 		fprintf(jf, " ]");
+		/* no LOOPS value at all where there is no loop, as in real files */
 		if (r->nloops) {
 			routine_preds(r);
 			fprintf(jf, ",\n                  [ [ \"LOOP_HEAD_NODE_ID\", "
@@ -1719,8 +1983,160 @@ write_image(int i)
 		}
 		fprintf(jf, " ]");
 	}
-	fprintf(jf, " ] } ]");
+	fprintf(jf, " ]");
+}
+
+/* An image's row; IMAGE_DATA's keys in the seed's order. */
+static void
+write_image(int i)
+{
+	const Img *im = &img[i];
+	int *order, j, k, n = im->rt_n, b, sep = 0;
+
+	/* routines in address order */
+	order = xrealloc(NULL, (size_t)n * sizeof *order);
+	for (j = 0; j < n; j++)
+		order[j] = im->rt_first + j;
+	for (j = 1; j < n; j++)
+		for (k = j; k > 0 && rt[order[k - 1]].off > rt[order[k]].off; k--)
+			b = order[k], order[k] = order[k - 1], order[k - 1] = b;
+
+	fprintf(jf, "          [ %d, \"0x%" PRIx64 "\", %" PRIu64 ",\n            { ", im->id, im->load, im->size);
+	for (k = 0; k < 5; k++) {
+		int key = S.img_order[k];
+		if (key == D_SOURCE && im->nosrc)
+			continue;
+		if (sep++)
+			fprintf(jf, ",\n              ");
+		switch (key) {
+		case D_FILE:
+			fprintf(jf, "\"FILE_NAME_ID\" : %d", im->file);
+			break;
+		case D_SYMBOLS:
+			write_symbols(im, order, n);
+			break;
+		case D_SOURCE:
+			write_source(order, n);
+			break;
+		case D_BLOCKS:
+			write_blocks(order, n);
+			break;
+		default:
+			write_routines(order, n);
+			break;
+		}
+	}
+	fprintf(jf, " } ]");
 	free(order);
+}
+
+/* An image of symbols only: FILE_NAME_ID and SYMBOLS, in the seed's order. */
+static void
+write_symimg(const SymImg *si)
+{
+	int k, j, sep = 0;
+
+	fprintf(jf, "          [ %d, \"0x%" PRIx64 "\", %" PRIu64 ",\n            { ", si->id, si->load, si->size);
+	for (k = 0; k < 5; k++) {
+		if (S.img_order[k] != D_FILE && S.img_order[k] != D_SYMBOLS)
+			continue;
+		if (sep++)
+			fprintf(jf, ",\n              ");
+		if (S.img_order[k] == D_FILE) {
+			fprintf(jf, "\"FILE_NAME_ID\" : %d", si->file);
+			continue;
+		}
+		fprintf(jf, "\"SYMBOLS\" : [\n                [ \"NAME\", \"ADDR_OFFSET\", \"SIZE\" ]");
+		for (j = 0; j < si->n; j++) {
+			fprintf(jf, ",\n                [ ");
+			jstr(si->names[j]);
+			fprintf(jf, ", \"0x%" PRIx32 "\", %" PRIu32 " ]", si->off[j], si->sz[j]);
+		}
+		fprintf(jf, " ]");
+	}
+	fprintf(jf, " } ]");
+}
+
+/* The seed's error of INSTR_COUNT_PER_THREAD (see the top): a few
+ * instructions more or fewer per thread, never below 0, in all from -10
+ * to 25 and not 0. */
+static void
+instr_error(uint64_t *instrs, int threads)
+{
+	int64_t want = below(&G, 4) == 0 ? -(int64_t)between(&G, 1, 10) : (int64_t)between(&G, 1, 25);
+	int64_t d, sum = 0;
+	int t;
+
+	for (t = 1; t < threads; t++) {
+		d = (int64_t)below(&G, 7) - 2;
+		if (d < 0 && instrs[t] < (uint64_t)-d)
+			d = -(int64_t)instrs[t];
+		instrs[t] += (uint64_t)d;
+		sum += d;
+	}
+	d = want - sum;
+	if (d == 0)
+		d = 1;
+	if (d < 0 && instrs[0] < (uint64_t)-d)
+		d = -(int64_t)instrs[0];
+	instrs[0] += (uint64_t)d;
+}
+
+enum { P_PER_THREAD, P_COUNT, P_IMAGES, P_EDGES };
+
+static void
+write_process(uint32_t pid, int threads, const uint64_t *instrs, uint64_t total)
+{
+	size_t x;
+	int i, k, t, next;
+
+	fprintf(jf, "\"PROCESSES\" : [\n    [ \"PROCESS_ID\", \"PROCESS_DATA\" ],\n"
+	    "    [ %" PRIu32 ",\n      { ", pid);
+	for (k = 0; k < 4; k++) {
+		if (k)
+			fprintf(jf, ",\n        ");
+		switch (S.proc_order[k]) {
+		case P_PER_THREAD:
+			fprintf(jf, "\"INSTR_COUNT_PER_THREAD\" : [ ");
+			for (t = 0; t < threads; t++)
+				fprintf(jf, "%s%" PRIu64, t ? ", " : "", instrs[t]);
+			fprintf(jf, " ]");
+			break;
+		case P_COUNT:
+			fprintf(jf, "\"INSTR_COUNT\" : %" PRIu64, total);
+			break;
+		case P_IMAGES:
+			/* in image id order, the images of symbols only among them */
+			fprintf(jf, "\"IMAGES\" : [\n          [ \"IMAGE_ID\", \"LOAD_ADDR\", \"SIZE\", \"IMAGE_DATA\" ]");
+			for (i = 0, next = 0; i < nimg; i++) {
+				for (; next < nsimg && simg[next].id < img[i].id; next++) {
+					fprintf(jf, ",\n");
+					write_symimg(&simg[next]);
+				}
+				fprintf(jf, ",\n");
+				write_image(i);
+			}
+			for (; next < nsimg; next++) {
+				fprintf(jf, ",\n");
+				write_symimg(&simg[next]);
+			}
+			fprintf(jf, " ]");
+			break;
+		default:
+			fprintf(jf, "\"EDGES\" : [\n          [ \"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\",\n"
+			    "            \"EDGE_TYPE_ID\", \"COUNT_PER_THREAD\" ]");
+			for (x = 0; x < ned; x++) {
+				fprintf(jf, ",\n          [ %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", [ ",
+				    ed[x].id, node_id(ed[x].src), node_id(ed[x].dst), etype_id[ed[x].type]);
+				for (t = 0; t < threads; t++)
+					fprintf(jf, "%s%" PRIu64, t ? ", " : "", counts[(size_t)t * ned + x]);
+				fprintf(jf, " ] ]");
+			}
+			fprintf(jf, " ]");
+			break;
+		}
+	}
+	fprintf(jf, " } ] ]");
 }
 
 static void
@@ -1729,8 +2145,8 @@ write_dcfg(const char *path, int threads, uint32_t pid)
 	uint64_t instrs[MAX_THREADS] = { 0 }, total = 0;
 	uint32_t fid;
 	size_t x;
-	int i, j, t, nfile = 0;
-	struct { uint32_t id; char *name; } *files = NULL;
+	int i, j, k, t, nfile = 0;
+	struct { uint32_t id; char *name; int own; } *files = NULL;
 	static char vbuf[1 << 16];
 
 	/* counts */
@@ -1742,27 +2158,36 @@ write_dcfg(const char *path, int threads, uint32_t pid)
 			if (ed[x].src >= 0)
 				instrs[t] += c * (uint64_t)blk[ed[x].src].ninstr;
 		}
+	if (S.delta)
+		instr_error(instrs, threads);
 	for (t = 0; t < threads; t++)
 		total += instrs[t];
 
 	/* file names: images, then the sources their routines use */
 	fid = 1 + below(&G, 3);
 	files = xrealloc(NULL, 64 * sizeof *files);
-	for (i = 0; i < nimg; i++) {
-		img[i].file = (int)fid;
+	for (i = 0; i < nimg + nsimg; i++) {
+		if (i < nimg)
+			img[i].file = (int)fid;
+		else
+			simg[i - nimg].file = (int)fid;
 		files[nfile].id = fid;
-		files[nfile++].name = (char *)img[i].path;
+		files[nfile].own = 0;
+		files[nfile++].name = (char *)(i < nimg ? img[i].path : simg[i - nimg].path);
 		fid += 1 + below(&G, 2);
 	}
 	for (i = 0; i < nimg; i++) {
 		Img *im = &img[i];
 		int ns = (int)count_strs(im->sources);
+		if (im->nosrc)
+			continue;
 		im->srcfile = xrealloc(NULL, (size_t)ns * sizeof *im->srcfile);
 		im->srcline = xrealloc(NULL, (size_t)ns * sizeof *im->srcline);
 		for (j = 0; j < ns; j++) {
 			size_t len = strlen(im->srcdir) + strlen(im->sources[j]) + 1;
 			files = xrealloc(files, (size_t)(nfile + 1) * sizeof *files);
 			files[nfile].id = fid;
+			files[nfile].own = 1;
 			files[nfile].name = xrealloc(NULL, len);
 			snprintf(files[nfile].name, len, "%s%s", im->srcdir, im->sources[j]);
 			nfile++;
@@ -1777,51 +2202,92 @@ write_dcfg(const char *path, int threads, uint32_t pid)
 			rt[j].line0 = im->srcline[s] + 2 + (int)below(&G, 20);
 			im->srcline[s] = rt[j].line0 + 4 * rt[j].n + 3;
 		}
+		free(im->srcfile);
+		free(im->srcline);
 	}
 
 	jf = fopen(path, "w");
 	if (jf == NULL)
 		die(strerror(errno), path);
 	setvbuf(jf, vbuf, _IOFBF, sizeof vbuf);
-	fprintf(jf, "{ \"MAJOR_VERSION\" : 1,\n  \"MINOR_VERSION\" : 0,\n");
-	fprintf(jf, "  \"FILE_NAMES\" : [\n    [ \"FILE_NAME_ID\", \"FILE_NAME\" ]");
-	for (i = 0; i < nfile; i++) {
-		fprintf(jf, ",\n    [ %" PRIu32 ", ", files[i].id);
-		jstr(files[i].name);
-		fprintf(jf, " ]");
+	/* the top-level keys in the seed's order */
+	fprintf(jf, "{ ");
+	for (k = 0; k < 6; k++) {
+		if (k)
+			fprintf(jf, ",\n  ");
+		switch (S.top_order[k]) {
+		case 0:
+			fprintf(jf, "\"MAJOR_VERSION\" : 1");
+			break;
+		case 1:
+			fprintf(jf, "\"MINOR_VERSION\" : 0");
+			break;
+		case 2:
+			fprintf(jf, "\"FILE_NAMES\" : [\n    [ \"FILE_NAME_ID\", \"FILE_NAME\" ]");
+			for (i = 0; i < nfile; i++) {
+				fprintf(jf, ",\n    [ %" PRIu32 ", ", files[i].id);
+				jstr(files[i].name);
+				fprintf(jf, " ]");
+			}
+			fprintf(jf, " ]");
+			break;
+		case 3:
+			fprintf(jf, "\"EDGE_TYPES\" : [\n    [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\" ]");
+			for (i = 0; i < ET_N; i++)
+				fprintf(jf, ",\n    [ %" PRIu32 ", \"%s\" ]", etype_id[i], etype_names[i]);
+			fprintf(jf, " ]");
+			break;
+		case 4:
+			fprintf(jf, "\"SPECIAL_NODES\" : [\n    [ \"NODE_ID\", \"NODE_NAME\" ],\n"
+			    "    [ %" PRIu32 ", \"START\" ], [ %" PRIu32 ", \"END\" ], [ %" PRIu32 ", \"UNKNOWN\" ] ]",
+			    start_id, end_id, unknown_id);
+			break;
+		default:
+			write_process(pid, threads, instrs, total);
+			break;
+		}
 	}
-	fprintf(jf, " ],\n  \"EDGE_TYPES\" : [\n    [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\" ]");
-	for (i = 0; i < ET_N; i++)
-		fprintf(jf, ",\n    [ %" PRIu32 ", \"%s\" ]", etype_id[i], etype_names[i]);
-	fprintf(jf, " ],\n  \"SPECIAL_NODES\" : [\n    [ \"NODE_ID\", \"NODE_NAME\" ],\n"
-	    "    [ %" PRIu32 ", \"START\" ], [ %" PRIu32 ", \"END\" ], [ %" PRIu32 ", \"UNKNOWN\" ] ],\n",
-	    start_id, end_id, unknown_id);
-	fprintf(jf, "  \"PROCESSES\" : [\n    [ \"PROCESS_ID\", \"PROCESS_DATA\" ],\n"
-	    "    [ %" PRIu32 ",\n      { \"INSTR_COUNT_PER_THREAD\" : [ ", pid);
-	for (t = 0; t < threads; t++)
-		fprintf(jf, "%s%" PRIu64, t ? ", " : "", instrs[t]);
-	fprintf(jf, " ],\n        \"INSTR_COUNT\" : %" PRIu64 ",\n", total);
-	fprintf(jf, "        \"IMAGES\" : [\n          [ \"IMAGE_ID\", \"LOAD_ADDR\", \"SIZE\", \"IMAGE_DATA\" ],\n");
-	for (i = 0; i < nimg; i++) {
-		if (i)
-			fprintf(jf, ",\n");
-		write_image(i);
-	}
-	fprintf(jf, " ],\n        \"EDGES\" : [\n          [ \"EDGE_ID\", \"SOURCE_NODE_ID\", \"TARGET_NODE_ID\",\n"
-	    "            \"EDGE_TYPE_ID\", \"COUNT_PER_THREAD\" ]");
-	for (x = 0; x < ned; x++) {
-		fprintf(jf, ",\n          [ %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", [ ",
-		    ed[x].id, node_id(ed[x].src), node_id(ed[x].dst), etype_id[ed[x].type]);
-		for (t = 0; t < threads; t++)
-			fprintf(jf, "%s%" PRIu64, t ? ", " : "", counts[(size_t)t * ned + x]);
-		fprintf(jf, " ] ]");
-	}
-	fprintf(jf, " ] } ] ] }\n");
+	fprintf(jf, " }\n");
 	if (ferror(jf) || fclose(jf) != 0)
 		die("write error", path);
-	for (i = nimg; i < nfile; i++)
-		free(files[i].name);
+	for (i = 0; i < nfile; i++)
+		if (files[i].own)
+			free(files[i].name);
 	free(files);
+}
+
+/* ---- the seed's shapes ---- */
+
+static void
+permute(int *v, int n, int shuffle)
+{
+	int i, k, t;
+
+	for (i = 0; i < n; i++)
+		v[i] = i;
+	for (i = n - 1; shuffle && i > 0; i--) {
+		k = (int)below(&G, (uint32_t)i + 1);
+		t = v[i], v[i] = v[k], v[k] = t;
+	}
+}
+
+static void
+draw_shapes(void)
+{
+	S.region = below(&G, 3) == 0;
+	S.dead_pct = S.region ? (int)between(&G, 60, 85) : 0;
+	S.cold_w = S.region ? 10 : 3;
+	S.zero_pct = S.region ? 30 : 8;
+	S.entry_pct = (int)between(&G, 8, 25);
+	S.delta = below(&G, 3) != 0;
+	/* the process object's keys in any order; the top level's and the
+	 * images' as in the spec's example, or not */
+	permute(S.top_order, 6, below(&G, 3) == 0);
+	permute(S.proc_order, 4, 1);
+	permute(S.img_order, 5, below(&G, 2));
+	img[0].nosrc = below(&G, 6) == 0;
+	img[1].nosrc = below(&G, 2);
+	img[2].nosrc = below(&G, 2);
 }
 
 /* ---- main --------------------------------------------------------------------- */
@@ -1904,6 +2370,7 @@ main(int argc, char **argv)
 
 	seed_rng(&G, seed);
 	pid = 1000 + below(&G, 60000);
+	draw_shapes();
 	generate(blocks);
 	layout();
 	make_edges();
