@@ -73,23 +73,28 @@ dcfg_seqbuf_free(struct dcfg_seqbuf *b)
 
 /*
  * The first pass: the syntax, each repeat's extent and whether its body
- * yields characters, and whether the whole string does (*FULL). With
+ * yields characters, whether the whole string does (*FULL), and whether it
+ * holds only Base64 characters (*PLAIN: no second pass is needed). With
  * REFS, the references are collected instead, before any value is
  * compiled (when whether they yield is not known yet). Returns the number
  * of repeats, or -1 with ERR set.
  */
 static int64_t
 scan(struct dcfg_seqbuf *b, const struct dcfg_dict *d, const char *s, uint32_t len,
-    int *full, struct dcfg_dict *refs, struct dcfg_seqerr *err)
+    int *full, int *plain, struct dcfg_dict *refs, struct dcfg_seqerr *err)
 {
 	size_t depth = 0, n = 0;
 	uint32_t i, j, e;
 	int yields;
 
 	*full = 0;
+	*plain = 1;
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 		if (DCFG_B64(c) >= 0) {
+			/* the common case: a run of plain characters */
+			while (i + 1 < len && DCFG_B64(s[i + 1]) >= 0)
+				i++;
 			yields = 1;
 		} else if (c == '(') {
 			uint64_t m = 0;
@@ -107,6 +112,7 @@ scan(struct dcfg_seqbuf *b, const struct dcfg_dict *d, const char *s, uint32_t l
 				return fail(err, NONE, "out of memory");
 			b->pairs[n] = (struct dcfg_seqpair){ m, i, NONE, j + 1, 0 };
 			b->stack[depth++] = (uint32_t)n++;
+			*plain = 0;
 			i = j;
 			continue;
 		} else if (c == ')') {
@@ -139,6 +145,8 @@ scan(struct dcfg_seqbuf *b, const struct dcfg_dict *d, const char *s, uint32_t l
 		} else {
 			return fail_char(err, i, (char)c);
 		}
+		if (c != '(' && DCFG_B64(c) < 0)
+			*plain = 0;
 		if (!yields)
 			continue;
 		if (depth > 0)
@@ -186,10 +194,12 @@ emit(struct dcfg_seqbuf *b, const struct dcfg_dict *d, struct dcfg_seqstr *str, 
 	while (i < str->len) {
 		unsigned char c = (unsigned char)s[i];
 		if (DCFG_B64(c) >= 0) {
+			uint32_t run = i;
 			END_SKIP();
+			while (++i < str->len && DCFG_B64(s[i]) >= 0)
+				;
 			if (real == 0)
-				level++;
-			i++;
+				level += i - run;
 		} else if (c == '(') {
 			const struct dcfg_seqpair *p = &b->pairs[pi];
 			if (p->count == 0 || !p->full) {
@@ -256,7 +266,7 @@ dcfg_seq_compile(struct dcfg_seqbuf *b, const struct dcfg_dict *d,
     struct dcfg_seqstr *str, const char *s, size_t len, struct dcfg_seqerr *err)
 {
 	int64_t n_pairs;
-	int full;
+	int full, plain;
 
 	str->s = s;
 	str->len = (uint32_t)len;
@@ -266,10 +276,10 @@ dcfg_seq_compile(struct dcfg_seqbuf *b, const struct dcfg_dict *d,
 	str->alias = NONE;
 	if (len >= UINT32_MAX / 2)
 		return fail(err, NONE, "the string is too long");
-	if ((n_pairs = scan(b, d, s, (uint32_t)len, &full, NULL, err)) < 0)
+	if ((n_pairs = scan(b, d, s, (uint32_t)len, &full, &plain, NULL, err)) < 0)
 		return -1;
 	str->empty = !full;
-	if (emit(b, d, str, (size_t)n_pairs) < 0)
+	if (!plain && emit(b, d, str, (size_t)n_pairs) < 0)
 		return fail(err, NONE, "out of memory");
 	return 0;
 }
@@ -474,7 +484,7 @@ int
 dcfg_dict_finish(struct dcfg_dict *d, struct dcfg_seqerr *err, size_t *entry)
 {
 	size_t i;
-	int full;
+	int full, plain;
 
 	*entry = 0;
 	if (index_keys(d, err, entry) < 0)
@@ -485,7 +495,7 @@ dcfg_dict_finish(struct dcfg_dict *d, struct dcfg_seqerr *err, size_t *entry)
 		e->str = (struct dcfg_seqstr){ .s = d->pool + e->value, .len = e->value_len,
 		    .alias = NONE };
 		e->refs = (uint32_t)d->n_refs;
-		if (scan(&d->buf, d, e->str.s, e->value_len, &full, d, err) < 0) {
+		if (scan(&d->buf, d, e->str.s, e->value_len, &full, &plain, d, err) < 0) {
 			*entry = i;
 			return -1;
 		}
