@@ -715,7 +715,12 @@ three_json() {
 			dump -a "$f"
 			cat "$f.dump" >> got.samples
 		done
-		instrs=$(jq '.PROCESSES[1][1].INSTR_COUNT_PER_THREAD | add' p/prog.dcfg.json)
+		# the blocks' instructions, COUNT x NUM_INSTRS (INSTR_COUNT may be
+		# a few off, as in real files)
+		instrs=$(jq '.PROCESSES[1][1].IMAGES as $i | ($i[0] | index("IMAGE_DATA")) as $d |
+		    [$i[1:][] | .[$d].BASIC_BLOCKS // empty | . as $b |
+		     ($b[0] | index("COUNT")) as $c | ($b[0] | index("NUM_INSTRS")) as $n |
+		     $b[1:][] | .[$c] * .[$n]] | add' p/prog.dcfg.json)
 		[ "$total" -eq "$instrs" ]
 		# address by address: the blocks' count x instructions (dcfg-blocks
 		# --list), summed per address
