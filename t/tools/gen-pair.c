@@ -31,23 +31,39 @@
  *
  * The shapes of real DCFGs (/work/shared/real/README.md) vary with the
  * seed (draw_shapes), so that a few seeds show all of them:
- *   - region DCFGs (about one seed in three): most routines are dead,
- *     called only from cold paths or dead code or by nobody, so most
- *     blocks, edges and loops have count 0; every seed has some cold
- *     paths, switch cases of weight 0 and indirect-call targets never
- *     chosen;
+ *   - region DCFGs (about one seed in three), as seeded from a whole
+ *     run: most routines are dead (libm may be wholly), called only from
+ *     cold paths or dead code or by nobody, so most blocks, edges and
+ *     loops have count 0; every seed has some cold paths, switch cases of
+ *     weight 0 and indirect-call targets never chosen;
  *   - SOURCE_DATA left out for some images; images with only FILE_NAME_ID
  *     and SYMBOLS ("[vdso]", libdl); ROUTINES rows without LOOPS and LOOPS
  *     rows without a parent (always, where there is none);
  *   - EDGES rows in shuffled id order (always), the keys of the top-level,
  *     process and image objects in a drawn order;
  *   - INSTR_COUNT_PER_THREAD off by a few instructions per thread (about
- *     two seeds in three; INSTR_COUNT, their sum, then differs from the
- *     sum of COUNT x NUM_INSTRS by 1 to 25);
+ *     two seeds in three; INSTR_COUNT, still their sum, then differs from
+ *     the sum of COUNT x NUM_INSTRS by -10 to 25, never 0);
  *   - the same names in several images: a routine "_init" in each image
  *     (where one is small enough), ".plt" and "NAME@plt" symbols (no
- *     blocks) in front of the code of the main binary and libc, always
- *     with "__cxa_finalize@plt".
+ *     blocks) in front of the code of the main binary, libc and maybe
+ *     libm, always with "__cxa_finalize@plt".
+ *
+ * Every block execution takes exactly one edge out of the block: a call
+ * block its call edge (the CALL_BYPASS edge to the return site exists,
+ * count 0, spec 2.16), a return block the RETURN edge to the return site
+ * on top of the walk's explicit stack, the root's return block the EXIT
+ * edge to END. Each thread is one walk: ENTRY from START to its root's
+ * entry, branches drawn from per-branch probabilities (cold paths and
+ * cases or targets of weight 0 never), loop trip counts drawn on loop
+ * entry, by any edge into the head from outside the loop (1..M, M <= 50,
+ * smaller for costly bodies), until the thread has taken N/T edges
+ * (thread 0 also the remainder); from then on every loop leaves at its
+ * next test, no "continue" is taken and the driver loop ends, so the
+ * thread overshoots by at most one loop-free path to its EXIT edge. A
+ * "continue" in a do-while ends an iteration as its latch does (taken
+ * only while iterations are left); in a while loop it goes back to the
+ * head's test.
  *
  * Edges are streamed to prog.edges as they are taken; only per-thread
  * edge counts are kept, so any N fits in memory. The DCFG, written last,
@@ -2075,8 +2091,6 @@ instr_error(uint64_t *instrs, int threads)
 		sum += d;
 	}
 	d = want - sum;
-	if (d == 0)
-		d = 1;
 	if (d < 0 && instrs[0] < (uint64_t)-d)
 		d = -(int64_t)instrs[0];
 	instrs[0] += (uint64_t)d;
