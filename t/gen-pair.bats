@@ -15,7 +15,8 @@
 #      INSTR_COUNT; two images of symbols only.
 # Every seed has several latches per head, loops headed at an entry, rows
 # of 3 values, EDGES out of id order and "_init", ".plt" and
-# "__cxa_finalize@plt" in several images.
+# "__cxa_finalize@plt" in several images. Seed 1 writes file names with
+# "\/" (5, 6 and 7 do not).
 
 load test_helper
 
@@ -78,7 +79,9 @@ stream_counts() {
 	cmp a/prog.dcfg.json b/prog.dcfg.json
 	cmp a/prog.edges b/prog.edges
 	cmp a/prog.inclusive b/prog.inclusive
-	! cmp -s a/prog.edges c/prog.edges
+	# (bats ignores a failing "! COMMAND" but on the last line)
+	run cmp -s a/prog.edges c/prog.edges
+	[ "$status" -eq 1 ]
 }
 
 @test "decoded trace counts equal the DCFG's COUNT_PER_THREAD, thread by thread; COUNT is the edges in" {
@@ -301,7 +304,7 @@ JQ_EDGE_TARGETS='
 	diff -u /dev/null bad
 }
 
-@test "keys in other orders than the spec's example; EDGES rows not sorted by id" {
+@test "keys in other orders than the spec's example; EDGES rows not sorted by id; file names with escaped slashes" {
 	command -v jq > /dev/null || skip "jq is not installed"
 	gen-pair --seed 7 --threads 2 --edges 20000 p
 	# INSTR_COUNT_PER_THREAD before INSTR_COUNT, in the text itself
@@ -320,9 +323,15 @@ JQ_EDGE_TARGETS='
 	[ "$a" -lt "$b" ]
 	[ "$(q q5 '[images[].IMAGE_DATA | keys_unsorted | select(length == 5)][0] | join(" ")')" != \
 	    'FILE_NAME_ID SYMBOLS SOURCE_DATA BASIC_BLOCKS ROUTINES' ]
+	# seed 1: every "/" of a file name written "\/", which JSON reads as "/"
+	gen-pair --seed 1 --threads 2 --edges 20000 q1
+	grep -Fq '"\/home\/dev\/synth\/build\/prog"' q1/prog.dcfg.json
+	[ "$(grep -c '"/' q1/prog.dcfg.json)" -eq 0 ]
+	q q1 '.FILE_NAMES | rows(.) | .FILE_NAME' | grep -qx /home/dev/synth/build/prog
+	[ "$(grep -Fc '\/' q5/prog.dcfg.json)" -eq 0 ]
 }
 
-@test "INSTR_COUNT differs from the sum of COUNT x NUM_INSTRS by 1 to 25, and is the sum of INSTR_COUNT_PER_THREAD" {
+@test "INSTR_COUNT differs from the sum of COUNT x NUM_INSTRS by a few (25 at most), and is the sum of INSTR_COUNT_PER_THREAD" {
 	command -v jq > /dev/null || skip "jq is not installed"
 	for st in "6 1" "7 3"; do
 		set -- $st
