@@ -104,7 +104,9 @@ def leaves:
 '
 
 # pair [SEED [THREADS [CHUNK_EDGES]]]: a small clean pair, p/prog.dcfg.json,
-# p/prog.edges and the trace p/prog.trace.json.
+# p/prog.edges and the trace p/prog.trace.json.  The seeds used have
+# INSTR_COUNT equal to the blocks' sum, so no note (see "a clean small
+# pair" below), and each mutation's findings are exactly those it causes.
 pair() {
 	gen-pair --seed "${1:-1}" --threads "${2:-2}" --edges 3000 --blocks 200 p > /dev/null
 	dcfg-encode --dcfg p/prog.dcfg.json --chunk-edges "${3:-1000000}" p/prog.edges \
@@ -188,18 +190,33 @@ two_blocks() {
 
 @test "generated pairs are clean, with and without their traces" {
 	command -v jq > /dev/null || skip "jq is not installed"
-	for st in "1 1" "2 2" "3 3" "4 4" "9 2"; do
+	# gen-pair gives about two seeds in three an INSTR_COUNT off from the
+	# blocks' COUNT x NUM_INSTRS, as Intel's writer does: then the one
+	# finding is the note, its numbers computed here by jq.
+	notes=0
+	for st in "1 1" "2 2" "3 3" "4 4" "9 2" "5 2" "6 1"; do
 		set -- $st
 		gen-pair --seed "$1" --threads "$2" --edges 20000 g > /dev/null
 		dcfg-encode --dcfg g/prog.dcfg.json --chunk-edges 3000 g/prog.edges \
 		    > g/prog.trace.json
+		jq -r "$JQ_LIB"' "\(PID) \(P.INSTR_COUNT) \([flat.blocks[] | .COUNT * .NUM_INSTRS] | add)"' \
+		    g/prog.dcfg.json > sums
+		read -r p ic sum < sums
+		: > expected.out
+		if [ "$ic" -ne "$sum" ]; then
+			echo "note: process $p: INSTR_COUNT $ic differs from the sum of COUNT x NUM_INSTRS over its blocks ($sum)" > expected.out
+			notes=$((notes + 1))
+		fi
+		echo '0 errors, 0 warnings' >> expected.out
 		dcfg_check g/prog.dcfg.json
-		echo '0 errors, 0 warnings' | expect_findings 0
+		expect_findings 0 < expected.out
 		dcfg_check g/prog.dcfg.json g/prog.trace.json
-		echo '0 errors, 0 warnings' | expect_findings 0
+		expect_findings 0 < expected.out
 		dcfg_check --strict g/prog.dcfg.json g/prog.trace.json
-		echo '0 errors, 0 warnings' | expect_findings 0
+		expect_findings 0 < expected.out
 	done
+	# both kinds were seen
+	[ "$notes" -gt 0 ] && [ "$notes" -lt 7 ] || { echo "$notes notes in 7 pairs"; false; }
 }
 
 @test "a clean small pair (the base of every mutation below) is clean" {
