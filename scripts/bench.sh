@@ -9,7 +9,9 @@
 # million; 2 threads, chunks of a million edges) from t/tools/gen-trace.c
 # to /dev/null, to a pipe, with --count and into `wc -l`, beside
 # `zcat TRACE.gz > /dev/null`; then the same trace shape with 10 times the
-# edges (BENCH_SKIP_10X=1 skips it) to see that memory does not grow.
+# edges (BENCH_SKIP_10X=1 skips it) to see that memory does not grow; and
+# traces of as many edges behind 10^5 empty or single steps per pass
+# (scripts/hostile-trace.sh), which must decode in time linear in the edges.
 #
 #   sh scripts/bench.sh BIN_DIR          (make bench)
 #   BENCH_N=10000 sh scripts/bench.sh build/bin
@@ -383,6 +385,24 @@ if [ -n "$lines" ] && [ "$lines" != $((edges + 4)) ]; then
 	xfailed=1
 fi
 xrun zcat1 1x "$edges" 3 "zcat T.gz > /dev/null" gzip -dc "$t.gz"
+# Sequences that yield little for what they walk through cost what they
+# yield: about as many edges a second as a plain trace (aim linear).
+hpasses=$((edges / 6))
+for kind in chain empty double; do
+	h=$tmp/hostile-$kind.json
+	case $kind in
+	chain) what='a chain of 10^5 keys' ;;
+	empty) what='10^5 empty values' ;;
+	double) what='2^63 empty values' ;;
+	esac
+	if sh "$top/scripts/hostile-trace.sh" "$kind" "$hpasses" > "$h"; then
+		xrun "hostile-$kind" 1x $((6 * hpasses + 1)) 3 \
+		    "--count, $what" "$expand" --count "$h"
+	else
+		note "scripts/hostile-trace.sh $kind failed"
+		xfailed=1
+	fi
+done
 if [ "$skip10" = 0 ]; then
 	t=$trace10
 	xrun null10 10x "$tens" 1 "dcfg-expand T > /dev/null" "$expand" "$t"
@@ -468,6 +488,18 @@ END {
 	}
 	if (list == "") v = "NOT MEASURED"
 	printf "aim text  (text output >= 40 M edges/s, /dev/null and pipe):%s: %s\n", list, v
+
+	# aim linear: the hostile shapes decode at least a quarter as fast as T
+	v = "MET"; list = ""
+	base = ("count1" in at) ? rt["count1"] : "-"
+	for (i = 1; i <= n; i++) if (key[i] ~ /^hostile/) {
+		list = list " " substr(key[i], 9) " " rt[key[i]]
+		if (rt[key[i]] == "-" || rt[key[i]] == "n/a" || base == "-" || base == "n/a")
+			v = "NOT MEASURED"
+		else if (rt[key[i]] * 4 < base + 0 && v == "MET") v = "NOT MET"
+	}
+	if (list == "") v = "NOT MEASURED"
+	printf "aim linear (empty and single steps >= 1/4 of --count T):%s: %s\n", list, v
 
 	# aim RSS: every dcfg-expand run
 	v = "MET"; max = -1
