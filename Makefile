@@ -30,18 +30,23 @@ MANPAGES = $(wildcard man/man*/*.[0-9])
 
 TEST_TOOLS = $(BUILD)/t/lookup $(BUILD)/t/gen-trace $(BUILD)/t/gen-pair \
              $(BUILD)/t/webgrind-dump $(BUILD)/t/dcpi-dump $(BUILD)/t/csi-paths \
-             $(FUZZ_TARGETS:%=$(BUILD)/t/fuzz-%)
+             $(FUZZ_TARGETS:%=$(BUILD)/t/fuzz-%) $(BUILD)/t/fuzz-mutate
 
 # Fuzzing with clang's libFuzzer (t/fuzz, scripts/fuzz.sh). `make check`
 # runs every target CHECK_FUZZ_SECONDS; the same targets built with a
 # replaying main (t/fuzz/replay.c) are test tools: t/fuzz.bats replays
-# every reproducer kept in t/fuzz-regressions.
+# every reproducer kept in t/fuzz-regressions and every seed. The
+# structure-aware mutator (t/fuzz/mutate*.c) is linked into the libFuzzer
+# builds without coverage instrumentation, and into fuzz-mutate for tests.
 FUZZ_TARGETS = dcfg trace stream sequence convert
 FUZZ_SECONDS ?= 60
 CHECK_FUZZ_SECONDS ?= 20
 FUZZ_CC  ?= clang
 FUZZ_SAN  = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_DEFS = -DFUZZ_DATA='"$(CURDIR)/t/data"'
+FUZZ_MUT  = t/fuzz/mutate.c t/fuzz/mutate-text.c
+FUZZ_MUT_H = t/fuzz/mutate.h t/fuzz/mutate-text.h
+FUZZ_MUT_OBJ = $(FUZZ_MUT:t/fuzz/%.c=build-fuzz/%.o)
 
 all: $(BINS)
 
@@ -65,10 +70,15 @@ $(BUILD)/t/%: t/tools/%.c $(BUILD)/libdcfg.a $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(DCFG_CFLAGS) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libdcfg.a $(DCFG_LIBS) -o $@
 
-$(BUILD)/t/fuzz-%: t/fuzz/fuzz-%.c t/fuzz/fuzz.h t/fuzz/replay.c $(BUILD)/libdcfg.a $(HEADERS)
+$(BUILD)/t/fuzz-%: t/fuzz/fuzz-%.c t/fuzz/fuzz.h t/fuzz/seqref.h t/fuzz/replay.c \
+    $(BUILD)/libdcfg.a $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(DCFG_CFLAGS) $(FUZZ_DEFS) $(CFLAGS) $(LDFLAGS) $< t/fuzz/replay.c \
 	    $(BUILD)/libdcfg.a $(DCFG_LIBS) -o $@
+
+$(BUILD)/t/fuzz-mutate: t/fuzz/mutate-main.c $(FUZZ_MUT) $(FUZZ_MUT_H)
+	@mkdir -p $(@D)
+	$(CC) $(DCFG_CFLAGS) $(CFLAGS) $(LDFLAGS) t/fuzz/mutate-main.c $(FUZZ_MUT) -o $@
 
 test-tools: $(TEST_TOOLS)
 
@@ -76,9 +86,13 @@ fuzz-lib: deps
 	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) \
 	    CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SAN)" build-fuzz/libdcfg.a
 
-build-fuzz/fuzz-%: t/fuzz/fuzz-%.c t/fuzz/fuzz.h fuzz-lib
-	$(FUZZ_CC) $(DCFG_CFLAGS) $(FUZZ_DEFS) -g -O1 -fsanitize=fuzzer $(FUZZ_SAN) $< \
-	    build-fuzz/libdcfg.a $(DCFG_LIBS) -o $@
+$(FUZZ_MUT_OBJ): build-fuzz/%.o: t/fuzz/%.c $(FUZZ_MUT_H)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(DCFG_CFLAGS) -g -O1 $(FUZZ_SAN) -c $< -o $@
+
+build-fuzz/fuzz-%: t/fuzz/fuzz-%.c t/fuzz/fuzz.h t/fuzz/seqref.h $(FUZZ_MUT_OBJ) fuzz-lib
+	$(FUZZ_CC) $(DCFG_CFLAGS) $(FUZZ_DEFS) -DFUZZ_MUTATOR -g -O1 -fsanitize=fuzzer $(FUZZ_SAN) \
+	    $< $(FUZZ_MUT_OBJ) build-fuzz/libdcfg.a $(DCFG_LIBS) -o $@
 
 fuzz: $(FUZZ_TARGETS:%=build-fuzz/fuzz-%)
 	@sh scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)

@@ -69,3 +69,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	dcfg_free(d);
 	return 0;
 }
+
+#ifdef FUZZ_MUTATOR
+#include "mutate.h"
+
+size_t
+LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned int seed)
+{
+	return fuzz_mutate_json(data, size, max, seed, FUZZ_DCFG);
+}
+#endif

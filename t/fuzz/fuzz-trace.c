@@ -52,3 +52,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	dcfg_trace_read(fuzz_file(data, size), &h, &r, &err);
 	return 0;
 }
+
+#ifdef FUZZ_MUTATOR
+#include "mutate.h"
+
+size_t
+LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned int seed)
+{
+	return fuzz_mutate_json(data, size, max, seed, FUZZ_TRACE);
+}
+#endif
