@@ -3,12 +3,24 @@
 #
 #   sh scripts/fuzz.sh SECONDS NAME...          (make fuzz FUZZ_SECONDS=N)
 #
-# Seeds come from t/data (DCFGs, traces and streams, plain and as the
-# commands make them) and from t/fuzz-regressions/NAME; the corpus grows in
-# build-fuzz/corpus/NAME across runs. A crash, leak, timeout or memory blow
-# -up stops with a failure and leaves the reproducer in
+# Seeds: the hand-made files of t/fuzz/seeds/NAME (every legal shape of the
+# format; convert shares dcfg's), t/data (DCFGs, traces and streams, plain
+# and as the commands make them) and t/fuzz-regressions/NAME; the corpus
+# grows in build-fuzz/corpus/NAME across runs. The targets mutate with
+# t/fuzz/mutate.c (structure-aware) and libFuzzer's bytes with the tokens
+# of t/fuzz/dcfg.dict.
+#
+# A crash, a leak, a timeout (one input running FUZZ_TIMEOUT seconds,
+# default 5: a hang) or a memory blow-up (FUZZ_RSS_MB, default 2048) stops
+# the target with a failure and leaves the reproducer in
 # t/fuzz-regressions/NAME/: commit it with the fix, and t/fuzz.bats replays
-# it in every `make test` from then on. Prints the executions of each target.
+# it in every `make test` from then on. Prints the executions of each
+# target, and the seconds and executions to the finding.
+#
+# FUZZ_KEEP_GOING=1 runs libFuzzer's fork mode instead: findings do not
+# stop it, every reproducer goes to build-fuzz/findings/NAME/, and the first
+# of each kind (each crash site, the first timeout, memory blow-up, leak) is
+# copied to t/fuzz-regressions/NAME/; it prints when each was first found.
 set -u
 [ $# -ge 2 ] || { echo "usage: sh scripts/fuzz.sh SECONDS NAME..." >&2; exit 2; }
 seconds=$1
@@ -16,16 +28,21 @@ shift
 top=$(cd "$(dirname "$0")/.." && pwd)
 fb=$top/build-fuzz
 data=$top/t/data
-bin=$top/build/bin
+bin=${FUZZ_BIN:-$top/build/bin}
+timeout=${FUZZ_TIMEOUT:-5}
+rss=${FUZZ_RSS_MB:-2048}
+keep_going=${FUZZ_KEEP_GOING:-0}
 status=0
 
 seed_dcfg() {
+	cp "$top"/t/fuzz/seeds/dcfg/* "$1"/
 	cp "$data"/*.dcfg.json "$1"/
 	gzip -dc "$data/sample/prog.dcfg.json.gz" > "$1/sample.dcfg.json"
 	cp "$data/sample/prog.dcfg.json.gz" "$1/"
 }
 
 seed_trace() {
+	cp "$top"/t/fuzz/seeds/trace/* "$1"/
 	cp "$data"/trace-*.json "$1"/
 	bzip2 -dc "$data/sample/prog.trace.json.bz2" > "$1/sample.trace.json"
 	if [ -x "$bin/dcfg-encode" ]; then
@@ -46,11 +63,34 @@ seed_stream() {
 	return 0
 }
 
-seed_sequence() {
-	printf 'AAAA' > "$1/plain"
-	printf '(3*AB)C' > "$1/repeat"
-	printf 'k=AQ\nj=<k><k>\n(2*<j>)A' > "$1/dict"
-	printf 'a=(9*(9*A))\n<a>(0*B)' > "$1/nested"
+# executions LOG SECONDS: the executions libFuzzer reported by then.
+executions() {
+	sed -n 's/^#\([0-9]*\):* .* time: \([0-9]*\)s.*/\1 \2/p; s/^#\([0-9]*\)\t.*/\1 0/p' "$1" |
+	    awk -v t="$2" '$2 <= t || $2 == 0 { n = $1 } END { print n + 0 }'
+}
+
+# triage NAME EXE LOG START: the first reproducer of each kind to t/fuzz-regressions/NAME.
+triage() {
+	found=$fb/findings/$1
+	seen=" "
+	for f in $(ls -tr "$found"); do
+		kind=${f%%-*}
+		sig=$kind
+		if [ "$kind" = crash ]; then
+			# a crash site: the function and file of the first frame in our code
+			sig=$(UBSAN_OPTIONS=print_stacktrace=1 "$2" "$found/$f" 2>&1 |
+			    awk '/ERROR:|runtime error/ { e = 1 }
+			    e && / in [A-Za-z_].* \/.*(lib|cmd|t\/fuzz)\// {
+				    sub(/.* in /, ""); sub(/:[0-9:]*$/, ""); print; exit }')
+			sig="crash:${sig:-unknown}"
+		fi
+		case $seen in *" $sig "*) continue ;; esac
+		seen="$seen$sig "
+		at=$(( $(stat -c %Y "$found/$f") - $4 ))
+		echo "fuzz: $1: first $sig after ${at} s, about $(executions "$3" "$at") executions: $f" >&2
+		cp "$found/$f" "$top/t/fuzz-regressions/$1/"
+		status=1
+	done
 }
 
 for name in "$@"; do
@@ -65,18 +105,30 @@ for name in "$@"; do
 	dcfg|convert) seed_dcfg "$seeds" ;;
 	trace) seed_trace "$seeds" ;;
 	stream) seed_stream "$seeds" ;;
-	sequence) seed_sequence "$seeds" ;;
+	sequence) cp "$top"/t/fuzz/seeds/sequence/* "$seeds"/ ;;
 	esac
 	log=$fb/fuzz-$name.log
-	# -timeout: one input may take at most 10 s; -rss_limit_mb: 2 GiB; the
-	# reproducer of any finding goes to t/fuzz-regressions/NAME/.
-	"$exe" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-	    -dict="$top/t/fuzz/dcfg.dict" -artifact_prefix="$regress/" -print_final_stats=1 \
-	    "$corpus" "$seeds" "$regress" > "$log" 2>&1
+	set -- -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb="$rss" \
+	    -max_len=65536 -dict="$top/t/fuzz/dcfg.dict" -print_final_stats=1
+	if [ "$keep_going" = 1 ]; then
+		rm -rf "$fb/findings/$name"
+		mkdir -p "$fb/findings/$name"
+		set -- "$@" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+		    -artifact_prefix="$fb/findings/$name/"
+	else
+		set -- "$@" -artifact_prefix="$regress/"
+	fi
+	start=$(date +%s)
+	"$exe" "$@" "$corpus" "$seeds" "$regress" > "$log" 2>&1
 	rc=$?
+	took=$(( $(date +%s) - start ))
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
-	if [ "$rc" -ne 0 ]; then
-		echo "fuzz: $name: a finding after ${runs:-?} executions (exit $rc); see $log:" >&2
+	[ -n "$runs" ] || runs=$(executions "$log" "$took")
+	if [ "$keep_going" = 1 ]; then
+		echo "fuzz: $name: $runs executions in $took s"
+		triage "$name" "$exe" "$log" "$start"
+	elif [ "$rc" -ne 0 ]; then
+		echo "fuzz: $name: a finding after $took s and ${runs:-?} executions (exit $rc); see $log:" >&2
 		grep -E 'ERROR|SUMMARY|Test unit written' "$log" | head -n 5 >&2
 		status=1
 	else

@@ -2,12 +2,17 @@
 # The fuzz targets (t/fuzz) built with a replaying main instead of
 # libFuzzer: every reproducer a fuzzer ever found (t/fuzz-regressions) and
 # every seed the fuzzers start from must run to the end, in the plain build
-# and under AddressSanitizer and UBSan (make check runs both).
+# and under AddressSanitizer and UBSan (make check runs both). Then the
+# seeds' coverage of the formats' shapes, the sequence target's oracle, and
+# the structure-aware mutator (fuzz-mutate).
 
 load test_helper
 
-# replay TARGET FILE...: the target runs every file without a signal or an
-# error report.
+SEEDS="$BATS_TEST_DIRNAME/fuzz/seeds"
+JQ="$BATS_TEST_DIRNAME/fuzz/jq"
+
+# replay TARGET FILE...: the target runs every file without a signal, an
+# error report or a hang (replay.c's time limit).
 replay() {
 	local target=$1
 	shift
@@ -19,7 +24,25 @@ replay() {
 }
 
 regressions() {
-	find "$BATS_TEST_DIRNAME/fuzz-regressions/$1" -type f ! -name '.keep' | sort
+	find "$BATS_TEST_DIRNAME/fuzz-regressions/$1" -type f ! -name '.keep' ! -name README | sort
+}
+
+# shapes KIND FILE...: the shapes (t/fuzz/jq/KIND-shapes.jq) the files hold, once each.
+shapes() {
+	local kind=$1 f
+	shift
+	for f in "$@"; do
+		jq -r -f "$JQ/$kind-shapes.jq" "$f" 2>/dev/null || true   # not JSON: no shapes
+	done | sort -u
+}
+
+# expect_shapes < NAMES: every shape named (one a line) is in ./shapes.
+expect_shapes() {
+	local want missing=0
+	while IFS= read -r want; do
+		grep -qxF "$want" shapes || { echo "missing shape: $want"; missing=1; }
+	done
+	[ "$missing" -eq 0 ] || { echo "--- shapes found:"; cat shapes; return 1; }
 }
 
 @test "every kept reproducer replays cleanly through its target" {
@@ -31,12 +54,12 @@ regressions() {
 }
 
 @test "the DCFG seeds: loader, summary, checks and every converter" {
-	replay dcfg "$DATA"/*.dcfg.json "$DATA/sample/prog.dcfg.json.gz"
-	replay convert "$DATA"/*.dcfg.json "$DATA/sample/prog.dcfg.json.gz"
+	replay dcfg "$SEEDS"/dcfg/* "$DATA"/*.dcfg.json "$DATA/sample/prog.dcfg.json.gz"
+	replay convert "$SEEDS"/dcfg/* "$DATA"/*.dcfg.json "$DATA/sample/prog.dcfg.json.gz"
 }
 
 @test "the trace seeds: reader and decoder" {
-	replay trace "$DATA"/trace-*.json "$DATA/sample/prog.trace.json.bz2"
+	replay trace "$SEEDS"/trace/* "$DATA"/trace-*.json "$DATA/sample/prog.trace.json.bz2"
 }
 
 @test "the stream seeds: reader and stages" {
@@ -44,10 +67,256 @@ regressions() {
 	replay stream "$DATA"/*.stream sample.stream
 }
 
-@test "the sequence target on repeats, references and nonsense" {
+@test "the sequence seeds, and repeats, references and nonsense" {
 	printf 'k=AQ\nj=<k><k>\n(2*<j>)A' > dict
-	printf 'a=(9*(9*A))\n<a>(0*B)' > nested
 	printf '\377\377(((((' > junk
 	printf 'k=<k>\n<k>' > circular
-	replay sequence dict nested junk circular
+	replay sequence "$SEEDS"/sequence/* dict junk circular
+}
+
+@test "the hand-made trace seeds are traces dcfg-expand reads to the end" {
+	local f
+	for f in "$SEEDS"/trace/*; do
+		dcfg_expand --count "$f"
+		[ "$status" -eq 0 ] && [ ! -s stderr ] || { echo "$f:"; show; return 1; }
+	done
+}
+
+@test "the hand-made DCFG seeds are DCFGs dcfg-info loads" {
+	local f
+	for f in "$SEEDS"/dcfg/*; do
+		dcfg_info "$f"
+		[ "$status" -eq 0 ] && [ ! -s stderr ] || { echo "$f:"; show; return 1; }
+	done
+}
+
+@test "the trace seeds hold every legal shape of the format" {
+	shapes trace "$SEEDS"/trace/* > shapes
+	expect_shapes <<-EOF
+		no processes
+		several processes
+		several threads
+		no dictionary column
+		empty dictionary
+		empty value
+		reference value
+		doubling value
+		header-only table
+		table columns reordered
+		chunk columns reordered
+		zero-bit code
+		32-bit code
+		group
+		id 0x7fffffff
+		EDGE_COUNT 0
+		EDGE_COUNT 1
+		empty sequence
+		nested repeat
+		zero repeat
+	EOF
+}
+
+@test "the DCFG seeds hold the shapes of real DCFGs" {
+	shapes dcfg "$SEEDS"/dcfg/* > shapes
+	expect_shapes <<-EOF
+		no PROCESSES
+		no EDGES
+		no IMAGE_DATA
+		no SOURCE_DATA
+		no block COUNT
+		only FILE_NAME_ID and SYMBOLS
+		zero counts
+		keys out of order
+		unsorted EDGES
+		shared names
+		3-value ROUTINES row
+		3-value LOOPS row
+		several latches
+		loop headed at the entry
+		nested loop
+		UNKNOWN edge type
+		UNKNOWN node
+		header-only table
+		hex id 0x7fffffff
+	EOF
+}
+
+# seq INPUT: what the sequence target and its oracle make of INPUT (FUZZ_SEQUENCE_SHOW).
+seq_show() {
+	printf "$1" > input
+	FUZZ_SEQUENCE_SHOW=1 capture fuzz-sequence input
+}
+
+# The table of the sequence target: 1 -> 2 by "0", 3 by "1"; 2 -> 1 by no
+# bit; 3 -> 1 by "00", 2 by "01", 3 by "1". "#N F" is EDGE_COUNT and the first edge.
+@test "the sequence oracle decodes what the spec says, as the library does" {
+	# A = 000000: 1 -0-> 2 -> 1 -0-> 2
+	seq_show '#4 1\nAAAA'
+	expect_stdout <<-EOF
+		library 1 2 1 2
+		malformed 0
+		strict 1
+		oracle 1 2 1 2
+	EOF
+	# g = 100000: 3 -1-> 3 -00-> 1 -0-> 2 -> 1
+	seq_show '#5 3\ng'
+	expect_stdout <<-EOF
+		library 3 3 1 2 1
+		malformed 0
+		strict 1
+		oracle 3 3 1 2 1
+	EOF
+	# (2*(0*B)C) is CC, 000010 000010: four times 1 -0-> 2 -> 1, then -1-> 3 -00-> 1
+	seq_show '#11 1\n(2*(0*B)C)'
+	expect_stdout <<-EOF
+		library 1 2 1 2 1 2 1 2 1 3 1
+		malformed 0
+		strict 1
+		oracle 1 2 1 2 1 2 1 2 1 3 1
+	EOF
+	# references to nothing, a repeat of nothing: only A's bits
+	seq_show '#3 1\ne=\nf=<e><e>\nh=(5*)\n<f><h>A<e>'
+	expect_stdout <<-EOF
+		library 1 2 1
+		malformed 0
+		strict 1
+		oracle 1 2 1
+	EOF
+	# B = 000001: 3 -00-> 1 -0-> 2 -> 1 -0-> 2 -> 1 -0-> 2 -> 1 -1-> 3, nine edges, no tenth
+	seq_show '#10 3\nB'
+	expect_stdout <<-EOF
+		library error
+		malformed 0
+		strict 1
+		oracle 3 1 2 1 2 1 2 1 3 ran-out
+	EOF
+}
+
+@test "the sequence oracle: faults after the last bit needed are malformed" {
+	local input
+	for input in '#2 1\nAA=' '#2 1\nA<zz>' '#2 1\na=<b>\nb=<a>\nA<a>' '#2 1\na=<a>\nA<a>' \
+	    '#2 1\nA(0*(B)' '#2 1\nA)' '#2 1\nA(*B)' '#0 1\nA='; do
+		seq_show "$input"
+		[ "$status" -eq 0 ] && grep -qx 'library error' stdout &&
+		    grep -qx 'malformed 1' stdout && grep -qx 'strict 0' stdout ||
+		    { echo "input: $input"; show; return 1; }
+	done
+}
+
+@test "the sequence oracle: faults a stricter reading refuses are not malformed" {
+	local input
+	# a circular key nothing reads, a fault in a repeat of count 0, a count past 64 bits
+	for input in '#2 1\na=<a>\nA' '#2 1\nA(0*<zz>)' '#2 1\nA(0*=)' \
+	    '#3 1\n(18446744073709551616*A)'; do
+		seq_show "$input"
+		[ "$status" -eq 0 ] && grep -qx 'malformed 0' stdout && grep -qx 'strict 0' stdout ||
+		    { echo "input: $input"; show; return 1; }
+	done
+}
+
+@test "a replay that runs past FUZZ_REPLAY_TIMEOUT is a hang, reported with its file" {
+	mkfifo stuck
+	sleep 15 > stuck &   # a writer that stays: reading does not end
+	local writer=$!
+	FUZZ_REPLAY_TIMEOUT=1 capture timeout 10 fuzz-trace stuck
+	kill "$writer"
+	[ "$status" -eq 1 ] && grep -q '^ERROR: fuzz replay: stuck: timeout' stderr || { show; return 1; }
+}
+
+# mutate KIND FILE N: fuzz-mutate's moves with seeds 1..N on FILE, in ./out, moves in ./moves.
+mutate() {
+	mkdir -p out
+	fuzz-mutate "$1" "$2" 1 "$3" out > moves || { cat moves; return 1; }
+}
+
+# moved MOVE...: the outputs of those moves.
+moved() {
+	local m
+	for m in "$@"; do
+		awk -v m="$m" '$2 == m { print "out/" $1 }' moves
+	done
+}
+
+@test "the trace moves make shapes byte mutation does not: tables, chunks, dictionaries" {
+	local trace=$DATA/trace-window.json
+	shapes trace "$trace" > before
+	mutate trace "$trace" 3000
+	shapes trace $(moved header-only number columns empty-value chain cycle repeat) > shapes
+	expect_shapes <<-EOF
+		header-only table
+		EDGE_COUNT 0
+		chunk columns reordered
+		empty value
+		doubling value
+		self reference
+		nested repeat
+	EOF
+	# ... that the input did not have
+	! grep -qx 'header-only table\|EDGE_COUNT 0\|empty value\|self reference' before
+	# structural moves keep the JSON well formed
+	local f bad=0
+	for f in $(moved header-only duplicate delete swap columns chain cycle splice); do
+		jq -e . "$f" > /dev/null 2>&1 || bad=$((bad + 1))
+	done
+	[ "$bad" -eq 0 ]
+}
+
+# count JQ FILE: the number the jq program JQ makes of FILE.
+count() {
+	jq "$1" "$2" 2>/dev/null || echo -1
+}
+
+@test "the DCFG moves make the shapes of real files" {
+	local dcfg=$SEEDS/dcfg/loops.dcfg.json f
+	local keys='[.. | objects | keys[]] | length'
+	local short='[.. | arrays | select(length > 1 and (.[0] | type) == "array"
+	    and (.[0] | length) > 0 and all(.[0][]; type == "string")) | (.[0] | length) as $n
+	    | .[1:][] | select(type == "array" and length < $n)] | length'
+	shapes dcfg "$dcfg" > before
+	mutate dcfg "$dcfg" 3000
+	shapes dcfg $(moved header-only swap number) > shapes
+	expect_shapes <<-EOF
+		header-only table
+		unsorted EDGES
+		zero counts
+	EOF
+	! grep -qx 'header-only table\|unsorted EDGES\|zero counts' before
+	# optional keys left out, rows cut short (3-value ROUTINES and LOOPS rows)
+	local k0 s0 fewer=0 shorter=0
+	k0=$(count "$keys" "$dcfg")
+	s0=$(count "$short" "$dcfg")
+	for f in $(moved delete); do
+		[ "$(count "$keys" "$f")" -lt "$k0" ] && [ "$(count "$keys" "$f")" -ge 0 ] && fewer=1
+	done
+	for f in $(moved truncate); do
+		[ "$(count "$short" "$f")" -gt "$s0" ] && shorter=1
+	done
+	[ "$fewer" -eq 1 ] && [ "$shorter" -eq 1 ]
+}
+
+@test "the sequence moves: counts, empty values, chains, cycles, late faults" {
+	mutate sequence "$SEEDS/sequence/plain" 2000
+	awk 1 out/* > all   # each file ends a line
+	grep -aq '^#0 ' all                           # EDGE_COUNT 0
+	grep -aq '^E[a-z]=$' all                      # an empty value
+	grep -aq '^Q[a-z][0-9]*=<\(Q[a-z][0-9]*\)><\1>$' all   # a doubling chain
+	grep -aq '^C\([a-z]\)0=A*<C\10>$' all         # a key that reads itself
+	grep -aq '^AAAA[=!*.,/ _~#]$' all             # a fault after the bits
+}
+
+@test "the moves are deterministic for a seed, and safe on any input" {
+	mutate trace "$DATA/trace-multi.json" 200
+	mv out first
+	mutate trace "$DATA/trace-multi.json" 200
+	diff -r first out
+	# deep nesting and junk: no recursion, no overrun
+	head -c 60000 /dev/zero | tr '\0' '[' > deep
+	printf '\377"\\' > junk
+	: > empty
+	for f in deep junk empty; do
+		rm -rf out
+		mutate trace "$f" 100
+		mutate dcfg "$f" 100
+		mutate sequence "$f" 100
+	done
 }
