@@ -77,11 +77,11 @@ triage() {
 		kind=${f%%-*}
 		sig=$kind
 		if [ "$kind" = crash ]; then
-			# a crash site: the function and file of the first frame in our code
+			# a crash site: the function, file and line of the first frame in our code
 			sig=$(UBSAN_OPTIONS=print_stacktrace=1 "$2" "$found/$f" 2>&1 |
 			    awk '/ERROR:|runtime error/ { e = 1 }
 			    e && / in [A-Za-z_].* \/.*(lib|cmd|t\/fuzz)\// {
-				    sub(/.* in /, ""); sub(/:[0-9:]*$/, ""); print; exit }')
+				    sub(/.* in /, ""); sub(/:[0-9]+$/, ""); print; exit }')
 			sig="crash:${sig:-unknown}"
 		fi
 		case $seen in *" $sig "*) continue ;; esac
