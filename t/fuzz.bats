@@ -312,8 +312,9 @@ count() {
 	# deep nesting and junk: no recursion, no overrun
 	head -c 60000 /dev/zero | tr '\0' '[' > deep
 	printf '\377"\\' > junk
+	printf '{ "STRING_DICTIONARY" : { "a" : "x" }, "EDGE_ID_SEQUENCE" : "' > cut
 	: > empty
-	for f in deep junk empty; do
+	for f in deep junk cut empty; do
 		rm -rf out
 		mutate trace "$f" 100
 		mutate dcfg "$f" 100

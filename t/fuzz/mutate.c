@@ -189,11 +189,21 @@ enum pick {
 	P_DICT, P_KEY
 };
 
+/* A string with both its quotes: what is between them can be edited. */
+static int
+quoted(const uint8_t *d, uint32_t i)
+{
+	return tk[i].type == T_STRING && tk[i].end - tk[i].start >= 2 && d[tk[i].end - 1] == '"';
+}
+
 static int
 matches(const uint8_t *d, uint32_t i, enum pick what)
 {
 	struct tok *t = &tk[i];
 
+	if ((what == P_STRING || what == P_SEQUENCE || what == P_CODE || what == P_KEY) &&
+	    !quoted(d, i))
+		return 0;
 	switch (what) {
 	case P_NUMBER:
 		return t->type == T_NUMBER || (t->type == T_STRING && !t->is_key &&
