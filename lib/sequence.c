@@ -49,8 +49,9 @@ push(struct dcfg_decoder *dec, struct dcfg_xframe f)
 static int
 push_string(struct dcfg_decoder *dec, const struct dcfg_seqstr *str, const struct dcfg_seqitem *items)
 {
-	return push(dec, (struct dcfg_xframe){ .s = str->s, .items = items + str->items,
-	    .end = str->len });
+	/* A string of plain characters has no items, and the array may not exist. */
+	return push(dec, (struct dcfg_xframe){ .s = str->s,
+	    .items = str->n_items > 0 ? items + str->items : NULL, .end = str->len });
 }
 
 /*
