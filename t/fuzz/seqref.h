@@ -345,7 +345,7 @@ static long
 seqref_decode(const struct seqref_entry *e, size_t n, const char *s, size_t len,
     uint32_t first, uint64_t total, uint32_t *out)
 {
-	struct seqref_bits b = { e, n, NULL, 0, 0, (uint64_t)1 << 22, 0, 0, 0 };
+	struct seqref_bits b = { e, n, NULL, 0, 0, (uint64_t)1 << 20, 0, 0, 0 };
 	uint32_t state = first;
 	uint64_t i;
 	int bit = 0;
