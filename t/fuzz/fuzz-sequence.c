@@ -19,7 +19,7 @@
 #include "ttable.h"
 #include "seqref.h"
 
-#define MAX_EDGES 100000
+#define MAX_EDGES 4096   /* enough for every shape of the expander; more only slows the search */
 
 static uint32_t got[MAX_EDGES + 512], want[MAX_EDGES];
 
