@@ -109,3 +109,21 @@ expect_error_after_like() {
 		return 1
 	fi
 }
+
+# instr_count [THREAD]: the instructions THREAD of the gen-pair program in
+# p/prog.dcfg.json ran, or all threads: the
+# sum over the edges of COUNT_PER_THREAD x the NUM_INSTRS of the block the
+# edge enters (END: 0). Not INSTR_COUNT_PER_THREAD, which gen-pair, as
+# real files, may put a few instructions off; the profiles count blocks.
+instr_count() {
+	jq --arg t "${1:-}" '
+	    def col($t; $n): $t[0] | index($n);
+	    .PROCESSES as $p | $p[1][col($p; "PROCESS_DATA")] as $d |
+	    ([$d.IMAGES as $i | $i[1:][] | .[col($i; "IMAGE_DATA")].BASIC_BLOCKS // empty | . as $b |
+	      $b[1:][] | {key: (.[col($b; "NODE_ID")] | tostring), value: .[col($b; "NUM_INSTRS")]}] |
+	     from_entries) as $n |
+	    $d.EDGES as $e |
+	    [$e[1:][] | ($n[.[col($e; "TARGET_NODE_ID")] | tostring] // 0) as $k |
+	     .[col($e; "COUNT_PER_THREAD")] | to_entries[] |
+	     select($t == "" or .key == ($t | tonumber)) | .value * $k] | add' p/prog.dcfg.json
+}
