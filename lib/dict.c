@@ -57,12 +57,6 @@ fail_char(struct dcfg_seqerr *err, uint32_t at, char c)
 }
 
 void
-dcfg_seqbuf_init(struct dcfg_seqbuf *b)
-{
-	memset(b, 0, sizeof *b);
-}
-
-void
 dcfg_seqbuf_free(struct dcfg_seqbuf *b)
 {
 	free(b->items);

@@ -88,7 +88,6 @@ struct dcfg_dict {
 	uint8_t *state;                   size_t cap_state;
 };
 
-void dcfg_seqbuf_init(struct dcfg_seqbuf *b);
 void dcfg_seqbuf_free(struct dcfg_seqbuf *b);
 
 /*

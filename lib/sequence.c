@@ -129,10 +129,13 @@ dcfg_decoder_start(struct dcfg_decoder *dec, const struct dcfg_ttable *table,
 	dec->error_at = NONE;
 	/* The whole string is checked, however few of its bits the chunk needs. */
 	dec->buf.n_items = 0;
-	if (dcfg_seq_compile(&dec->buf, dict, &dec->seq, seq, len, &err) < 0 ||
-	    push_string(dec, &dec->seq, dec->buf.items) < 0) {
+	if (dcfg_seq_compile(&dec->buf, dict, &dec->seq, seq, len, &err) < 0) {
 		snprintf(dec->error, sizeof dec->error, "%s", err.msg);
 		dec->error_at = err.at;
+		return -1;
+	}
+	if (push_string(dec, &dec->seq, dec->buf.items) < 0) {
+		snprintf(dec->error, sizeof dec->error, "out of memory");
 		return -1;
 	}
 	return 0;
