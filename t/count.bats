@@ -419,6 +419,28 @@ thread_42() {
 	{ routine_42; routine_300; } | expect_stdout
 }
 
+@test "a process that comes back gets a new table: nothing carries over from its last one" {
+	# 300, 42, 300 again, 42 again: each section counts from nothing, so
+	# its table is that of the section alone.
+	{ echo '# dcfg-stream 1'; p300; p42; p300; p42; } > s.edges
+	for by in edge block routine loop image type thread; do
+		dcfg_count --dcfg "$D" --by "$by" s.edges
+		{ "${by}_300"; "${by}_42"; "${by}_300"; "${by}_42"; } | expect_stdout
+	done
+	# an empty section prints a table of no rows and does not disturb the next
+	{ echo '# dcfg-stream 1'; echo '# process 300'; p42; echo '# process 300'; echo '# thread 0'; p300; } > e.edges
+	dcfg_count --dcfg "$D" --by loop e.edges
+	{ tsv <<-'EOF'
+	# process 300
+	# loop routine entries iterations instructions share
+	EOF
+	  loop_42; tsv <<-'EOF'
+	# process 300
+	# loop routine entries iterations instructions share
+	EOF
+	  loop_300; } | expect_stdout
+}
+
 @test "several processes: --top applies to each process" {
 	stream_all s.edges
 	dcfg_count --dcfg "$D" --top 2 s.edges

@@ -1,0 +1,48 @@
+/*
+ * The tables of dcfg-count: one process's edge executions aggregated by
+ * edge, block, routine, loop, image, edge type or thread, sorted by
+ * instructions and printed with their shares. Everything is derived from
+ * the executions of the edges that ran, and costs only those (and, per
+ * loop table, the loops around them), never the size of the process.
+ */
+#ifndef DCFG_COUNT_TABLE_H
+#define DCFG_COUNT_TABLE_H
+
+#include <stdint.h>
+
+#include "count.h"
+#include "tally.h"
+
+/* A thread's row of the thread table. */
+struct dcfg_count_thread {
+	uint64_t tid, edges, instrs;
+};
+
+struct dcfg_count_table {
+	const struct dcfg *d;
+	const struct dcfg_count_options *o;
+	struct dcfg_tally exec;    /* per edge of the DCFG: the caller counts into it */
+	struct dcfg_tally block;   /* per block: executions */
+	struct dcfg_tally group;   /* per routine, image, loop or edge type */
+	/* for loop tables, built once: the loops each block belongs to */
+	uint32_t *member_first;
+	struct dcfg_loop_member *members;
+	struct dcfg_count_row *rows; size_t cap_rows;
+};
+
+/* 0, or -1 when out of memory. */
+int dcfg_count_table_init(struct dcfg_count_table *t, const struct dcfg *d,
+    const struct dcfg_count_options *o);
+void dcfg_count_table_free(struct dcfg_count_table *t);
+
+/*
+ * Prints process P's table from T->exec (indexed as d->edges) and THREADS,
+ * then clears T->exec. *OVERFLOW is set when a count of the table went past
+ * 2^64 - 1 (nothing is printed then). 0, or -1 (out of memory, or the
+ * overflow).
+ */
+int dcfg_count_table_print(struct dcfg_count_table *t, const struct dcfg_process *p,
+    const struct dcfg_count_thread *threads, size_t n_threads, struct dcfg_output *out,
+    int *overflow);
+
+#endif
