@@ -64,10 +64,14 @@ out_block(struct dcfg_output *out, const struct dcfg *d, const struct dcfg_block
 struct blocks_run {
 	struct dcfg_stage *s;
 	int offsets;
-	struct dcfg_suffixes suffixes;    /* per block of the process, then the specials */
+	struct dcfg_suffixes suffixes;    /* per block of the DCFG, then the specials */
 };
 
-/* Key: a block's index in the process, or n_blocks + a special node's kind. */
+/*
+ * Key: a block's index in the DCFG, or n_blocks + a special node's kind.
+ * Keys of the whole DCFG, kept for the whole run, so that a process that
+ * comes back costs nothing to set up again.
+ */
 static void
 render(void *ctx, size_t key)
 {
@@ -79,12 +83,12 @@ render(void *ctx, size_t key)
 
 	if (!x->offsets)
 		dcfg_out_char(out, '\t');
-	if (key >= p->blocks.count) {
-		dcfg_out_str(out, special_names[key - p->blocks.count]);
+	if (key >= d->n_blocks) {
+		dcfg_out_str(out, special_names[key - d->n_blocks]);
 		dcfg_out_str(out, x->offsets ? "\t-\n" : "\t-\t-\t-\t-\t-\t-\t-\n");
 		return;
 	}
-	b = &d->blocks[p->blocks.first + key];
+	b = &d->blocks[key];
 	if (x->offsets) {
 		out_image(out, d, dcfg_block_image(d, b));
 		dcfg_out_char(out, '+');
@@ -109,7 +113,7 @@ block_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge
 	const struct dcfg *d = x->s->dcfg;
 	const struct dcfg_process *p = x->s->p;
 	uint32_t b = dcfg_idmap_get(&p->block_by_node, e->target);
-	size_t key = b;
+	size_t key = (size_t)p->blocks.first + b;
 	enum dcfg_special_kind sp;
 
 	if (b == DCFG_NONE) {
@@ -117,21 +121,11 @@ block_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge
 			return dcfg_error_at(err, x->s->name, r->lineno, 1,
 			    "node %u (the target of edge %u) is not a block of process %llu",
 			    e->target, e->id, (unsigned long long)p->pid);
-		key = p->blocks.count + (size_t)sp;
+		key = d->n_blocks + (size_t)sp;
 	}
 	if (!x->offsets)
 		dcfg_out_bytes(x->s->out, r->line, r->len);
 	dcfg_suffix_write(&x->suffixes, x->s->out, key, render, x);
-	return 0;
-}
-
-static int
-block_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
-{
-	struct blocks_run *x = ctx;
-
-	if (p && dcfg_suffixes_reset(&x->suffixes, p->blocks.count + 5) < 0)
-		return dcfg_error_set(err, x->s->name, "out of memory");
 	return 0;
 }
 
@@ -146,9 +140,11 @@ dcfg_blocks_run(struct dcfg_stage *s, const char *path, int offsets,
 	    "node address image offset size instrs symbol source";
 	s->replace = offsets;
 	s->line = block_line;
-	s->process = block_process;
 	s->ctx = &x;
-	rc = dcfg_stage_run(s, path, err);
+	if (dcfg_suffixes_reset(&x.suffixes, s->dcfg->n_blocks + sizeof special_names / sizeof special_names[0]) < 0)
+		rc = dcfg_error_set(err, path, "out of memory");
+	else
+		rc = dcfg_stage_run(s, path, err);
 	dcfg_suffixes_free(&x.suffixes);
 	return rc;
 }

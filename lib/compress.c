@@ -59,30 +59,60 @@ dcfg_dictionary_free(struct dcfg_dictionary *d)
 	memset(d, 0, sizeof *d);
 }
 
+/*
+ * Makes room for twice the candidates. The table grows with what a process
+ * has, so that a process of a few edges costs a few bytes, not the whole
+ * bounded table.
+ */
+static int
+grow(struct dcfg_dictionary *d)
+{
+	size_t cap = d->cap_cand ? 2 * d->cap_cand : 256, size = 2 * cap, i, j;
+	uint64_t *hash = realloc(d->cand_hash, cap * sizeof *hash);
+	uint32_t *count, *slots;
+	char *text;
+
+	if (hash == NULL)
+		return -1;
+	d->cand_hash = hash;
+	if ((count = realloc(d->cand_count, cap * sizeof *count)) == NULL)
+		return -1;
+	d->cand_count = count;
+	if ((text = realloc(d->cand_text, cap * L)) == NULL)
+		return -1;
+	d->cand_text = text;
+	if ((slots = calloc(size, sizeof *slots)) == NULL)
+		return -1;
+	for (i = 0; i < d->n_cand; i++) {
+		for (j = slot_of(hash[i], size); slots[j]; j = (j + 1) & (size - 1))
+			;
+		slots[j] = (uint32_t)(i + 1);
+	}
+	free(d->cand_slots);
+	d->cand_slots = slots;
+	d->cap_cand = cap;
+	return 0;
+}
+
 int
 dcfg_dictionary_measure(struct dcfg_dictionary *d, const char *s, size_t len)
 {
-	size_t pos, i, size = 2 * MAX_CANDIDATES;
+	size_t pos, i;
 
-	if (d->cand_slots == NULL) {
-		d->cand_hash = malloc(MAX_CANDIDATES * sizeof *d->cand_hash);
-		d->cand_count = malloc(MAX_CANDIDATES * sizeof *d->cand_count);
-		d->cand_text = malloc((size_t)MAX_CANDIDATES * L);
-		d->cand_slots = calloc(size, sizeof *d->cand_slots);
-		if (!d->cand_hash || !d->cand_count || !d->cand_text || !d->cand_slots)
-			return -1;
-	}
 	for (pos = 0; pos + L <= len; pos++) {
 		if (!anchor(s + pos))
 			continue;
+		if (d->n_cand == d->cap_cand && d->cap_cand < MAX_CANDIDATES && grow(d) < 0)
+			return -1;
 		uint64_t h = hash_of(s + pos);
+		size_t size = 2 * d->cap_cand;
 		uint32_t c;
 		for (i = slot_of(h, size); (c = d->cand_slots[i]) != 0; i = (i + 1) & (size - 1))
 			if (d->cand_hash[c - 1] == h && memcmp(d->cand_text + (size_t)(c - 1) * L, s + pos, L) == 0)
 				break;
 		if (c != 0) {
 			d->cand_count[c - 1]++;
-		} else if (d->n_cand < MAX_CANDIDATES) {   /* a full table counts only what it has */
+		} else if (d->n_cand < d->cap_cand) {   /* a full table counts only what it has */
 			d->cand_hash[d->n_cand] = h;
 			d->cand_count[d->n_cand] = 1;
 			memcpy(d->cand_text + d->n_cand * L, s + pos, L);
@@ -149,7 +179,7 @@ dcfg_dictionary_choose(struct dcfg_dictionary *d)
 	d->cand_count = NULL;
 	d->cand_text = NULL;
 	d->cand_slots = NULL;
-	d->n_cand = 0;
+	d->n_cand = d->cap_cand = 0;
 	return 0;
 }
 

@@ -18,8 +18,8 @@ struct dcfg_dictionary {
 	uint64_t *cand_hash;
 	uint32_t *cand_count;
 	char *cand_text;
-	uint32_t *cand_slots;
-	size_t n_cand;
+	uint32_t *cand_slots;      /* 2 x cap_cand: index + 1, 0 empty */
+	size_t n_cand, cap_cand;   /* the table grows with use, to MAX_CANDIDATES */
 	/* chosen values, DCFG_DICT_VALUE characters each */
 	char *values;
 	size_t n_values;

@@ -81,7 +81,7 @@ out_edge(struct dcfg_output *out, const struct dcfg *d, const struct dcfg_edge *
 struct edges_run {
 	struct dcfg_stage *s;
 	uint64_t types;
-	struct dcfg_suffixes suffixes;    /* per edge of the process */
+	struct dcfg_suffixes suffixes;    /* per edge of the DCFG, for the whole run */
 };
 
 static void
@@ -89,7 +89,7 @@ render(void *ctx, size_t key)
 {
 	struct edges_run *x = ctx;
 	const struct dcfg *d = x->s->dcfg;
-	const struct dcfg_edge *e = &d->edges[x->s->p->edges.first + key];
+	const struct dcfg_edge *e = &d->edges[key];
 	struct dcfg_output *out = x->s->out;
 
 	dcfg_out_char(out, '\t');
@@ -107,18 +107,7 @@ edge_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge 
 	if (x->types && !(x->types & BIT(e->kind)))
 		return 0;
 	dcfg_out_bytes(x->s->out, r->line, r->len);
-	dcfg_suffix_write(&x->suffixes, x->s->out,
-	    (size_t)(e - x->s->dcfg->edges) - x->s->p->edges.first, render, x);
-	return 0;
-}
-
-static int
-edge_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
-{
-	struct edges_run *x = ctx;
-
-	if (p && dcfg_suffixes_reset(&x->suffixes, p->edges.count) < 0)
-		return dcfg_error_set(err, x->s->name, "out of memory");
+	dcfg_suffix_write(&x->suffixes, x->s->out, (size_t)(e - x->s->dcfg->edges), render, x);
 	return 0;
 }
 
@@ -131,9 +120,11 @@ dcfg_edges_run(struct dcfg_stage *s, const char *path, uint64_t types,
 
 	s->fields = "source target type";
 	s->line = edge_line;
-	s->process = edge_process;
 	s->ctx = &x;
-	rc = dcfg_stage_run(s, path, err);
+	if (dcfg_suffixes_reset(&x.suffixes, s->dcfg->n_edges) < 0)
+		rc = dcfg_error_set(err, path, "out of memory");
+	else
+		rc = dcfg_stage_run(s, path, err);
 	dcfg_suffixes_free(&x.suffixes);
 	return rc;
 }

@@ -110,7 +110,7 @@ count_transition(struct eproc *p, uint32_t cur, uint32_t next)
 		return -1;
 	p->trans[p->n_trans++] = (struct trans){ .key = key, .count = 1 };
 	if (2 * p->n_trans > p->n_slots)
-		return rehash(p, p->n_slots ? 2 * p->n_slots : 1024);
+		return rehash(p, p->n_slots ? 2 * p->n_slots : 16);
 	for (j = mix(key) & (p->n_slots - 1); p->slots[j]; j = (j + 1) & (p->n_slots - 1))
 		;
 	p->slots[j] = (uint32_t)p->n_trans;
@@ -203,7 +203,7 @@ build_table(struct eproc *p)
 
 	if (p->n_trans > 1)   /* (qsort may not be given a null array) */
 		qsort(p->trans, p->n_trans, sizeof *p->trans, by_key);
-	if (rehash(p, p->n_slots ? p->n_slots : 1024) < 0)
+	if (rehash(p, p->n_slots ? p->n_slots : 16) < 0)
 		return -1;
 	for (i = 0; i < p->n_trans; i += n) {
 		n = successors(p, (uint32_t)(p->trans[i].key >> 32), &first);
