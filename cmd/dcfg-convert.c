@@ -15,11 +15,12 @@ static const char *prog = "dcfg-convert";
 static const char help[] =
     "usage: dcfg-convert --to FORMAT --dcfg FILE [--trace FILE] [-p PID]\n"
     "                    [-o FILE | --out-dir DIR] [--separate-threads] [--cmd TEXT]\n"
-    "                    [--cpuspeed MHZ] [--routine NAME|ID] [--min-count N]\n"
+    "                    [--cpuspeed MHZ] [--routine NAME|ID]... [--node ID]...\n"
+    "                    [--min-count N]\n"
     "Write a DCFG as a profile or graph other tools read.\n"
     "  -f, --to FORMAT        callgrind (KCachegrind, callgrind_annotate), webgrind,\n"
     "                         dcpi (one file per image), csi (path-tracing metadata),\n"
-    "                         dot (Graphviz: the call graph, or one routine's CFG)\n"
+    "                         dot (Graphviz: the call graph, or routines' CFGs)\n"
     "  -d, --dcfg FILE        the DCFG\n"
     "  -T, --trace FILE       its DCFG-trace: exact inclusive costs of calls\n"
     "  -p, --pid PID          the process to convert\n"
@@ -28,7 +29,8 @@ static const char help[] =
     "      --separate-threads one file per thread, DIR/FORMAT.out.PID-TT\n"
     "      --cmd TEXT         the command line, for the profile's header\n"
     "      --cpuspeed MHZ     dcpi: the processor's clock, for the header\n"
-    "      --routine NAME|ID  dot: one routine's blocks, by name or entry node id\n"
+    "      --routine NAME|ID  dot: draw this routine's blocks, by name or entry node id\n"
+    "      --node ID          dot: draw the routine that holds block ID\n"
     "      --min-count N      dot: leave out what ran fewer than N times\n"
     "      --progress         show progress on standard error\n"
     "  -q, --quiet            never show progress\n"
@@ -60,8 +62,10 @@ unused_option(unsigned uses, const struct dcfg_convert_options *o, int cpuspeed,
 		return "--out-dir";
 	if (!(uses & DCFG_FORMAT_CPUSPEED) && cpuspeed)
 		return "--cpuspeed";
-	if (!(uses & DCFG_FORMAT_ROUTINE) && o->routine)
+	if (!(uses & DCFG_FORMAT_ROUTINE) && o->n_routines)
 		return "--routine";
+	if (!(uses & DCFG_FORMAT_ROUTINE) && o->n_nodes)
+		return "--node";
 	if (!(uses & DCFG_FORMAT_ROUTINE) && min_count)
 		return "--min-count";
 	return NULL;
@@ -88,10 +92,17 @@ epoch(int64_t *t)
 	return 0;
 }
 
-int
-main(int argc, char **argv)
+/* --routine and --node, each as often as given: room for every argument. */
+struct chosen {
+	const char **routines;
+	uint64_t *nodes;
+};
+
+static int
+convert(int argc, char **argv, struct chosen *ch_list)
 {
-	enum { OPT_OUT_DIR = 256, OPT_SEPARATE, OPT_CMD, OPT_CPUSPEED, OPT_ROUTINE, OPT_MIN_COUNT };
+	enum { OPT_OUT_DIR = 256, OPT_SEPARATE, OPT_CMD, OPT_CPUSPEED, OPT_ROUTINE, OPT_NODE,
+	    OPT_MIN_COUNT };
 	static const struct option longopts[] = {
 		DCFG_STAGE_LONGOPTS,
 		{ "to", required_argument, NULL, 'f' },
@@ -102,6 +113,7 @@ main(int argc, char **argv)
 		{ "cmd", required_argument, NULL, OPT_CMD },
 		{ "cpuspeed", required_argument, NULL, OPT_CPUSPEED },
 		{ "routine", required_argument, NULL, OPT_ROUTINE },
+		{ "node", required_argument, NULL, OPT_NODE },
 		{ "min-count", required_argument, NULL, OPT_MIN_COUNT },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -135,7 +147,13 @@ main(int argc, char **argv)
 				return usage("--cpuspeed %s: not a number", optarg);
 			has_cpuspeed = 1;
 			break;
-		case OPT_ROUTINE: o.routine = optarg; break;
+		case OPT_ROUTINE: ch_list->routines[o.n_routines++] = optarg; break;
+		case OPT_NODE:
+			if (dcfg_parse_c_integer(optarg, strlen(optarg), &ch_list->nodes[o.n_nodes],
+			    &why) < 0)
+				return usage("--node %s: not a number", optarg);
+			o.n_nodes++;
+			break;
 		case OPT_MIN_COUNT:
 			if (dcfg_parse_c_integer(optarg, strlen(optarg), &o.min_count, &why) < 0)
 				return usage("--min-count %s: not a number", optarg);
@@ -170,6 +188,8 @@ main(int argc, char **argv)
 	if (o.trace_path && strcmp(a.dcfg_path, "-") == 0 && strcmp(o.trace_path, "-") == 0)
 		return usage("only one input can be standard input%s", "");
 	o.dcfg_path = a.dcfg_path;
+	o.routines = ch_list->routines;
+	o.nodes = ch_list->nodes;
 
 	if (dcfg_cli_setup(&io, prog, a.dcfg_path, DCFG_KEEP_ALL, a.out_path, a.mode) < 0)
 		return DCFG_EXIT_USAGE;
@@ -189,4 +209,23 @@ main(int argc, char **argv)
 	if (status != DCFG_EXIT_OK && regular)
 		unlink(a.out_path);
 	return rc == -2 ? DCFG_EXIT_CHECK : status;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct chosen ch_list;
+	int status;
+
+	ch_list.routines = malloc(((size_t)argc + 1) * sizeof *ch_list.routines);
+	ch_list.nodes = malloc(((size_t)argc + 1) * sizeof *ch_list.nodes);
+	if (ch_list.routines == NULL || ch_list.nodes == NULL) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		status = DCFG_EXIT_USAGE;
+	} else {
+		status = convert(argc, argv, &ch_list);
+	}
+	free(ch_list.routines);
+	free(ch_list.nodes);
+	return status;
 }

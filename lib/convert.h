@@ -6,6 +6,7 @@
 #ifndef DCFG_CONVERT_H
 #define DCFG_CONVERT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "dcfg.h"
@@ -15,7 +16,10 @@
 
 struct dcfg_convert_options {
 	const char *dcfg_path, *trace_path, *out_dir, *cmd, *creator;
-	const char *routine;       /* dot: --routine NAME|ID, NULL: the call graph */
+	/* dot: --routine NAME|ID and --node ID, as given; none of either: the call graph */
+	const char *const *routines;
+	const uint64_t *nodes;
+	size_t n_routines, n_nodes;
 	uint64_t pid;
 	uint64_t cpuspeed;         /* dcpi: --cpuspeed, 0 unknown */
 	uint64_t min_count;        /* dot: --min-count */
@@ -37,7 +41,7 @@ enum {
 	DCFG_FORMAT_OUT_DIR  = 1 << 1,   /* --out-dir */
 	DCFG_FORMAT_NEEDS_DIR = 1 << 2,  /* --out-dir is needed (and -o is not used) */
 	DCFG_FORMAT_CPUSPEED = 1 << 3,   /* --cpuspeed */
-	DCFG_FORMAT_ROUTINE  = 1 << 4,   /* --routine, --min-count */
+	DCFG_FORMAT_ROUTINE  = 1 << 4,   /* --routine, --node, --min-count */
 	DCFG_FORMAT_MANY     = 1 << 5    /* all processes to a directory */
 };
 

@@ -6,6 +6,14 @@
 #   penwidth of an edge with count c, M the largest count written in that
 #   graph, bl the bit length: c == 0 ? 1 : 1 + (7 x bl(c)) / bl(M).
 #   Strings: `"` -> `\"`, `\` -> `\\`, `&` -> `&amp;`.
+# Routine graphs (--routine, --node): an edge with exactly one end in a
+# chosen routine goes to a stub of the other side (inID for edges into the
+# routine, outID for edges out of it; ID the other routine's entry, or the
+# special node's id).  Stub edges are summed per drawn block, direction and
+# other side, and written after the block edges: by block (routines by
+# entry address, blocks by address), in before out, then by the other side
+# (routines by entry address, then special nodes by id).  Stub nodes come
+# after the blocks, by other side, in before out.  M counts stub edges too.
 # The second reader is Graphviz: `dot -Tsvg` must read every output without
 # a word on stderr.
 
@@ -63,7 +71,11 @@ EOF
 # 13; 10 and 14 are top level.  Executions 2, 5, 3, 3, 2.  Edges inside
 # main that are no call or return: 102 10->11 CALL_BYPASS 0; 105 11->12 FT 3
 # and 104 11->14 COND 2 (targets by address); 107 12->13 CALL_BYPASS 0; 109
-# 13->11 DUB 3.  M = 3, bl 2: c = 3 -> 8; c = 2 (bl 2) -> 8; c = 0 -> 1.
+# 13->11 DUB 3.  Edges crossing main's boundary (routines by entry: main,
+# f 20, g 30, unused 90): 100 START(1)->10 2; 101 10->f 2; 106 12->f 3;
+# returns 103 f->11 2, 108 f->13 3; 110 14->END(2) 2.  Stubs: in20, out20
+# (f), in1 (START), out2 (END).  M = 3, bl 2: c = 3 -> 8; c = 2 (bl 2) -> 8;
+# c = 0 -> 1.
 prog_main() {
 	cat <<'EOF'
 digraph "main" {
@@ -76,11 +88,21 @@ n11 [label="main+0x8\ninstrs: 2\nexecs: 5"];
 n12 [label="main+0xe\ninstrs: 1\nexecs: 3"];
 n13 [label="main+0x13\ninstrs: 1\nexecs: 3"];
 }
+in20 [label="f", shape=ellipse, style=dashed];
+out20 [label="f", shape=ellipse, style=dashed];
+in1 [label="START", shape=ellipse, style=dashed];
+out2 [label="END", shape=ellipse, style=dashed];
 n10 -> n11 [label="CALL_BYPASS\n0", penwidth=1];
 n11 -> n12 [label="FALL_THROUGH\n3", penwidth=8];
 n11 -> n14 [label="CONDITIONAL_BRANCH\n2", penwidth=8];
 n12 -> n13 [label="CALL_BYPASS\n0", penwidth=1];
 n13 -> n11 [label="DIRECT_UNCONDITIONAL_BRANCH\n3", penwidth=8];
+in1 -> n10 [label="2", penwidth=8];
+n10 -> out20 [label="2", penwidth=8];
+in20 -> n11 [label="2", penwidth=8];
+n12 -> out20 [label="3", penwidth=8];
+in20 -> n13 [label="3", penwidth=8];
+n14 -> out2 [label="2", penwidth=8];
 }
 EOF
 }
@@ -177,8 +199,12 @@ EOF
 # goes to block 30): by source in block order, then target address:
 #   1->2 FT 1; 2->3 FT 2; 3->4 CALL_BYPASS 0; 5->2 COND 1; 5->6 FT 1;
 #   4->3 COND 4; 4->5 FT 2  (4's targets: 3 at 0x1010 before 5 at 0x1018).
-# M = 4, bl 3: 4 -> 8; 2 (bl 2) -> 1 + 14/3 = 5; 1 (bl 1) -> 1 + 7/3 = 3;
-# 0 -> 1.  Labels: main+OFF from the symbol main at 0x1000.
+# Crossing edges (routines by entry: main 1, f 10, helper 20, block 30,
+# cold 40; special nodes START 100, END 101): 500 START->1 1; 503 3->f 6;
+# 505 f->4 6 (a return); 510 6->30 1.  Stubs: in10, out10 (f), out30,
+# in100 (START).
+# M = 6, bl 3: 6 -> 8; 4 (bl 3) -> 8; 2 (bl 2) -> 1 + 14/3 = 5; 1 (bl 1) ->
+# 1 + 7/3 = 3; 0 -> 1.  Labels: main+OFF from the symbol main at 0x1000.
 nest_main() {
 	cat <<'EOF'
 digraph "main" {
@@ -195,6 +221,10 @@ n3 [label="main+0x10\ninstrs: 2\nexecs: 6"];
 n4 [label="main+0x20\ninstrs: 1\nexecs: 6"];
 }
 }
+in10 [label="a\"b\\c&amp;d", shape=ellipse, style=dashed];
+out10 [label="a\"b\\c&amp;d", shape=ellipse, style=dashed];
+out30 [label="nest+0x1300", shape=ellipse, style=dashed];
+in100 [label="START", shape=ellipse, style=dashed];
 n1 -> n2 [label="FALL_THROUGH\n1", penwidth=3];
 n2 -> n3 [label="FALL_THROUGH\n2", penwidth=5];
 n3 -> n4 [label="CALL_BYPASS\n0", penwidth=1];
@@ -202,6 +232,10 @@ n5 -> n2 [label="CONDITIONAL_BRANCH\n1", penwidth=3];
 n5 -> n6 [label="FALL_THROUGH\n1", penwidth=3];
 n4 -> n3 [label="CONDITIONAL_BRANCH\n4", penwidth=8];
 n4 -> n5 [label="FALL_THROUGH\n2", penwidth=5];
+in100 -> n1 [label="1", penwidth=3];
+n3 -> out10 [label="6", penwidth=8];
+in10 -> n4 [label="6", penwidth=8];
+n6 -> out30 [label="1", penwidth=3];
 }
 EOF
 }
@@ -219,10 +253,13 @@ EOF
 # --routine main --min-count N: blocks with executions >= N, edges with
 # both ends written and count >= N; M over the written edges.
 #   N = 2: 1 and 6 (1 execution) out; 2, 5, 3, 4 in.  Edges 2->3 (2), 4->3
-#          (4), 4->5 (2); 3->4 (0) and 5->2 (1) out.  M = 4: 2 -> 5, 4 -> 8.
+#          (4), 4->5 (2); 3->4 (0) and 5->2 (1) out.  Stubs: 3 -> out10
+#          (6) and in10 -> 4 (6); START (block 1) and 30 (block 6) are
+#          hidden with their blocks.  M = 6: 2 -> 5, 4 -> 8, 6 -> 8.
 #   N = 3: 3 and 4 only (6).  Loop 2 has no written block of its own but
 #          holds loop 3, which has: both clusters are written.  Edge 4->3
-#          (4): M = 4, penwidth 8.
+#          (4) and the stubs of f (6): M = 6, penwidth 8.
+#   N = 7: nothing, the stubs of f (6) too.
 @test "--routine --min-count: blocks, edges, and a cluster kept for its child" {
 	D="$DATA/convert-dot-nest.dcfg.json"
 	dcfg_convert --to dot --dcfg "$D" --routine main --min-count 2
@@ -239,9 +276,13 @@ n3 [label="main+0x10\ninstrs: 2\nexecs: 6"];
 n4 [label="main+0x20\ninstrs: 1\nexecs: 6"];
 }
 }
+in10 [label="a\"b\\c&amp;d", shape=ellipse, style=dashed];
+out10 [label="a\"b\\c&amp;d", shape=ellipse, style=dashed];
 n2 -> n3 [label="FALL_THROUGH\n2", penwidth=5];
 n4 -> n3 [label="CONDITIONAL_BRANCH\n4", penwidth=8];
 n4 -> n5 [label="FALL_THROUGH\n2", penwidth=5];
+n3 -> out10 [label="6", penwidth=8];
+in10 -> n4 [label="6", penwidth=8];
 }
 EOF
 	dcfg_convert --to dot --dcfg "$D" --routine main --min-count 3
@@ -256,7 +297,11 @@ n3 [label="main+0x10\ninstrs: 2\nexecs: 6"];
 n4 [label="main+0x20\ninstrs: 1\nexecs: 6"];
 }
 }
+in10 [label="a\"b\\c&amp;d", shape=ellipse, style=dashed];
+out10 [label="a\"b\\c&amp;d", shape=ellipse, style=dashed];
 n4 -> n3 [label="CONDITIONAL_BRANCH\n4", penwidth=8];
+n3 -> out10 [label="6", penwidth=8];
+in10 -> n4 [label="6", penwidth=8];
 }
 EOF
 	dcfg_convert --to dot --dcfg "$D" --routine main --min-count 7
@@ -265,13 +310,17 @@ EOF
 
 # The other functions of convert-dot-nest:
 #   f by its escaped name: the graph name and the labels are escaped; its
-#     edges: 513 10->11 CALL_BYPASS 3 (512 is a call, 515 a return): M = 3,
-#     penwidth 8.  Offsets from `a"b\c&d` at 0x1100: +0x0, +0x8.
+#     edges: 513 10->11 CALL_BYPASS 3; crossing: 503 main(3)->10 6, 512
+#     10->helper 3, 515 helper->11 3 (a return), 505 11->main(4) 6.
+#     Stubs in1, out1 (main), in20 (helper), out20.  M = 6 (bl 3): 6 -> 8,
+#     3 (bl 2) -> 1 + 14/3 = 5.  Offsets from `a"b\c&d` at 0x1100: +0x0,
+#     +0x8.
 #   helper by 20 and 0x14, and by its name nest+0x1200 (not a number, so a
 #     name): no symbol covers its blocks:
-#     labels are absolute addresses 0x401200, 0x401204.  514 20->21 FT 3: 8.
-#   block 30 by its id: a function without a routine, no edges (510 comes
-#     from main, 511 goes to END), no loops.
+#     labels are absolute addresses 0x401200, 0x401204.  514 20->21 FT 3;
+#     crossing: 512 f(10)->20 3, 515 21->f(11) 3.  M = 3: all 8.
+#   block 30 by its id: a function without a routine, no loops, no edges of
+#     its own; crossing: 510 main(6)->30 1, 511 30->END(101) 1: M = 1, 8.
 #   cold by 40: never ran, still drawn (N = 0), execs 0.
 @test "--routine: an escaped name, blocks without symbol, a lone block, a routine that never ran" {
 	D="$DATA/convert-dot-nest.dcfg.json"
@@ -281,7 +330,15 @@ digraph "a\"b\\c&amp;d" {
 node [shape=box];
 n10 [label="a\"b\\c&amp;d+0x0\ninstrs: 3\nexecs: 6"];
 n11 [label="a\"b\\c&amp;d+0x8\ninstrs: 1\nexecs: 6"];
-n10 -> n11 [label="CALL_BYPASS\n3", penwidth=8];
+in1 [label="main", shape=ellipse, style=dashed];
+out1 [label="main", shape=ellipse, style=dashed];
+in20 [label="nest+0x1200", shape=ellipse, style=dashed];
+out20 [label="nest+0x1200", shape=ellipse, style=dashed];
+n10 -> n11 [label="CALL_BYPASS\n3", penwidth=5];
+in1 -> n10 [label="6", penwidth=8];
+n10 -> out20 [label="3", penwidth=5];
+in20 -> n11 [label="3", penwidth=5];
+n11 -> out1 [label="6", penwidth=8];
 }
 EOF
 	cat > helper <<'EOF'
@@ -289,7 +346,11 @@ digraph "nest+0x1200" {
 node [shape=box];
 n20 [label="0x401200\ninstrs: 2\nexecs: 3"];
 n21 [label="0x401204\ninstrs: 1\nexecs: 3"];
+in10 [label="a\"b\\c&amp;d", shape=ellipse, style=dashed];
+out10 [label="a\"b\\c&amp;d", shape=ellipse, style=dashed];
 n20 -> n21 [label="FALL_THROUGH\n3", penwidth=8];
+in10 -> n20 [label="3", penwidth=8];
+n21 -> out10 [label="3", penwidth=8];
 }
 EOF
 	for r in 20 0x14 nest+0x1200; do
@@ -301,6 +362,10 @@ EOF
 digraph "nest+0x1300" {
 node [shape=box];
 n30 [label="0x401300\ninstrs: 1\nexecs: 1"];
+in1 [label="main", shape=ellipse, style=dashed];
+out101 [label="END", shape=ellipse, style=dashed];
+in1 -> n30 [label="1", penwidth=8];
+n30 -> out101 [label="1", penwidth=8];
 }
 EOF
 	dcfg_convert --to dot --dcfg "$D" --routine 40
@@ -333,7 +398,8 @@ EOF
 # no block: not written.  Top-level clusters by their heads' order: 12, 14.
 # Executions: 10 1, 11 2 (601 + 603), 12 2, 13 3 (604 + 605 2), 14 1 (606 +
 # 607 0), 15 1.  Edges by source, then target address: counts 1, 2, 1, 1, 2,
-# 1, 0, 1; M = 2 (bl 2): 2 -> 8, 1 -> 1 + 7/2 = 4, 0 -> 1.
+# 1, 0, 1; crossing: 600 START(1)->10 1, 609 15->END(2) 1.  M = 2 (bl 2):
+# 2 -> 8, 1 -> 1 + 7/2 = 4, 0 -> 1.
 
 @test "--routine: odd LOOPS rows (parent cycles, self parents, repeated heads, strangers)" {
 	dcfg_convert --to dot --dcfg "$DATA/convert-dot-loops.dcfg.json" --routine loops
@@ -355,6 +421,8 @@ subgraph "cluster_loop_14" {
 label="loop 14";
 n14 [label="loops+0x10\ninstrs: 1\nexecs: 1"];
 }
+in1 [label="START", shape=ellipse, style=dashed];
+out2 [label="END", shape=ellipse, style=dashed];
 n10 -> n11 [label="FALL_THROUGH\n1", penwidth=4];
 n11 -> n12 [label="FALL_THROUGH\n2", penwidth=8];
 n12 -> n11 [label="CONDITIONAL_BRANCH\n1", penwidth=4];
@@ -363,6 +431,8 @@ n13 -> n13 [label="CONDITIONAL_BRANCH\n2", penwidth=8];
 n13 -> n14 [label="FALL_THROUGH\n1", penwidth=4];
 n14 -> n14 [label="CONDITIONAL_BRANCH\n0", penwidth=1];
 n14 -> n15 [label="FALL_THROUGH\n1", penwidth=4];
+in1 -> n10 [label="1", penwidth=4];
+n15 -> out2 [label="1", penwidth=4];
 }
 EOF
 	# the call graph: one function, self 1+2+2+3+1+1 = 10, invoked once
@@ -378,6 +448,8 @@ EOF
 # t/data/convert-two.dcfg.json, process 1000: main is one block 6 (2 instrs),
 # the head of a loop with the self edge 711 (count 0 + 1).  Executions 710
 # (2) + 711 (1) = 3: self 6, invocations 3 (a jump back into the entry counts).
+# --routine main: crossing 710 START(1)->6 2, 712 6->END(2) 2; M = 2: 2 ->
+# 8, 1 -> 1 + 7/2 = 4.
 @test "-p chooses the process; a one-block loop" {
 	dcfg_convert --to dot --dcfg "$DATA/convert-two.dcfg.json" -p 1000
 	expect_graph <<'EOF'
@@ -394,7 +466,11 @@ subgraph "cluster_loop_6" {
 label="loop 6";
 n6 [label="main+0x0\ninstrs: 2\nexecs: 3"];
 }
-n6 -> n6 [label="CONDITIONAL_BRANCH\n1", penwidth=8];
+in1 [label="START", shape=ellipse, style=dashed];
+out2 [label="END", shape=ellipse, style=dashed];
+n6 -> n6 [label="CONDITIONAL_BRANCH\n1", penwidth=4];
+in1 -> n6 [label="2", penwidth=8];
+n6 -> out2 [label="2", penwidth=8];
 }
 EOF
 }

@@ -57,11 +57,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (dcfg_output_open(&out, "/dev/null", &err) < 0)
 			abort();
 		o.out_dir = fmt->uses & DCFG_FORMAT_NEEDS_DIR ? dir : NULL;
-		o.routine = NULL;
+		o.n_routines = o.n_nodes = 0;
 		c = (struct dcfg_convert){ d, &o, &out };
 		fmt->run(&c, &err);
 		if (fmt->uses & DCFG_FORMAT_ROUTINE) {
-			o.routine = size & 1 ? "main" : "0x3e8";
+			static const char *const routines[] = { "main", "0x3e8" };
+			static const uint64_t nodes[] = { 1000, 1001 };
+			o.routines = routines + (size & 1);
+			o.n_routines = 1;
+			fmt->run(&c, &err);
+			/* several routines by block, with their stubs */
+			o.nodes = nodes;
+			o.n_nodes = 2;
 			fmt->run(&c, &err);
 		}
 		dcfg_output_close(&out, &err);
