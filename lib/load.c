@@ -13,6 +13,7 @@
 #include "input.h"
 #include "index.h"
 #include "json.h"
+#include "kind.h"
 #include "vec.h"
 
 enum field_id {
@@ -27,7 +28,8 @@ enum field_id {
 	BLOCKS, BB_ID, BB_OFFSET, BB_SIZE, BB_INSTRS, BB_LAST, BB_COUNT,
 	ROUTINES, RT_ENTRY, RT_EXITS, RT_NODES, ND_ID, ND_IDOM, RT_LOOPS,
 	LP_HEAD, LP_BACK, LP_NODES, LP_PARENT,
-	EDGES, ED_ID, ED_SOURCE, ED_TARGET, ED_TYPE, ED_COUNTS
+	EDGES, ED_ID, ED_SOURCE, ED_TARGET, ED_TYPE, ED_COUNTS,
+	PR_TRACE_COLUMN     /* a DCFG-trace's, in the PROCESSES header (kind.h) */
 };
 
 #define TABLE(name, id, schema, req) { name, id, DCFG_JSON_TABLE, &schema, req }
@@ -35,6 +37,7 @@ enum field_id {
 #define INT(name, id, req) { name, id, DCFG_JSON_INT, NULL, req }
 #define STR(name, id, req) { name, id, DCFG_JSON_STRING, NULL, req }
 #define INTS(name, id, req) { name, id, DCFG_JSON_INT_ARRAY, NULL, req }
+#define SKIP(name, id) { name, id, DCFG_JSON_SKIP, NULL, 0 }
 #define SCHEMA(name, ...) \
 	static const struct dcfg_json_field name##_fields[] = { __VA_ARGS__ }; \
 	static const struct dcfg_json_schema name = { name##_fields, \
@@ -70,7 +73,9 @@ SCHEMA(edges, INT("EDGE_ID", ED_ID, 1), INT("SOURCE_NODE_ID", ED_SOURCE, 1),
 SCHEMA(process_data, INT("INSTR_COUNT", PR_INSTRS, 0),
     INTS("INSTR_COUNT_PER_THREAD", PR_THREAD_INSTRS, 0),
     TABLE("IMAGES", IMAGES, images, 0), TABLE("EDGES", EDGES, edges, 0));
-SCHEMA(processes, INT("PROCESS_ID", PR_ID, 1), OBJECT("PROCESS_DATA", PR_DATA, process_data));
+SCHEMA(processes, INT("PROCESS_ID", PR_ID, 1), OBJECT("PROCESS_DATA", PR_DATA, process_data),
+    SKIP("STRING_DICTIONARY", PR_TRACE_COLUMN), SKIP("TRANSITION_TABLE", PR_TRACE_COLUMN),
+    SKIP("THREAD_DATA", PR_TRACE_COLUMN));
 SCHEMA(top, INT("MAJOR_VERSION", MAJOR, 0), INT("MINOR_VERSION", MINOR, 0),
     TABLE("FILE_NAMES", FILE_NAMES, file_names, 0),
     TABLE("EDGE_TYPES", EDGE_TYPES, edge_types, 0),
@@ -107,6 +112,7 @@ struct loader {
 	struct dcfg_edge edge;
 	int edge_counts_kept;
 	int has_thread_instrs;
+	unsigned long trace_line, trace_column;   /* of the header that shows a DCFG-trace */
 };
 
 /* Appends room for one element to *ARR; the new element's index is *N - 1. */
@@ -408,6 +414,19 @@ on_string(void *ctx, int id, const char *s, size_t len)
 	return DCFG_JSON_OK;
 }
 
+/* A DCFG-trace given by mistake is told by its PROCESSES header, and named. */
+static int
+on_header(void *ctx, int table)
+{
+	struct loader *L = ctx;
+
+	if (table != PROCESSES || dcfg_json_column(L->j, PR_TRACE_COLUMN) < 0 ||
+	    dcfg_json_column(L->j, PR_DATA) >= 0)
+		return DCFG_JSON_OK;
+	dcfg_json_header_position(L->j, &L->trace_line, &L->trace_column);
+	return DCFG_JSON_STOP;
+}
+
 static void
 on_progress(void *ctx, uint64_t bytes)
 {
@@ -424,10 +443,9 @@ static const struct dcfg_json_handler handler = {
 	.row_end = on_row_end,
 	.integer = on_integer,
 	.string = on_string,
+	.header = on_header,
 	.progress = on_progress,
 };
-
-
 
 struct dcfg *
 dcfg_load(const char *path, const struct dcfg_load_options *opt,
@@ -449,12 +467,16 @@ dcfg_load(const char *path, const struct dcfg_load_options *opt,
 	} else {
 		L.d->keep = L.keep;
 		rc = dcfg_json_parse(L.j, in, err);
+		if (rc == 1)
+			rc = dcfg_kind_error(err, dcfg_input_name(in), L.trace_line,
+			    L.trace_column, DCFG_KIND_TRACE, DCFG_KIND_DCFG);
 		if (rc == 0)
 			rc = dcfg_index(L.d, dcfg_input_name(in), err);
 	}
 	dcfg_json_free(L.j);
 	dcfg_input_close(in);
 	if (rc < 0) {
+		dcfg_kind_explain(path, DCFG_KIND_DCFG, err);
 		dcfg_free(L.d);
 		return NULL;
 	}

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "input.h"
+#include "kind.h"
 #include "vec.h"
 
 #define BUF_SIZE (256 * 1024)
@@ -65,6 +66,28 @@ next_line(struct dcfg_stream *s, const char **line, size_t *len,
 	}
 }
 
+/* The first line is wrong: a DCFG or a trace given by mistake is named. */
+static void
+not_a_stream(struct dcfg_stream *s, struct dcfg_error *err)
+{
+	enum dcfg_kind kind;
+	ssize_t n;
+
+	/* The first line of a pretty-printed file is "{": look further. */
+	while ((kind = dcfg_kind_sniff(s->buf, s->end, s->eof)) == DCFG_KIND_UNKNOWN &&
+	    !s->eof && s->end < s->cap) {
+		if ((n = dcfg_input_read(s->in, s->buf + s->end, s->cap - s->end, err)) < 0)
+			return;
+		s->eof = n == 0;
+		s->end += (size_t)n;
+	}
+	if (kind == DCFG_KIND_DCFG || kind == DCFG_KIND_TRACE)
+		dcfg_kind_error(err, s->name, 1, 1, kind, DCFG_KIND_STREAM);
+	else
+		dcfg_error_at(err, s->name, 1, 1,
+		    "not an edge stream: the first line must be \"# dcfg-stream 1\"");
+}
+
 struct dcfg_stream *
 dcfg_stream_open(const char *path, const char *name, struct dcfg_error *err)
 {
@@ -85,11 +108,11 @@ dcfg_stream_open(const char *path, const char *name, struct dcfg_error *err)
 	}
 	s->name = name ? name : dcfg_input_name(s->in);
 	rc = next_line(s, &line, &len, err);
-	if (rc < 0)
+	/* A one-line JSON file is a line too long: say what it is instead. */
+	if (rc < 0 && !(s->end == s->cap && s->cap >= MAX_LINE))
 		goto fail;
-	if (rc == 0 || len != 15 || memcmp(line, "# dcfg-stream 1", 15) != 0) {
-		dcfg_error_at(err, s->name, 1, 1,
-		    "not an edge stream: the first line must be \"# dcfg-stream 1\"");
+	if (rc <= 0 || len != 15 || memcmp(line, "# dcfg-stream 1", 15) != 0) {
+		not_a_stream(s, err);
 		goto fail;
 	}
 	return s;

@@ -7,6 +7,7 @@
 
 #include "input.h"
 #include "json.h"
+#include "kind.h"
 #include "sequence.h"
 #include "ttable.h"
 #include "vec.h"
@@ -16,7 +17,8 @@ enum field_id {
 	PR_ID, PR_DICT, PR_TABLE, PR_THREADS,
 	TT_CURRENT, TT_CODE, TT_NEXT,
 	TH_ID, TH_TRACE,
-	CH_PRECEDING, CH_INSTRS, CH_EDGES, CH_FIRST, CH_SEQUENCE
+	CH_PRECEDING, CH_INSTRS, CH_EDGES, CH_FIRST, CH_SEQUENCE,
+	DCFG_KEY, DCFG_COLUMN   /* a DCFG's (kind.h): a DCFG given by mistake */
 };
 
 #define FIELD(name, id, kind, schema, req) { name, id, kind, schema, req }
@@ -38,15 +40,21 @@ SCHEMA(transitions,
     FIELD("CURRENT_EDGE_ID", TT_CURRENT, DCFG_JSON_INT, NULL, 1),
     FIELD("TRANSITION_CODE", TT_CODE, DCFG_JSON_STRING, NULL, 1),
     FIELD("NEXT_EDGE_IDS", TT_NEXT, DCFG_JSON_INT_ARRAY, NULL, 1));
+/* Required, but checked in on_header: a DCFG's PROCESSES has neither. */
 SCHEMA(processes,
     FIELD("PROCESS_ID", PR_ID, DCFG_JSON_INT, NULL, 1),
     FIELD("STRING_DICTIONARY", PR_DICT, DCFG_JSON_DICT, NULL, 0),
-    FIELD("TRANSITION_TABLE", PR_TABLE, DCFG_JSON_TABLE, &transitions, 1),
-    FIELD("THREAD_DATA", PR_THREADS, DCFG_JSON_TABLE, &threads, 1));
+    FIELD("TRANSITION_TABLE", PR_TABLE, DCFG_JSON_TABLE, &transitions, 0),
+    FIELD("THREAD_DATA", PR_THREADS, DCFG_JSON_TABLE, &threads, 0),
+    FIELD("PROCESS_DATA", DCFG_COLUMN, DCFG_JSON_SKIP, NULL, 0));
+SCHEMA(any, FIELD("", DCFG_KEY, DCFG_JSON_SKIP, NULL, 0));
 SCHEMA(top,
     FIELD("MAJOR_VERSION", MAJOR, DCFG_JSON_INT, NULL, 0),
     FIELD("MINOR_VERSION", MINOR, DCFG_JSON_INT, NULL, 0),
-    FIELD("PROCESSES", PROCESSES, DCFG_JSON_TABLE, &processes, 0));
+    FIELD("PROCESSES", PROCESSES, DCFG_JSON_TABLE, &processes, 0),
+    FIELD("FILE_NAMES", DCFG_KEY, DCFG_JSON_TABLE, &any, 0),
+    FIELD("EDGE_TYPES", DCFG_KEY, DCFG_JSON_TABLE, &any, 0),
+    FIELD("SPECIAL_NODES", DCFG_KEY, DCFG_JSON_TABLE, &any, 0));
 
 static const struct dcfg_json_field root = { "", ROOT, DCFG_JSON_OBJECT, &top, 0 };
 
@@ -92,6 +100,8 @@ struct dcfg_trace {
 	int data_error;               /* the error is about the data, not the syntax */
 	int top_rank;                 /* the last of MAJOR_VERSION, MINOR_VERSION, PROCESSES seen */
 	int top_said;
+	unsigned process_has;         /* 1: TRANSITION_TABLE, 2: THREAD_DATA in this row */
+	unsigned long dcfg_line, dcfg_column;   /* where the file shows it is a DCFG */
 };
 
 /* A data error: raised like any other, remembered as one. */
@@ -154,6 +164,18 @@ on_header(void *ctx, int table)
 	static const int th[] = { TH_ID, TH_TRACE };
 	static const int ch[] = { CH_PRECEDING, CH_INSTRS, CH_EDGES, CH_FIRST, CH_SEQUENCE };
 
+	if (table == PROCESSES && (dcfg_json_column(t->j, PR_TABLE) < 0 ||
+	    dcfg_json_column(t->j, PR_THREADS) < 0)) {
+		unsigned long line, column;
+		dcfg_json_header_position(t->j, &line, &column);
+		if (dcfg_json_column(t->j, DCFG_COLUMN) >= 0) {
+			t->dcfg_line = line;
+			t->dcfg_column = column;
+			return DCFG_JSON_STOP;
+		}
+		return dcfg_json_fail_at(t->j, line, column, "the header has no %s column",
+		    dcfg_json_column(t->j, PR_TABLE) < 0 ? "TRANSITION_TABLE" : "THREAD_DATA");
+	}
 	if (table == PROCESSES)
 		column_order(t, "PROCESSES", pr, 4);
 	else if (table == PR_TABLE)
@@ -186,13 +208,18 @@ on_begin(void *ctx, int id)
 	struct dcfg_trace *t = ctx;
 
 	switch (id) {
+	case DCFG_KEY:
+		dcfg_json_position(t->j, &t->dcfg_line, &t->dcfg_column);
+		return DCFG_JSON_STOP;
 	case PROCESSES:
 		top_key(t, 3);
 		break;
 	case PR_TABLE:
+		t->process_has |= 1;
 		dcfg_ttable_reset(&t->table);
 		break;
 	case PR_THREADS:
+		t->process_has |= 2;
 		return t->skip_process ? DCFG_JSON_DROP : DCFG_JSON_OK;
 	case TH_TRACE:
 		t->chunks = 0;
@@ -279,6 +306,7 @@ on_row_begin(void *ctx, int table)
 		dcfg_dict_reset(&t->dict);
 		dcfg_ttable_reset(&t->table);
 		t->skip_process = 0;
+		t->process_has = 0;
 		break;
 	case PR_TABLE:
 		t->code_len = 0;
@@ -306,6 +334,14 @@ on_row_end(void *ctx, int table)
 	const char *why;
 
 	switch (table) {
+	case PROCESSES:
+		if ((t->process_has & 3) != 3) {
+			unsigned long line, column;
+			dcfg_json_value_position(t->j, &line, &column);
+			return dcfg_json_fail_at(t->j, line, column, "row has no value for %s",
+			    t->process_has & 1 ? "THREAD_DATA" : "TRANSITION_TABLE");
+		}
+		break;
 	case PR_TABLE:
 		if (dcfg_ttable_add(&t->table, t->current, t->code, t->code_len,
 		    t->next, t->n_next, &why) < 0)
@@ -457,8 +493,13 @@ dcfg_trace_read(const char *path, const struct dcfg_trace_handler *h,
 		dcfg_error_set(err, path, "out of memory");
 	else
 		rc = dcfg_json_parse(t.j, in, err);
+	if (rc == 1 && t.dcfg_line > 0)
+		rc = dcfg_kind_error(err, dcfg_input_name(in), t.dcfg_line, t.dcfg_column,
+		    DCFG_KIND_DCFG, DCFG_KIND_TRACE);
 	dcfg_json_free(t.j);
 	dcfg_input_close(in);
+	if (rc == -1 && !t.data_error)
+		dcfg_kind_explain(path, DCFG_KIND_TRACE, err);
 	dcfg_dict_free(&t.dict);
 	dcfg_ttable_free(&t.table);
 	dcfg_decoder_free(&t.chunk.dec);
