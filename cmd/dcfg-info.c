@@ -1,4 +1,4 @@
-/* dcfg-info: summarise a DCFG, per process. */
+/* dcfg-info: summarise a DCFG or a DCFG-trace, per process. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,8 +7,10 @@
 #include "cli.h"
 #include "dcfg.h"
 #include "json.h"
+#include "kind.h"
 #include "output.h"
 #include "summary.h"
+#include "trace_summary.h"
 
 static const char *prog = "dcfg-info";
 
@@ -17,7 +19,8 @@ usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: dcfg-info [-p PID] [--json] [--progress | --quiet] [FILE]\n"
-	    "Summarise a DCFG (plain, gzip or bzip2; - or no FILE: standard input).\n"
+	    "Summarise a DCFG or a DCFG-trace (plain, gzip or bzip2; - or no FILE:\n"
+	    "standard input).\n"
 	    "  -p, --pid PID   only this process\n"
 	    "  -j, --json      print JSON\n"
 	    "      --progress  show progress on standard error\n"
@@ -26,20 +29,64 @@ usage(FILE *f)
 	    "  -V, --version   print the version\n");
 }
 
+/* 0, or -1 with ERR set. */
 static int
 print(const char *file, const struct dcfg *d, const struct dcfg_process *only,
-    int json)
+    const struct dcfg_trace_summary *ts, int json, struct dcfg_error *err)
 {
 	struct dcfg_output out;
-	struct dcfg_error err;
 
-	if (dcfg_output_open(&out, NULL, &err) < 0 ||
-	    dcfg_summary_write(&out, d, only, json, file, &err) < 0 ||
-	    dcfg_output_close(&out, &err) < 0) {
-		dcfg_cli_error(prog, &err);
-		return DCFG_EXIT_USAGE;
+	if (dcfg_output_open(&out, NULL, err) < 0)
+		return -1;
+	if (ts)
+		dcfg_trace_summary_write(&out, ts, json);
+	else if (dcfg_summary_write(&out, d, only, json, file, err) < 0) {
+		struct dcfg_error ignored;
+		dcfg_output_close(&out, &ignored);
+		return -1;
 	}
-	return DCFG_EXIT_OK;
+	return dcfg_output_close(&out, err);
+}
+
+/* The summary of a DCFG-trace or a DCFG, by KIND. 0, or -1 with ERR set. */
+static int
+summarize(const char *file, enum dcfg_kind kind, int have_pid, uint64_t pid, int json,
+    struct dcfg_progress *pg, struct dcfg_error *err)
+{
+	struct dcfg_load_options opt = { .keep = DCFG_KEEP_ALL };
+	struct dcfg_trace_summary_options topt = { .only_pid = have_pid, .pid = pid };
+	struct dcfg_trace_summary ts;
+	const struct dcfg_process *only = NULL;
+	struct dcfg *d;
+	int rc;
+
+	if (kind == DCFG_KIND_STREAM || kind == DCFG_KIND_OTHER)
+		return dcfg_kind_error(err, file, 1, 1, kind, DCFG_KIND_UNKNOWN);
+	if (kind == DCFG_KIND_TRACE) {
+		topt.progress = dcfg_progress_bytes;
+		topt.progress_ctx = pg;
+		rc = dcfg_trace_summarize(file, &topt, &ts, err);
+		dcfg_progress_end(pg);
+		if (rc < 0)
+			return -1;
+		rc = print(file, NULL, NULL, &ts, json, err);
+		dcfg_trace_summary_free(&ts);
+		return rc;
+	}
+	opt.progress = dcfg_progress_bytes;
+	opt.progress_ctx = pg;
+	d = dcfg_load(file, &opt, err);
+	dcfg_progress_end(pg);
+	if (d == NULL)
+		return -1;
+	if (have_pid && (only = dcfg_find_process(d, pid)) == NULL) {
+		dcfg_free(d);
+		return dcfg_error_set(err, file, "no process with PID %llu",
+		    (unsigned long long)pid);
+	}
+	rc = print(file, d, only, NULL, json, err);
+	dcfg_free(d);
+	return rc;
 }
 
 int
@@ -55,14 +102,13 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	enum dcfg_progress_mode mode = DCFG_PROGRESS_AUTO;
-	struct dcfg_load_options opt = { .keep = DCFG_KEEP_ALL };
-	const struct dcfg_process *only = NULL;
+	struct dcfg_kind_replay *replay;
 	struct dcfg_progress pg;
-	struct dcfg_error err;
+	struct dcfg_error err, input_err;
+	enum dcfg_kind kind;
 	const char *file, *why;
 	uint64_t pid = 0;
-	int c, json = 0, have_pid = 0, status;
-	struct dcfg *d;
+	int c, json = 0, have_pid = 0, rc;
 
 	dcfg_cli_start();
 	while ((c = getopt_long(argc, argv, "p:jqhV", longopts, NULL)) != -1) {
@@ -90,21 +136,21 @@ main(int argc, char **argv)
 	file = optind < argc ? argv[optind] : "-";
 
 	dcfg_progress_init(&pg, prog, mode);
-	opt.progress = dcfg_progress_bytes;
-	opt.progress_ctx = &pg;
-	d = dcfg_load(file, &opt, &err);
-	dcfg_progress_end(&pg);
-	if (d == NULL) {
+	/* A trace is summarised in a pass of its own: which one is known first. */
+	if (dcfg_kind_probe(file, &kind, &replay, &err) < 0) {
+		dcfg_progress_end(&pg);
 		dcfg_cli_error(prog, &err);
 		return DCFG_EXIT_USAGE;
 	}
-	if (have_pid && (only = dcfg_find_process(d, pid)) == NULL) {
-		dcfg_error_set(&err, file, "no process with PID %llu", (unsigned long long)pid);
+	rc = summarize(file, kind, have_pid, pid, json, &pg, &err);
+	/* A corrupt compressed standard input is its own error, not the early end it caused. */
+	if (dcfg_kind_replay_end(replay, &input_err) < 0) {
+		rc = -1;
+		err = input_err;
+	}
+	if (rc < 0) {
 		dcfg_cli_error(prog, &err);
-		dcfg_free(d);
 		return DCFG_EXIT_USAGE;
 	}
-	status = print(file, d, only, json);
-	dcfg_free(d);
-	return status;
+	return DCFG_EXIT_OK;
 }

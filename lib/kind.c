@@ -1,5 +1,8 @@
 #include "kind.h"
 
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +20,9 @@ dcfg_kind_name(enum dcfg_kind kind)
 	case DCFG_KIND_DCFG: return "a DCFG";
 	case DCFG_KIND_TRACE: return "a DCFG-trace";
 	case DCFG_KIND_STREAM: return "an edge stream";
-	case DCFG_KIND_OTHER: return "neither JSON nor an edge stream";
+	case DCFG_KIND_OTHER: return "neither a JSON object nor an edge stream";
 	case DCFG_KIND_EMPTY: return "empty";
+	case DCFG_KIND_JSON: return "JSON of another kind";
 	default: return "a DCFG or a DCFG-trace";
 	}
 }
@@ -57,7 +61,7 @@ space(char c)
 
 /*
  * A JSON lexer just good enough to find the top-level keys and the
- * strings of the first row of PROCESSES. It gives up (UNKNOWN) on
+ * strings of the first row of PROCESSES. It gives up (JSON) on
  * anything odd: the real reader will report it, with its place.
  */
 enum dcfg_kind
@@ -95,7 +99,7 @@ dcfg_kind_sniff(const char *buf, size_t len, int at_end)
 		}
 		if (c == '}' || c == ']') {
 			if (--depth <= 0)
-				return DCFG_KIND_UNKNOWN;
+				return DCFG_KIND_JSON;
 			if (depth == 2 && in_processes)
 				header_done = 1;
 			if (depth == 1)
@@ -112,7 +116,7 @@ dcfg_kind_sniff(const char *buf, size_t len, int at_end)
 			if (buf[i] == '\\')
 				i++;
 		if (i >= len)
-			break;
+			return at_end ? DCFG_KIND_JSON : DCFG_KIND_UNKNOWN;
 		if (depth == 1 && expect_key) {
 			expect_key = 0;
 			if ((k = dcfg_kind_of_key(buf + start, i - start)) != DCFG_KIND_UNKNOWN)
@@ -125,7 +129,7 @@ dcfg_kind_sniff(const char *buf, size_t len, int at_end)
 				return k;
 		}
 	}
-	return DCFG_KIND_UNKNOWN;
+	return at_end ? DCFG_KIND_JSON : DCFG_KIND_UNKNOWN;
 }
 
 static const char *
@@ -219,4 +223,158 @@ dcfg_kind_explain(const char *path, enum dcfg_kind wanted, struct dcfg_error *er
 		return;
 	memcpy(file, err->file, sizeof file);
 	dcfg_kind_error(err, file, 1, 1, kind, wanted);
+}
+
+struct dcfg_kind_replay {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	struct dcfg_input *in;     /* the real standard input */
+	char *buf;
+	size_t len;                /* bytes of BUF still to replay */
+	int fd;                    /* the write end of the new standard input */
+	int done, failed;          /* under LOCK */
+	struct dcfg_error err;
+};
+
+static int
+write_all(int fd, const char *p, size_t n)
+{
+	ssize_t w;
+
+	while (n > 0) {
+		if ((w = write(fd, p, n)) < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static void *
+replay(void *arg)
+{
+	struct dcfg_kind_replay *r = arg;
+	struct dcfg_error err;
+	sigset_t pipe_signal;
+	ssize_t n = 0;
+
+	/* A reader that stopped early closes its end: EPIPE, not a signal. */
+	sigemptyset(&pipe_signal);
+	sigaddset(&pipe_signal, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_signal, NULL);
+	if (write_all(r->fd, r->buf, r->len) == 0)
+		while ((n = dcfg_input_read(r->in, r->buf, SNIFF_SIZE, &err)) > 0 &&
+		    write_all(r->fd, r->buf, (size_t)n) == 0)
+			;
+	/* Done before the end is seen, so that a reader at the end finds it so. */
+	pthread_mutex_lock(&r->lock);
+	r->done = 1;
+	r->failed = n < 0;
+	if (n < 0)
+		r->err = err;
+	pthread_mutex_unlock(&r->lock);
+	close(r->fd);
+	return NULL;
+}
+
+static void
+replay_free(struct dcfg_kind_replay *r)
+{
+	if (r->in)
+		dcfg_input_close(r->in);
+	pthread_mutex_destroy(&r->lock);
+	free(r->buf);
+	free(r);
+}
+
+/* Errors of the real standard input, opened by another name, name it "-". */
+static int
+stdin_error(struct dcfg_error *err)
+{
+	snprintf(err->file, sizeof err->file, "-");
+	return -1;
+}
+
+int
+dcfg_kind_probe(const char *path, enum dcfg_kind *kind,
+    struct dcfg_kind_replay **replay_out, struct dcfg_error *err)
+{
+	struct dcfg_kind_replay *r;
+	char name[32];
+	ssize_t n = 1;
+	int fd, pipe_fds[2];
+
+	*replay_out = NULL;
+	if (!(path == NULL || strcmp(path, "-") == 0) || lseek(STDIN_FILENO, 0, SEEK_CUR) >= 0)
+		return of_file(path, 0, kind, err);
+	if ((r = calloc(1, sizeof *r)) == NULL || (r->buf = malloc(SNIFF_SIZE)) == NULL) {
+		free(r);
+		return dcfg_error_set(err, "-", "out of memory");
+	}
+	pthread_mutex_init(&r->lock, NULL);
+	/* The real standard input by a name of its own, as fd 0 is to be the replay. */
+	if ((fd = dup(STDIN_FILENO)) < 0) {
+		replay_free(r);
+		return dcfg_error_set(err, "-", "%s", strerror(errno));
+	}
+	snprintf(name, sizeof name, "/dev/fd/%d", fd);
+	r->in = dcfg_input_open(name, err);
+	close(fd);
+	if (r->in == NULL) {
+		replay_free(r);
+		return stdin_error(err);
+	}
+	*kind = DCFG_KIND_UNKNOWN;
+	while (r->len < SNIFF_SIZE &&
+	    (*kind = dcfg_kind_sniff(r->buf, r->len, n == 0)) == DCFG_KIND_UNKNOWN && n > 0)
+		if ((n = dcfg_input_read(r->in, r->buf + r->len, SNIFF_SIZE - r->len, err)) > 0)
+			r->len += (size_t)n;
+	if (n < 0) {
+		replay_free(r);
+		return stdin_error(err);
+	}
+	if (pipe(pipe_fds) < 0 || dup2(pipe_fds[0], STDIN_FILENO) < 0) {
+		replay_free(r);
+		return dcfg_error_set(err, "-", "%s", strerror(errno));
+	}
+	close(pipe_fds[0]);
+	r->fd = pipe_fds[1];
+	if (pthread_create(&r->thread, NULL, replay, r) != 0) {
+		close(r->fd);
+		replay_free(r);
+		return dcfg_error_set(err, "-", "cannot start a thread");
+	}
+	*replay_out = r;
+	return 0;
+}
+
+int
+dcfg_kind_replay_end(struct dcfg_kind_replay *r, struct dcfg_error *err)
+{
+	int done, failed;
+
+	if (r == NULL)
+		return 0;
+	pthread_mutex_lock(&r->lock);
+	done = r->done;
+	failed = r->failed;
+	pthread_mutex_unlock(&r->lock);
+	if (!done) {
+		/*
+		 * The command stopped before the end. The thread may wait on a
+		 * writer that never ends: it is left to end with the process.
+		 */
+		close(STDIN_FILENO);
+		pthread_detach(r->thread);
+		return 0;
+	}
+	pthread_join(r->thread, NULL);
+	if (failed) {
+		*err = r->err;
+		stdin_error(err);
+	}
+	replay_free(r);
+	return failed ? -1 : 0;
 }

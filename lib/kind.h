@@ -19,7 +19,8 @@
 #include "error.h"
 
 enum dcfg_kind {
-	DCFG_KIND_UNKNOWN,   /* a JSON object with nothing that tells */
+	DCFG_KIND_UNKNOWN,   /* nothing that tells yet: more bytes may */
+	DCFG_KIND_JSON,      /* JSON with nothing that tells: its reader decides */
 	DCFG_KIND_DCFG,
 	DCFG_KIND_TRACE,
 	DCFG_KIND_STREAM,
@@ -39,7 +40,8 @@ enum dcfg_kind dcfg_kind_of_column(const char *name, size_t len);
 /*
  * The kind of data that begins with BUF (decompressed), LEN bytes of it;
  * AT_END when there is no more. DCFG_KIND_UNKNOWN when LEN bytes of a JSON
- * object do not tell (or the JSON is malformed: its reader will say where).
+ * object do not tell yet; DCFG_KIND_JSON when no more will (the object
+ * ended, or the JSON is malformed: its reader will say where).
  */
 enum dcfg_kind dcfg_kind_sniff(const char *buf, size_t len, int at_end);
 
@@ -59,9 +61,29 @@ int dcfg_kind_of_file(const char *path, enum dcfg_kind *kind, struct dcfg_error 
 
 /*
  * A JSON reader failed on PATH with ERR at 1:1 (where an edge stream's '#'
- * stops the JSON parser): when PATH is an edge stream or another kind
- * than WANTED, ERR says so instead. ERR is left alone otherwise.
+ * stops the JSON parser) and has closed it: when PATH is an edge stream or
+ * another kind than WANTED, ERR says so instead. ERR is left alone
+ * otherwise, and always for standard input that cannot be read again.
  */
 void dcfg_kind_explain(const char *path, enum dcfg_kind wanted, struct dcfg_error *err);
+
+struct dcfg_kind_replay;
+
+/*
+ * The kind of PATH from its first bytes, for a command that reads PATH
+ * next in the way the kind needs. Standard input that cannot be read
+ * again (a pipe) is read by a thread that replays the bytes it looked at,
+ * then the rest, on a new standard input: *REPLAY is then not NULL, and
+ * dcfg_kind_replay_end() ends it. -1 with ERR set when PATH cannot be read.
+ */
+int dcfg_kind_probe(const char *path, enum dcfg_kind *kind,
+    struct dcfg_kind_replay **replay, struct dcfg_error *err);
+
+/*
+ * After the command has read standard input (to its end, or not). -1 with
+ * ERR set to the input's own error (a corrupt compressed stream, which the
+ * command saw only as an early end) when there was one. NULL is a no-op.
+ */
+int dcfg_kind_replay_end(struct dcfg_kind_replay *r, struct dcfg_error *err);
 
 #endif
