@@ -36,39 +36,6 @@ dcfg_cli_error(const char *prog, const struct dcfg_error *err)
 	fprintf(stderr, "%s: %s\n", prog, buf);
 }
 
-void
-dcfg_progress_init(struct dcfg_progress *pg, const char *prog,
-    enum dcfg_progress_mode mode)
-{
-	pg->prog = prog;
-	pg->on = mode == DCFG_PROGRESS_ON ||
-	    (mode == DCFG_PROGRESS_AUTO && isatty(STDERR_FILENO));
-	pg->shown = 0;
-	pg->last = 0;   /* the first update is drawn at once, then once a second */
-}
-
-void
-dcfg_progress_bytes(void *ctx, uint64_t bytes)
-{
-	struct dcfg_progress *pg = ctx;
-	time_t now;
-
-	if (!pg->on || (now = time(NULL)) == pg->last)
-		return;
-	pg->last = now;
-	pg->shown = 1;
-	fprintf(stderr, "\r%s: read %.1f MiB", pg->prog, (double)bytes / (1024.0 * 1024.0));
-	fflush(stderr);
-}
-
-void
-dcfg_progress_end(struct dcfg_progress *pg)
-{
-	if (pg->shown)
-		fprintf(stderr, "\r%*s\r", 60, "");
-	pg->shown = 0;
-}
-
 int
 dcfg_cli_setup(struct dcfg_cli_io *io, const char *prog, const char *dcfg_path,
     unsigned keep, const char *out_path, enum dcfg_progress_mode mode)
@@ -80,8 +47,12 @@ dcfg_cli_setup(struct dcfg_cli_io *io, const char *prog, const char *dcfg_path,
 	io->out = NULL;
 	dcfg_progress_init(&io->progress, prog, mode);
 	if (dcfg_path) {
-		struct dcfg_load_options lo = { .keep = keep };
-		if ((io->dcfg = dcfg_load(dcfg_path, &lo, &err)) == NULL) {
+		struct dcfg_load_options lo = { .keep = keep, .progress = dcfg_progress_bytes,
+		    .progress_ctx = &io->progress };
+		dcfg_progress_file(&io->progress, NULL, dcfg_path, NULL);
+		io->dcfg = dcfg_load(dcfg_path, &lo, &err);
+		dcfg_progress_done(&io->progress);
+		if (io->dcfg == NULL) {
 			dcfg_cli_error(prog, &err);
 			return -1;
 		}

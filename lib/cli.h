@@ -1,16 +1,17 @@
 /*
  * Conventions every command shares: how errors are printed, and the
- * progress meter on standard error for work that can take minutes.
+ * setting up of the paired DCFG, the output and the progress meter
+ * (progress.h).
  */
 #ifndef DCFG_CLI_H
 #define DCFG_CLI_H
 
 #include <stdint.h>
-#include <time.h>
 
 #include "dcfg.h"
 #include "error.h"
 #include "output.h"
+#include "progress.h"
 
 /* Exit statuses of every command. */
 #define DCFG_EXIT_OK     0
@@ -25,22 +26,6 @@ void dcfg_cli_start(void);
 
 /* Prints "PROG: FILE:LINE:COLUMN: message" on standard error. */
 void dcfg_cli_error(const char *prog, const struct dcfg_error *err);
-
-enum dcfg_progress_mode { DCFG_PROGRESS_AUTO, DCFG_PROGRESS_ON, DCFG_PROGRESS_OFF };
-
-struct dcfg_progress {
-	const char *prog;
-	int on;
-	int shown;          /* a line is on the terminal and must be cleared */
-	time_t last;
-};
-
-/* AUTO shows progress only when standard error is a terminal. */
-void dcfg_progress_init(struct dcfg_progress *pg, const char *prog,
-    enum dcfg_progress_mode mode);
-/* A callback for dcfg_load_options.progress: CTX is the struct dcfg_progress. */
-void dcfg_progress_bytes(void *ctx, uint64_t bytes);
-void dcfg_progress_end(struct dcfg_progress *pg);
 
 /* What a stage's main sets up around its work: the paired DCFG, the output. */
 struct dcfg_cli_io {

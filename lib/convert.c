@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "progress.h"
 #include "replay.h"
 
 static const struct dcfg_format formats[] = {
@@ -134,6 +135,10 @@ convert_process(const struct dcfg_convert *c, const struct dcfg_process *p,
 
 	if (dcfg_profile_init(&pf, c->d, p, o->dcfg_path, err) < 0)
 		return -1;
+	/* (read again for each process) */
+	if (o->trace_path)
+		dcfg_progress_file(dcfg_progress_of(o->progress, o->progress_ctx), NULL,
+		    o->trace_path, NULL);
 	if (o->trace_path && (rc = dcfg_replay_trace(&r, &pf, o->trace_path, o->progress,
 	    o->progress_ctx, err)) < 0)
 		goto out;

@@ -10,6 +10,7 @@
 
 #include "compress.h"
 #include "huffman.h"
+#include "progress.h"
 #include "stream.h"
 #include "vec.h"
 
@@ -52,6 +53,8 @@ struct enc {
 	char *chars;           size_t cap_chars;
 	uint32_t *tokens;      size_t cap_tokens;
 	uint64_t pass_base, pass_bytes;
+	struct dcfg_progress *meter;    /* NULL: bytes through o->progress, if set */
+	const struct dcfg_stream_record *r;   /* the last line read, for the meter */
 };
 
 static uint64_t
@@ -446,19 +449,25 @@ on_progress(void *ctx, uint64_t bytes)
 	struct enc *e = ctx;
 
 	e->pass_bytes = bytes;
-	if (e->o->progress)
+	if (e->meter)
+		dcfg_progress_update(e->meter, bytes, e->r->lineno);
+	else if (e->o->progress)
 		e->o->progress(e->o->progress_ctx, e->pass_base + bytes);
 }
 
 static int
 walk(struct enc *e)
 {
-	struct dcfg_stream_record r;
+	struct dcfg_stream_record r = { 0 };
 	struct dcfg_stream *s;
 	size_t procs = 0;
 	uint64_t instrs;
 	int rc;
 
+	e->r = &r;
+	/* standard input, spooled, is read from the spool: it has a size */
+	dcfg_progress_file(e->meter, e->name, e->path, "lines");
+	dcfg_progress_pass(e->meter, e->pass, 3);
 	if ((s = dcfg_stream_open(e->path, e->name, e->err)) == NULL)
 		return -1;
 	dcfg_stream_set_progress(s, on_progress, e);
@@ -602,6 +611,7 @@ dcfg_encode(const char *path, const struct dcfg_encode_options *opt,
 	e->o = opt;
 	e->out = out;
 	e->err = err;
+	e->meter = dcfg_progress_of(opt->progress, opt->progress_ctx);
 	e->name = path ? path : "-";
 	e->path = e->name;
 	if (spool(path, tmp, sizeof tmp, err) < 0)

@@ -3,9 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "progress.h"
 #include "trace.h"
 
 #define BATCH 4096
+#define TICK 64          /* batches between two looks at the meter's clock */
 
 struct expand {
 	const struct dcfg_expand_options *o;
@@ -14,6 +16,9 @@ struct expand {
 	uint64_t pid, tid;
 	int in_thread;                        /* a thread's totals are pending (--count) */
 	uint64_t edges, instrs;               /* the thread's totals */
+	uint64_t decoded;                     /* edges of every thread, for the meter */
+	struct dcfg_progress *meter;          /* NULL: bytes through o->progress, if set */
+	uint64_t bytes, batches;              /* the trace's bytes read, for the meter */
 	uint32_t ids[BATCH];
 };
 
@@ -89,6 +94,18 @@ on_thread(void *ctx, struct dcfg_trace *t, uint64_t pid, uint64_t tid)
 		dcfg_out_char(x->out, '\n');
 	}
 	return DCFG_TRACE_OK;
+}
+
+/*
+ * One buffer of the trace can hold a chunk of millions of edges: the meter
+ * hears of them every TICK batches, not only between reads.
+ */
+static void
+tick(struct expand *x, uint64_t n)
+{
+	x->decoded += n;
+	if (x->meter && ++x->batches % TICK == 0)
+		dcfg_progress_update(x->meter, x->bytes, x->decoded);
 }
 
 /* Writes N edge ids, one a line, straight into the output buffer. */
@@ -197,6 +214,7 @@ cut_chunk(struct expand *x, struct dcfg_chunk *c, const struct dcfg_chunk_info *
 		}
 		if (emitting && x->o->mode == DCFG_EXPAND_EDGES)
 			emit(x->out, x->ids + start, count);
+		tick(x, emitting ? count : 0);
 		if (icount >= x->o->to || dcfg_output_failed(x->out))
 			break;
 	}
@@ -251,6 +269,7 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 					return dcfg_chunk_fail(c, index,
 					    "edge id %u is not in the DCFG", x->ids[i]);
 		x->edges += (uint64_t)n;
+		tick(x, (uint64_t)n);
 		if (x->o->mode == DCFG_EXPAND_EDGES) {
 			emit(x->out, x->ids, (size_t)n);
 			if (dcfg_output_failed(x->out))
@@ -281,7 +300,10 @@ on_progress(void *ctx, uint64_t bytes)
 {
 	struct expand *x = ctx;
 
-	if (x->o->progress)
+	x->bytes = bytes;
+	if (x->meter)
+		dcfg_progress_update(x->meter, bytes, x->decoded);
+	else if (x->o->progress)
 		x->o->progress(x->o->progress_ctx, bytes);
 }
 
@@ -303,6 +325,9 @@ dcfg_expand(const char *trace, const struct dcfg_expand_options *opt,
 		return dcfg_error_set(err, trace, "out of memory");
 	x->o = opt;
 	x->out = out;
+	x->meter = dcfg_progress_of(opt->progress, opt->progress_ctx);
+	/* the chunk table decodes no edges */
+	dcfg_progress_file(x->meter, NULL, trace, opt->mode == DCFG_EXPAND_LIST ? NULL : "edges");
 	rc = dcfg_trace_read(trace, &handler, x, err);
 	if (rc == 0)
 		flush_totals(x);

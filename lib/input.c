@@ -21,6 +21,7 @@
 struct slot {
 	unsigned char *data;
 	ssize_t len;             /* bytes, 0 at the end, -1 with err set */
+	uint64_t raw;            /* bytes read from the file when it was filled */
 	int full;
 	struct dcfg_error err;
 };
@@ -42,6 +43,8 @@ struct dcfg_input {
 	unsigned char *raw;        /* compressed bytes read but not yet consumed */
 	size_t raw_pos, raw_len;
 	int eof;                   /* the file has no more raw bytes */
+	uint64_t raw_read;         /* bytes read from the file (by the ring's thread, if any) */
+	uint64_t raw_seen;         /* with a ring: raw of the slot last read from */
 	int member_done;           /* the current gzip member / bzip2 stream ended */
 	z_stream z;
 	bz_stream bz;
@@ -81,6 +84,7 @@ refill(struct dcfg_input *in, struct dcfg_error *err)
 	if (n == 0)
 		in->eof = 1;
 	in->raw_len += (size_t)n;
+	in->raw_read += (uint64_t)n;
 	return 0;
 }
 
@@ -299,6 +303,7 @@ read_plain(struct dcfg_input *in, unsigned char *buf, size_t size,
 		return dcfg_error_set(err, in->name, "%s", strerror(errno));
 	if (n == 0)
 		in->eof = 1;
+	in->raw_read += (uint64_t)n;
 	return n;
 }
 
@@ -326,6 +331,7 @@ produce(void *arg)
 
 		pthread_mutex_lock(&r->lock);
 		s->len = n;
+		s->raw = in->raw_read;
 		s->full = 1;
 		r->tail = (r->tail + 1) % SLOTS;
 		pthread_cond_broadcast(&r->changed);
@@ -372,8 +378,9 @@ start_ring(struct dcfg_input *in)
 }
 
 static ssize_t
-consume(struct ring *r, void *buf, size_t size, struct dcfg_error *err)
+consume(struct dcfg_input *in, void *buf, size_t size, struct dcfg_error *err)
 {
+	struct ring *r = in->ring;
 	struct slot *s = &r->slots[r->head];
 	size_t n;
 
@@ -381,6 +388,7 @@ consume(struct ring *r, void *buf, size_t size, struct dcfg_error *err)
 	while (!s->full)
 		pthread_cond_wait(&r->changed, &r->lock);
 	pthread_mutex_unlock(&r->lock);
+	in->raw_seen = s->raw;
 	if (s->len <= 0) {           /* the last slot stays full: later reads say the same */
 		if (s->len < 0)
 			*err = s->err;
@@ -409,7 +417,7 @@ dcfg_input_read(struct dcfg_input *in, void *buf, size_t size,
 	if (size == 0)
 		return 0;
 	if (in->ring)
-		return consume(in->ring, buf, size, err);
+		return consume(in, buf, size, err);
 	return decompress(in, buf, size, err);
 }
 
@@ -431,6 +439,12 @@ const char *
 dcfg_input_name(const struct dcfg_input *in)
 {
 	return in->name;
+}
+
+uint64_t
+dcfg_input_raw_bytes(const struct dcfg_input *in)
+{
+	return in->ring ? in->raw_seen : in->raw_read;
 }
 
 enum dcfg_compression

@@ -6,6 +6,7 @@
 #define DCFG_INPUT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "error.h"
@@ -28,6 +29,11 @@ ssize_t dcfg_input_read(struct dcfg_input *in, void *buf, size_t size,
 /* The name for messages: the path, or "-" for standard input. */
 const char *dcfg_input_name(const struct dcfg_input *in);
 enum dcfg_compression dcfg_input_compression(const struct dcfg_input *in);
+/*
+ * Bytes of the file itself (compressed or not) behind the data read so
+ * far, for a progress meter to measure against the file's size.
+ */
+uint64_t dcfg_input_raw_bytes(const struct dcfg_input *in);
 
 void dcfg_input_close(struct dcfg_input *in);
 

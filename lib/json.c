@@ -951,7 +951,7 @@ dcfg_json_parse(struct dcfg_json *j, struct dcfg_input *in,
 		position_at(j, (size_t)n, &j->line, &j->column);
 		total += (uint64_t)n;
 		if (j->h->progress)
-			j->h->progress(j->ctx, total);
+			j->h->progress(j->ctx, dcfg_input_raw_bytes(in));
 	}
 	j->chunk = NULL;
 	if (total == 0) {

@@ -61,7 +61,7 @@ struct dcfg_json_handler {
 	    const char *value, size_t len);
 	/* A table's header row is complete: see dcfg_json_column(). */
 	int (*header)(void *ctx, int table_id);
-	void (*progress)(void *ctx, uint64_t bytes); /* decompressed bytes so far */
+	void (*progress)(void *ctx, uint64_t bytes); /* bytes of the file so far */
 };
 
 struct dcfg_json;

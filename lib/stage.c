@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "progress.h"
 #include "vec.h"
 
 static void
@@ -31,16 +32,34 @@ pass(struct dcfg_stage *s, const struct dcfg_stream_record *r)
 	dcfg_out_char(s->out, '\n');
 }
 
+/* The meter counts the lines handed to the stage: R is the last one. */
+struct meter {
+	struct dcfg_progress *pg;
+	const struct dcfg_stream_record *r;
+};
+
+static void
+on_progress(void *ctx, uint64_t bytes)
+{
+	const struct meter *m = ctx;
+
+	dcfg_progress_update(m->pg, bytes, m->r->lineno);
+}
+
 int
 dcfg_stage_run(struct dcfg_stage *s, const char *path, struct dcfg_error *err)
 {
-	struct dcfg_stream_record r;
+	struct dcfg_stream_record r = { 0 };
+	struct meter m = { dcfg_progress_of(s->progress, s->progress_ctx), &r };
 	struct dcfg_stream *st;
 	int rc, first = 1;
 
+	dcfg_progress_file(m.pg, NULL, path, "lines");
 	if ((st = dcfg_stream_open(path, NULL, err)) == NULL)
 		return -1;
-	if (s->progress)
+	if (m.pg)
+		dcfg_stream_set_progress(st, on_progress, &m);
+	else if (s->progress)
 		dcfg_stream_set_progress(st, s->progress, s->progress_ctx);
 	s->name = dcfg_stream_name(st);
 	s->p = NULL;

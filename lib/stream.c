@@ -19,7 +19,6 @@ struct dcfg_stream {
 	const char *name;
 	void (*progress)(void *ctx, uint64_t bytes);
 	void *progress_ctx;
-	uint64_t bytes;
 };
 
 /* The next line (without '\n') in *LINE, *LEN; 0 at the end; -1 on error. */
@@ -57,9 +56,8 @@ next_line(struct dcfg_stream *s, const char **line, size_t *len,
 		n = dcfg_input_read(s->in, s->buf + s->end, s->cap - s->end, err);
 		if (n < 0)
 			return -1;
-		s->bytes += (uint64_t)n;
 		if (s->progress)
-			s->progress(s->progress_ctx, s->bytes);
+			s->progress(s->progress_ctx, dcfg_input_raw_bytes(s->in));
 		if (n == 0)
 			s->eof = 1;
 		s->end += (size_t)n;
@@ -227,6 +225,9 @@ dcfg_stream_set_progress(struct dcfg_stream *s,
 {
 	s->progress = progress;
 	s->progress_ctx = ctx;
+	/* a short stream was read whole by dcfg_stream_open */
+	if (progress)
+		progress(ctx, dcfg_input_raw_bytes(s->in));
 }
 
 void

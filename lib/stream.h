@@ -43,7 +43,7 @@ struct dcfg_stream *dcfg_stream_open(const char *path, const char *name,
 int dcfg_stream_next(struct dcfg_stream *s, struct dcfg_stream_record *r,
     struct dcfg_error *err);
 const char *dcfg_stream_name(const struct dcfg_stream *s);
-/* Called with the bytes read so far, as they are read. */
+/* Called with the bytes of the file read so far (before decompression): at once, then as they are read. */
 void dcfg_stream_set_progress(struct dcfg_stream *s,
     void (*progress)(void *ctx, uint64_t bytes), void *ctx);
 void dcfg_stream_close(struct dcfg_stream *s);

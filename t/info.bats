@@ -753,9 +753,10 @@ edges_file() {
 	dcfg_info bad.json
 	expect_error_like '^dcfg-info: bad\.json:2:19: MINOR_VERSION: invalid JSON: (lexical error: )?invalid char in json text\.$'
 
+	# not a JSON object at all: neither a DCFG nor a trace, said before parsing
 	printf ']\n' > bad.json
 	dcfg_info bad.json
-	expect_error_like '^dcfg-info: bad\.json:1:1: invalid JSON: (parse error: )?unallowed token at this point in JSON text$'
+	expect_error 'dcfg-info: bad.json:1:1: this is not a DCFG or a DCFG-trace: it is neither a JSON object nor an edge stream'
 
 	printf '{"MAJOR_VERSION" 1}\n' > colon.json
 	#       123456789012345678: the "1" where the colon should be is column 18
@@ -1034,7 +1035,8 @@ edges_file() {
 
 @test "--progress shows the bytes read on standard error; --quiet and a non-terminal show nothing" {
 	dcfg-info --progress "$DATA/hello.dcfg.json" > out 2> err
-	grep -q 'dcfg-info: read [0-9.]* MiB' err
+	# (the meter: "dcfg-info: 4.2 KiB, RATE", 4327 B; named with its share when dcfg-info names the file)
+	grep -q 'dcfg-info: \(hello\.dcfg\.json: 100%, \)\?4\.2 KiB, ' err
 	# stdout is the same data as without progress
 	dcfg-info "$DATA/hello.dcfg.json" > plain 2> plain.err
 	cmp out plain
@@ -1049,4 +1051,199 @@ edges_file() {
 	printf '%s' '{"PROCESSES":[["PROCESS_ID","PROCESS_DATA"],[1,{"IMAGES":[["IMAGE_ID","LOAD_ADDR","SIZE","IMAGE_DATA"],[1,0,0,{"BASIC_BLOCKS":[["NODE_ID","ADDR_OFFSET","SIZE","NUM_INSTRS","LAST_INSTR_OFFSET","COUNT"],[5,0,1,18446744073709551615,0,2]]}]]}]]}' > big.json
 	dcfg_info big.json
 	expect_error "dcfg-info: big.json: process 1: a count or total does not fit in 64 bits"
+}
+
+# ---------------------------------------------------------------------------
+# DCFG-traces: summarised from the chunk rows, nothing decoded
+
+# t/data/info-trace.json, by hand:
+# process 41: STRING_DICTIONARY a, b, c = 3 entries; TRANSITION_TABLE 4 rows.
+#   thread 5: chunks (INSTR_COUNT, EDGE_COUNT, sequence) (20, 7, "<a>"),
+#     (0, 0, "") (an EDGE_COUNT 0 chunk), (8, 3, "C"):
+#     3 chunks, edges 7+0+3 = 10, instructions 20+0+8 = 28, characters 3+0+1 = 4,
+#     bits per edge 6*4/10 = 2.40
+#   thread 6: one chunk (5, 4, "w"): 4 edges, 5 instructions, 1 character, 6/4 = 1.50
+#   process: 2 threads, 4 chunks, 14 edges, 33 instructions, 5 characters,
+#     30/14 = 2.142.. = 2.14
+# process 42: STRING_DICTIONARY {} = 0; a header-only TRANSITION_TABLE = 0 rows.
+#   thread 0: one chunk (3, 1, ""): 1 edge, 3 instructions, 0 characters, 0/1 = 0.00
+#   thread 3: one chunk (0, 0, ""): no edges, so no bits per edge ("none")
+#   process: 2 threads, 2 chunks, 1 edge, 3 instructions, 0 characters, 0.00
+# total: 2 processes, 4 threads, 6 chunks, 15 edges, 36 instructions,
+#   5 characters, 30/15 = 2.00
+trace_41_text() {
+	cat <<'EOF'
+process: 41
+  threads: 2
+  chunks: 4
+  edges: 14
+  instructions: 33
+  sequence characters: 5
+  bits per edge: 2.14
+  dictionary entries: 3
+  transition table rows: 4
+  thread 5: chunks 3 edges 10 instructions 28 sequence characters 4 bits per edge 2.40
+  thread 6: chunks 1 edges 4 instructions 5 sequence characters 1 bits per edge 1.50
+EOF
+}
+trace_42_text() {
+	cat <<'EOF'
+process: 42
+  threads: 2
+  chunks: 2
+  edges: 1
+  instructions: 3
+  sequence characters: 0
+  bits per edge: 0.00
+  dictionary entries: 0
+  transition table rows: 0
+  thread 0: chunks 1 edges 1 instructions 3 sequence characters 0 bits per edge 0.00
+  thread 3: chunks 1 edges 0 instructions 0 sequence characters 0 bits per edge none
+EOF
+}
+trace_text() {
+	printf 'kind: DCFG-trace\nversion: 1.00\n'
+	trace_41_text
+	trace_42_text
+	echo 'total: processes 2 threads 4 chunks 6 edges 15 instructions 36 sequence characters 5 bits per edge 2.00'
+}
+
+@test "a DCFG-trace: per process and thread, chunks, edges, instructions, characters, bits per edge, dictionary, table" {
+	dcfg_info "$DATA/info-trace.json"
+	trace_text | expect_stdout
+}
+
+@test "a DCFG-trace compressed with gzip or bzip2, as a file or on standard input (a pipe too)" {
+	gzip -c "$DATA/info-trace.json" > t.gz
+	bzip2 -c "$DATA/info-trace.json" > t.bz2
+	for f in t.gz t.bz2; do
+		dcfg_info "$f"
+		trace_text | expect_stdout
+		dcfg_info - < "$f"
+		trace_text | expect_stdout
+	done
+	# a pipe cannot be read twice: the first bytes, looked at, are replayed
+	capture sh -c 'cat t.bz2 | dcfg-info'
+	trace_text | expect_stdout
+	capture sh -c 'cat "$1" | dcfg-info -' sh "$DATA/info-trace.json"
+	trace_text | expect_stdout
+	# and a DCFG from a pipe is still a DCFG
+	capture sh -c 'cat "$1" | dcfg-info' sh "$DATA/hello.dcfg.json"
+	hello_text | expect_stdout
+}
+
+@test "a DCFG-trace with -p: only that process, and its totals" {
+	dcfg_info -p 42 "$DATA/info-trace.json"
+	{
+		printf 'kind: DCFG-trace\nversion: 1.00\n'
+		trace_42_text
+		echo 'total: processes 1 threads 2 chunks 2 edges 1 instructions 3 sequence characters 0 bits per edge 0.00'
+	} | expect_stdout
+	dcfg_info -p 0x29 "$DATA/info-trace.json"
+	{
+		printf 'kind: DCFG-trace\nversion: 1.00\n'
+		trace_41_text
+		echo 'total: processes 1 threads 2 chunks 4 edges 14 instructions 33 sequence characters 5 bits per edge 2.14'
+	} | expect_stdout
+	dcfg_info -p 43 "$DATA/info-trace.json"
+	expect_error "dcfg-info: $DATA/info-trace.json: no process with PID 43"
+}
+
+@test "a DCFG-trace --json: one line that jq reads, with the same numbers" {
+	dcfg_info --json "$DATA/info-trace.json"
+	[ "$status" -eq 0 ] && [ ! -s stderr ] && [ "$(wc -l < stdout)" -eq 1 ]
+	# two decimals as written, not as jq prints numbers
+	grep -q '"bits_per_edge":2.40}' stdout
+	grep -q '"tid":3,"chunks":1,"edges":0,"instructions":0,"sequence_characters":0,"bits_per_edge":null}' stdout
+	run jq -r '[.kind, .version] | @tsv' stdout
+	[ "$output" = "$(printf 'DCFG-trace\t1.00')" ]
+	run jq -r '.processes[] | [.pid, .threads, .chunks, .edges, .instructions,
+	    .sequence_characters, .bits_per_edge, .dictionary_entries,
+	    .transition_table_rows] | @tsv' stdout
+	[ "$output" = "$(printf '41\t2\t4\t14\t33\t5\t2.14\t3\t4\n42\t2\t2\t1\t3\t0\t0\t0\t0')" ]
+	run jq -r '.processes[].per_thread[] | [.tid, .chunks, .edges, .instructions,
+	    .sequence_characters, (.bits_per_edge // "null")] | @tsv' stdout
+	[ "$output" = "$(printf '5\t3\t10\t28\t4\t2.4\n6\t1\t4\t5\t1\t1.5\n0\t1\t1\t3\t0\t0\n3\t1\t0\t0\t0\tnull')" ]
+	run jq -r '.total | [.processes, .threads, .chunks, .edges, .instructions,
+	    .sequence_characters, .bits_per_edge] | @tsv' stdout
+	[ "$output" = "$(printf '2\t4\t6\t15\t36\t5\t2')" ]
+	# -p with --json
+	dcfg_info --json -p 42 "$DATA/info-trace.json"
+	run jq -r '[(.processes | length), .processes[0].pid, .total.edges] | @tsv' stdout
+	[ "$output" = "$(printf '1\t42\t1')" ]
+}
+
+@test "bits per edge round half up to two decimals; a trace without a version" {
+	# 1 character over 16 edges: 6/16 = 0.375 -> 0.38; 1 over 3: 2.00 exactly;
+	# 2 over 7: 12/7 = 1.714.. -> 1.71. Sequences are not decoded, so these
+	# need not be valid ones.
+	printf '%s' '{"PROCESSES":[["PROCESS_ID","TRANSITION_TABLE","THREAD_DATA"],' \
+	    '[1,[["CURRENT_EDGE_ID","TRANSITION_CODE","NEXT_EDGE_IDS"]],' \
+	    '[["THREAD_ID","TRACE_DATA"],' \
+	    '[0,[["PRECEDING_INSTR_COUNT","INSTR_COUNT","EDGE_COUNT","FIRST_EDGE_ID","EDGE_ID_SEQUENCE"],[0,1,16,1,"A"]]],' \
+	    '[1,[["PRECEDING_INSTR_COUNT","INSTR_COUNT","EDGE_COUNT","FIRST_EDGE_ID","EDGE_ID_SEQUENCE"],[0,1,3,1,"A"]]],' \
+	    '[2,[["PRECEDING_INSTR_COUNT","INSTR_COUNT","EDGE_COUNT","FIRST_EDGE_ID","EDGE_ID_SEQUENCE"],[0,1,7,1,"AA"]]]]]]}' > round.json
+	dcfg_info round.json
+	# process: 4 characters over 26 edges: 24/26 = 0.923.. -> 0.92
+	expect_stdout <<'EOF'
+kind: DCFG-trace
+version: unknown
+process: 1
+  threads: 3
+  chunks: 3
+  edges: 26
+  instructions: 3
+  sequence characters: 4
+  bits per edge: 0.92
+  dictionary entries: 0
+  transition table rows: 0
+  thread 0: chunks 1 edges 16 instructions 1 sequence characters 1 bits per edge 0.38
+  thread 1: chunks 1 edges 3 instructions 1 sequence characters 1 bits per edge 2.00
+  thread 2: chunks 1 edges 7 instructions 1 sequence characters 2 bits per edge 1.71
+total: processes 1 threads 3 chunks 3 edges 26 instructions 3 sequence characters 4 bits per edge 0.92
+EOF
+	dcfg_info --json round.json
+	run jq -r '.version' stdout
+	[ "$output" = null ]
+}
+
+@test "the sample trace: its totals are those dcfg-expand --count finds by decoding it" {
+	trace="$DATA/sample/prog.trace.json.bz2"
+	dcfg_info --json "$trace"
+	[ "$status" -eq 0 ]
+	jq -r '.processes[] | .pid as $p | .per_thread[] | [$p, .tid, .edges, .instructions] | @tsv' stdout > info.tsv
+	dcfg-expand --count "$trace" | grep -v '^#' > expand.tsv
+	[ -s expand.tsv ]
+	diff -u expand.tsv info.tsv
+	# the process totals are the sums of its threads
+	run jq -r '.processes[] | [.edges == ([.per_thread[].edges] | add),
+	    .instructions == ([.per_thread[].instructions] | add),
+	    .chunks == ([.per_thread[].chunks] | add)] | @tsv' stdout
+	[ "$output" = "$(printf 'true\ttrue\ttrue')" ]
+	# and the chunks are the rows of dcfg-expand --list
+	chunks=$(dcfg-expand --list "$trace" | grep -vc '^#')
+	run jq -r '.total.chunks' stdout
+	[ "$output" = "$chunks" ]
+}
+
+@test "a DCFG-trace with --progress: the summary is unchanged" {
+	dcfg-info --progress "$DATA/info-trace.json" > out 2> err
+	trace_text | cmp - out
+}
+
+@test "a DCFG-trace that is cut short or has a bad chunk row is an error, with no half report" {
+	head -c 600 "$DATA/info-trace.json" > cut.json
+	dcfg_info cut.json
+	expect_error_like '^dcfg-info: cut\.json:[0-9]+:[0-9]+: .*unexpected end of input'
+	sed 's/\[ 100, 5, 4, 11, "w" \]/[ 100, 5, "x", 11, "w" ]/' "$DATA/info-trace.json" > bad.json
+	dcfg_info bad.json
+	expect_error_like '^dcfg-info: bad\.json:22:22: PROCESSES\[1\]\.THREAD_DATA\[2\]\.TRACE_DATA\[1\]\.EDGE_COUNT: '
+}
+
+@test "an edge stream is neither a DCFG nor a DCFG-trace" {
+	printf '# dcfg-stream 1\n# process 1\n# thread 0\n10\n' > s.edges
+	dcfg_info s.edges
+	expect_error 'dcfg-info: s.edges:1:1: this is an edge stream, not a DCFG or a DCFG-trace (give it as the stream, with the .dcfg.json file as --dcfg)'
+	gzip -c s.edges | capture dcfg-info
+	expect_error 'dcfg-info: <stdin>:1:1: this is an edge stream, not a DCFG or a DCFG-trace (give it as the stream, with the .dcfg.json file as --dcfg)'
 }

@@ -1,0 +1,222 @@
+#!/usr/bin/env bats
+# The progress meter (lib/progress.h): its exact text, driven with a fake
+# clock by t/tools/progress-meter, and what the commands show with
+# --progress (stderr to a file, so never timed: only the last line of each
+# file, drawn when it is done, is certain).
+#
+# A line is drawn as "\r" TEXT "\e[K" and cleared with "\r\e[K"; `cat -v`
+# shows them as ^M TEXT ^[[K and ^M^[[K.
+
+load test_helper
+
+# lines FILE: what was drawn, one line each, without the control bytes;
+# clearings leave no line.
+lines() {
+	tr '\r' '\n' < "$1" | sed 's/\x1b\[K//g' | grep -v '^$' || true
+}
+
+# ends_clear FILE: the last bytes are the clearing "\r\e[K".
+ends_clear() {
+	[ "$(tail -c 4 "$1" | od -An -c | tr -d ' \n')" = '\r033[K' ]
+}
+
+# ---------------------------------------------------------------------------
+# The text, with a fake clock
+
+@test "a sized file: share, bytes, byte and edge rates, ETA; drawn at most every half second" {
+	truncate -s 10485760 big      # 10 MiB
+	# begins at 0 s; 0.25 s is too soon; 0.5 s: 2 MiB (20%) in 0.5 s is
+	# 4.0 MiB/s, 300000 edges / 0.5 s = 600.0k edges/s, (10-2)/4 = 2 s left.
+	# 0.75 s is too soon (next at 1.0 s); 2 s: 7 MiB (70%) in 2 s is
+	# 3.5 MiB/s, 2400000/2 = 1.2M edges/s, 3/3.5 = 0.86 s, rounded 0:00:01.
+	# done at 5 s, still 7 MiB: 7/5 = 1.4 MiB/s, 2400000/5 = 480.0k edges/s,
+	# 3/1.4 = 2.14 s left: 0:00:02; then cleared. end: nothing more.
+	progress-meter file big edges at 0.25 update 1048576 100000 \
+	    at 0.5 update 2097152 300000 at 0.75 update 4194304 500000 \
+	    at 2 update 7340032 2400000 at 5 done end | cat -v > out
+	printf '%s' '^Mmeter: big: 20%, 2.0 MiB, 4.0 MiB/s, 600.0k edges/s, ETA 0:00:02^[[K' \
+	    '^Mmeter: big: 70%, 7.0 MiB, 3.5 MiB/s, 1.2M edges/s, ETA 0:00:01^[[K' \
+	    '^Mmeter: big: 70%, 7.0 MiB, 1.4 MiB/s, 480.0k edges/s, ETA 0:00:02^[[K' \
+	    '^M^[[K' > expected
+	diff -u expected out
+}
+
+@test "a pipe has no size: bytes and rates, no share, no ETA" {
+	# 1536 B = 1.5 KiB in 1 s, 3 lines/s; at 3 s by the callback (lines
+	# unchanged): 3072 B = 3.0 KiB, 1024 B/s = 1.0 KiB/s, 3/3 = 1 lines/s;
+	# end draws that again and clears.
+	printf 'x' | progress-meter file - lines at 1 update 1536 3 at 3 bytes 3072 end | cat -v > out
+	printf '%s' '^Mmeter: <stdin>: 1.5 KiB, 1.5 KiB/s, 3 lines/s^[[K' \
+	    '^Mmeter: <stdin>: 3.0 KiB, 1.0 KiB/s, 1 lines/s^[[K' \
+	    '^Mmeter: <stdin>: 3.0 KiB, 1.0 KiB/s, 1 lines/s^[[K^M^[[K' > expected
+	diff -u expected out
+}
+
+@test "standard input redirected from a file has its size" {
+	printf '%1000s' '' > small
+	# 500 of 1000 B in 1 s: 50%, 500 B/s, 500/500 = 1 s left
+	progress-meter file - - at 1 update 500 0 end < small | cat -v > out
+	printf '%s' '^Mmeter: <stdin>: 50%, 500 B, 500 B/s, ETA 0:00:01^[[K' \
+	    '^Mmeter: <stdin>: 50%, 500 B, 500 B/s, ETA 0:00:01^[[K^M^[[K' > expected
+	diff -u expected out
+}
+
+@test "bytes below 1 KiB, the share rounded down, 100% only at the end, no rate before time passes" {
+	printf '%1000s' '' > small
+	# done at once: 0 s gone, so no rate and no ETA.
+	progress-meter file small - at 0 done | cat -v > out
+	printf '%s' '^Mmeter: small: 0%, 0 B^[[K^M^[[K' > expected
+	diff -u expected out
+	# 999 of 1000 B is 99.9%, shown 99%; 999 B / 0.5 s = 1998 B/s =
+	# 1.95 KiB/s, shown 2.0 KiB/s; 1 B left takes 0.0005 s: 0:00:00.
+	# 1000 B at 1 s: 100%, 1000 B/s (below 1024: in bytes).
+	progress-meter file small - at 0.5 update 999 0 at 1 update 1000 0 | cat -v > out
+	printf '%s' '^Mmeter: small: 99%, 999 B, 2.0 KiB/s, ETA 0:00:00^[[K' \
+	    '^Mmeter: small: 100%, 1000 B, 1000 B/s, ETA 0:00:00^[[K' > expected
+	diff -u expected out
+}
+
+@test "hours in the ETA, GiB, passes, a long name shortened, a second file replaces the first" {
+	truncate -s 10485760 big
+	# pass 2 of 3; 1024 B in 1 s: (10485760 - 1024) / 1024 = 10239 s left
+	# = 2 h 50 min 39 s (7200 + 3000 + 39). 1024/10485760 is 0.0098%: 0%.
+	progress-meter file big - pass 2 3 at 1 update 1024 0 | cat -v > out
+	printf '%s' '^Mmeter: big (pass 2 of 3): 0%, 1.0 KiB, 1.0 KiB/s, ETA 2:50:39^[[K' > expected
+	diff -u expected out
+	# 5 GiB in 2 s from a pipe: 2.5 GiB/s
+	printf 'x' | progress-meter file - - at 2 update 5368709120 0 | cat -v > out
+	printf '%s' '^Mmeter: <stdin>: 5.0 GiB, 2.5 GiB/s^[[K' > expected
+	diff -u expected out
+	# a base name of 40 characters keeps its last 29 after "...";
+	# the directory is left out. The first file is done (drawn at 1 s:
+	# 0 B, 0 B/s, ETA unknown at rate 0) when the second begins.
+	mkdir d
+	printf '%1000s' '' > d/abcdefghijklmnopqrstuvwxyz0123456789.bin
+	progress-meter file big - at 1 file d/abcdefghijklmnopqrstuvwxyz0123456789.bin - \
+	    at 2 update 100 0 | cat -v > out
+	printf '%s' '^Mmeter: big: 0%, 0 B, 0 B/s^[[K^M^[[K' \
+	    '^Mmeter: ...lmnopqrstuvwxyz0123456789.bin: 10%, 100 B, 100 B/s, ETA 0:00:09^[[K' > expected
+	diff -u expected out
+}
+
+@test "a line never reaches the terminal's last column, so it cannot wrap" {
+	printf 'x' | progress-meter width 20 file - - at 1 update 100 0 | cat -v > out
+	# "meter: <stdin>: 100 B, 100 B/s" cut to 19 characters
+	printf '%s' '^Mmeter: <stdin>: 100^[[K' > expected
+	diff -u expected out
+}
+
+@test "bytes reported without a file: no name, no share" {
+	# the first report starts the clock (at 0 s: nothing drawn before 0.5 s)
+	progress-meter at 0 bytes 100 at 1 bytes 2048 end | cat -v > out
+	printf '%s' '^Mmeter: 2.0 KiB, 2.0 KiB/s^[[K^Mmeter: 2.0 KiB, 2.0 KiB/s^[[K^M^[[K' > expected
+	diff -u expected out
+}
+
+# ---------------------------------------------------------------------------
+# The commands
+
+@test "dcfg-expand --progress: the trace reaches 100%, with edges/s; stderr ends cleared; stdout unchanged" {
+	dcfg-expand --progress "$DATA/trace-multi.json" > out 2> err
+	dcfg-expand "$DATA/trace-multi.json" > plain 2> plain.err
+	cmp out plain
+	[ ! -s plain.err ]
+	ends_clear err
+	# 1543 B = 1.5 KiB, all of it
+	lines err | tail -n 1 | grep -E '^dcfg-expand: trace-multi\.json: 100%, 1\.5 KiB, [0-9.]+ [KMG]?i?B/s, [0-9.]+[kMG]? edges/s, ETA 0:00:00$'
+	# every share drawn is a number up to 100
+	! lines err | grep -v '^dcfg-expand: trace-multi\.json: [0-9]\{1,3\}%, '
+}
+
+@test "compressed input is measured by its own bytes: the share ends at 100% of the compressed size" {
+	gzip -c "$DATA/trace-multi.json" > t.json.gz
+	bzip2 -c "$DATA/trace-multi.json" > t.json.bz2
+	for f in t.json.gz t.json.bz2; do
+		size=$(wc -c < "$f")     # 415 and 425 B, below 1 KiB: shown in bytes
+		dcfg-expand --progress "$f" > out 2> err
+		dcfg-expand "$f" > plain
+		cmp out plain
+		ends_clear err
+		lines err | tail -n 1 | grep "^dcfg-expand: $f: 100%, $size B, "
+	done
+}
+
+@test "standard input from a pipe: no share and no ETA" {
+	cat "$DATA/trace-multi.json" | dcfg-expand --progress > out 2> err
+	dcfg-expand "$DATA/trace-multi.json" > plain
+	cmp out plain
+	ends_clear err
+	lines err | grep -q '^dcfg-expand: <stdin>: 1\.5 KiB'
+	! grep -q '%' err
+	! grep -q 'ETA' err
+}
+
+@test "--quiet shows nothing, even after --progress" {
+	dcfg-expand --progress --quiet "$DATA/trace-multi.json" > /dev/null 2> err
+	[ ! -s err ]
+	dcfg-edges --progress -q --dcfg "$DATA/hello.dcfg.json" "$DATA/stage-hello.stream" > /dev/null 2> err
+	[ ! -s err ]
+}
+
+@test "two inputs: the DCFG, then the stream, each named and each to 100%; lines/s for a stage" {
+	dcfg-edges --progress --dcfg "$DATA/hello.dcfg.json" "$DATA/stage-hello.stream" > out 2> err
+	dcfg-edges --dcfg "$DATA/hello.dcfg.json" "$DATA/stage-hello.stream" > plain
+	cmp out plain
+	ends_clear err
+	# 4327 B = 4.2 KiB; 127 B
+	lines err | grep -E '^dcfg-edges: hello\.dcfg\.json: 100%, 4\.2 KiB, [^,]+/s, ETA 0:00:00$'
+	lines err | tail -n 1 | grep -E '^dcfg-edges: stage-hello\.stream: 100%, 127 B, [^,]+/s, [0-9.]+[kMG]? lines/s, ETA 0:00:00$'
+	# the DCFG's line is cleared before the stream's begins: two clearings
+	[ "$(tr '\r' '\n' < err | grep -c $'^\e\\[K$')" -eq 2 ]
+	# and the order is the DCFG's, then the stream's
+	[ "$(lines err | cut -d: -f2 | uniq)" = " hello.dcfg.json
+ stage-hello.stream" ]
+}
+
+@test "dcfg-blocks and dcfg-count show the same meter" {
+	dcfg-blocks --progress --dcfg "$DATA/hello.dcfg.json" "$DATA/stage-hello.stream" > /dev/null 2> err
+	ends_clear err
+	lines err | tail -n 1 | grep -q '^dcfg-blocks: stage-hello\.stream: 100%, 127 B, .* lines/s, ETA 0:00:00$'
+	dcfg-count --progress --dcfg "$DATA/hello.dcfg.json" "$DATA/stage-hello.stream" > /dev/null 2> err
+	ends_clear err
+	lines err | tail -n 1 | grep -q '^dcfg-count: stage-hello\.stream: 100%, 127 B, .* lines/s, ETA 0:00:00$'
+}
+
+@test "dcfg-encode: each of its three passes over the stream is named, to 100%, also for a spooled standard input" {
+	dcfg-expand "$DATA/trace-multi.json" > t.edges
+	size=$(wc -c < t.edges)
+	[ "$size" -lt 1024 ]
+	dcfg-encode --progress t.edges > out 2> err
+	dcfg-encode t.edges > plain
+	cmp out plain
+	ends_clear err
+	for p in 1 2 3; do
+		lines err | grep -q "^dcfg-encode: t.edges (pass $p of 3): 100%, $size B, .* lines/s, ETA 0:00:00\$"
+	done
+	cat t.edges | dcfg-encode --progress > out 2> err
+	cmp out plain
+	lines err | tail -n 1 | grep -q "^dcfg-encode: <stdin> (pass 3 of 3): 100%, $size B, "
+}
+
+@test "dcfg-convert --trace: the DCFG, then the trace" {
+	dcfg-encode --dcfg "$DATA/convert-prog.dcfg.json" "$DATA/convert-prog.stream" > t.json
+	size=$(wc -c < t.json)
+	dcfg-convert --to callgrind --progress --dcfg "$DATA/convert-prog.dcfg.json" --trace t.json > out 2> err
+	dcfg-convert --to callgrind --dcfg "$DATA/convert-prog.dcfg.json" --trace t.json > plain
+	cmp out plain
+	ends_clear err
+	lines err | grep -q '^dcfg-convert: convert-prog\.dcfg\.json: 100%, '
+	lines err | tail -n 1 | grep -q "^dcfg-convert: t.json: 100%, "
+}
+
+@test "an error comes after the meter is cleared, on a line of its own" {
+	printf '# dcfg-stream 1\n# process 1\n' > bad.stream    # hello's process is 13723
+	status=0
+	dcfg-edges --progress --dcfg "$DATA/hello.dcfg.json" bad.stream > /dev/null 2> err || status=$?
+	[ "$status" -eq 2 ]
+	# the message follows a clearing, and ends stderr; the stream's last
+	# line shows the bytes read when it failed: all 28 of them
+	grep -q $'\r\e\\[Kdcfg-edges: bad.stream:2:1: process 1 is not in the DCFG$' err
+	[ "$(tail -c 1 err)" = "" ]
+	lines err | grep -q '^dcfg-edges: bad\.stream: 100%, 28 B, '
+}
