@@ -1237,7 +1237,8 @@ EOF
 	expect_error_like '^dcfg-info: cut\.json:[0-9]+:[0-9]+: .*unexpected end of input'
 	sed 's/\[ 100, 5, 4, 11, "w" \]/[ 100, 5, "x", 11, "w" ]/' "$DATA/info-trace.json" > bad.json
 	dcfg_info bad.json
-	expect_error_like '^dcfg-info: bad\.json:22:22: PROCESSES\[1\]\.THREAD_DATA\[2\]\.TRACE_DATA\[1\]\.EDGE_COUNT: '
+	# line 22 is 12 spaces, then '[ 100, 5, "x"': the '"' is column 13+10 = 23
+	expect_error_like '^dcfg-info: bad\.json:22:23: PROCESSES\[1\]\.THREAD_DATA\[2\]\.TRACE_DATA\[1\]\.EDGE_COUNT: '
 }
 
 @test "an edge stream is neither a DCFG nor a DCFG-trace" {
