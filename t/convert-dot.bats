@@ -476,6 +476,263 @@ EOF
 }
 
 # ---------------------------------------------------------------------------
+# --node, several routines, stubs: t/data/convert-dot-stubs.dcfg.json,
+# process 7, one thread, image /bin/stubs at 0x400000, symbols main 0x1000
+# (16 bytes), work 0x1100 (16), leaf 0x1200 (8); special nodes START 1,
+# END 2, UNKNOWN 3.  Functions by entry address: main (entry 10: blocks 10
+# 0x1000 2 instrs, 11 0x1008 1), work (20: 20 0x1100, 21 0x1104, loop 21),
+# leaf (30: 30 0x1200), and block 40 (0x1300), listed by no routine: a
+# function of its own named stubs+0x1300 and labelled 0x401300 (no symbol).
+# Edges (count):
+#   900 START->10 ENTRY 1      901 10->20 DIRECT_CALL 2
+#   902 10->21 INDIRECT_UNCONDITIONAL_BRANCH 3    903 20->21 FT 2
+#   904 21->21 COND 4          905 21->30 DIRECT_CALL 3
+#   906 30->21 RETURN 3        907 21->11 RETURN 5
+#   908 UNKNOWN->30 INDIRECT_CALL 1                909 30->UNKNOWN RETURN 1
+#   910 11->40 DUB 1           911 40->END EXIT 1  912 11->10 DUB 4
+# Executions: 10 1 + 4 = 5; 11 5; 20 2; 21 3 + 2 + 4 + 3 = 12; 30 3 + 1 =
+# 4; 40 1.
+
+# --node 21 (in work's loop): work alone, as --routine work draws it.
+#   Block edges: 903 20->21 FT 2, 904 21->21 COND 4.
+#   Crossing: into 20 from main 901 2; into 21 from main 902 3, from leaf
+#   906 3; out of 21 to main 907 5, to leaf 905 3.  Stubs by other side:
+#   in10, out10 (main), in30, out30 (leaf).
+#   M = 5 (bl 3): 5 -> 8, 4 (bl 3) -> 8, 3 and 2 (bl 2) -> 1 + 14/3 = 5.
+@test "--node ID: the routine that holds the block, with its loop and its stubs" {
+	D="$DATA/convert-dot-stubs.dcfg.json"
+	cat > work <<'EOF'
+digraph "work" {
+node [shape=box];
+n20 [label="work+0x0\ninstrs: 1\nexecs: 2"];
+subgraph "cluster_loop_21" {
+label="loop 21";
+n21 [label="work+0x4\ninstrs: 1\nexecs: 12"];
+}
+in10 [label="main", shape=ellipse, style=dashed];
+out10 [label="main", shape=ellipse, style=dashed];
+in30 [label="leaf", shape=ellipse, style=dashed];
+out30 [label="leaf", shape=ellipse, style=dashed];
+n20 -> n21 [label="FALL_THROUGH\n2", penwidth=5];
+n21 -> n21 [label="CONDITIONAL_BRANCH\n4", penwidth=8];
+in10 -> n20 [label="2", penwidth=5];
+in10 -> n21 [label="3", penwidth=5];
+in30 -> n21 [label="3", penwidth=5];
+n21 -> out10 [label="5", penwidth=8];
+n21 -> out30 [label="3", penwidth=5];
+}
+EOF
+	for a in "--node 21" "--node 0x15" "--node 20" "--routine work" "--routine 20 --node 21"; do
+		# shellcheck disable=SC2086
+		dcfg_convert --to dot --dcfg "$D" $a
+		expect_graph < work || { echo "$a"; false; }
+	done
+}
+
+# --node 11 --node 10: two blocks of main, drawn once.
+#   Block edges: 912 11->10 DUB 4 (910 goes to block 40, not chosen).
+#   Crossing: START->10 1; 10 -> work by 901 (2) and 902 (3), two edges
+#   summed into one: 5; work -> 11 907 5; 11 -> 40 910 1.  Stubs by other
+#   side: in20, out20 (work), out40 (block 40), in1 (START, a special node:
+#   last).  M = 5 (bl 3): 5 and 4 -> 8, 1 -> 1 + 7/3 = 3.
+@test "--node twice in one routine, --routine with --node: one routine, stub edges summed" {
+	D="$DATA/convert-dot-stubs.dcfg.json"
+	cat > main <<'EOF'
+digraph "main" {
+node [shape=box];
+n10 [label="main+0x0\ninstrs: 2\nexecs: 5"];
+n11 [label="main+0x8\ninstrs: 1\nexecs: 5"];
+in20 [label="work", shape=ellipse, style=dashed];
+out20 [label="work", shape=ellipse, style=dashed];
+out40 [label="stubs+0x1300", shape=ellipse, style=dashed];
+in1 [label="START", shape=ellipse, style=dashed];
+n11 -> n10 [label="DIRECT_UNCONDITIONAL_BRANCH\n4", penwidth=8];
+in1 -> n10 [label="1", penwidth=3];
+n10 -> out20 [label="5", penwidth=8];
+in20 -> n11 [label="5", penwidth=8];
+n11 -> out40 [label="1", penwidth=3];
+}
+EOF
+	for a in "--node 11 --node 10" "--node 10 --node 10" "--routine main --node 11" \
+	    "--node 11 --routine main --routine 10"; do
+		# shellcheck disable=SC2086
+		dcfg_convert --to dot --dcfg "$D" $a
+		expect_graph < main || { echo "$a"; false; }
+	done
+}
+
+# --routine main --node 30 --node 40: three functions, each in a cluster,
+# in entry order whatever the order of the options; the graph is named
+# after the process.  Block 40, listed by no routine, is drawn alone in its
+# cluster.
+#   Block edges: 912 11->10 DUB 4, and 910 11->40 DUB 1 between two chosen
+#   functions (11's targets by address: 10 before 40).
+#   Crossing: START->10 1; 10 -> work 2 + 3 = 5; work -> 11 5; work(21) ->
+#   30 905 3; 30 -> work 906 3; UNKNOWN -> 30 908 1; 30 -> UNKNOWN 909 1;
+#   40 -> END 911 1.  Stubs by other side: in20, out20 (work), in1 (START),
+#   out2 (END), in3, out3 (UNKNOWN).
+#   Stub edges by block: 10 (in START, out work), 11 (in work), 30 (in
+#   work, in UNKNOWN, out work, out UNKNOWN), 40 (out END).
+#   M = 5 (bl 3): 5, 4 -> 8; 3 (bl 2) -> 5; 1 -> 3.
+stubs_three() {
+	cat <<'EOF'
+digraph "7" {
+node [shape=box];
+subgraph "cluster_routine_10" {
+label="main";
+n10 [label="main+0x0\ninstrs: 2\nexecs: 5"];
+n11 [label="main+0x8\ninstrs: 1\nexecs: 5"];
+}
+subgraph "cluster_routine_30" {
+label="leaf";
+n30 [label="leaf+0x0\ninstrs: 1\nexecs: 4"];
+}
+subgraph "cluster_routine_40" {
+label="stubs+0x1300";
+n40 [label="0x401300\ninstrs: 1\nexecs: 1"];
+}
+in20 [label="work", shape=ellipse, style=dashed];
+out20 [label="work", shape=ellipse, style=dashed];
+in1 [label="START", shape=ellipse, style=dashed];
+out2 [label="END", shape=ellipse, style=dashed];
+in3 [label="UNKNOWN", shape=ellipse, style=dashed];
+out3 [label="UNKNOWN", shape=ellipse, style=dashed];
+n11 -> n10 [label="DIRECT_UNCONDITIONAL_BRANCH\n4", penwidth=8];
+n11 -> n40 [label="DIRECT_UNCONDITIONAL_BRANCH\n1", penwidth=3];
+in1 -> n10 [label="1", penwidth=3];
+n10 -> out20 [label="5", penwidth=8];
+in20 -> n11 [label="5", penwidth=8];
+in20 -> n30 [label="3", penwidth=5];
+in3 -> n30 [label="1", penwidth=3];
+n30 -> out20 [label="3", penwidth=5];
+n30 -> out3 [label="1", penwidth=3];
+n40 -> out2 [label="1", penwidth=3];
+}
+EOF
+}
+
+@test "--routine with --node: several routines in clusters, edges between them, special stubs" {
+	D="$DATA/convert-dot-stubs.dcfg.json"
+	dcfg_convert --to dot --dcfg "$D" --routine main --node 30 --node 40
+	stubs_three | expect_graph
+	dcfg_convert --to dot --dcfg "$D" --node 40 --node 30 --routine 10 --node 11
+	stubs_three | expect_graph
+	dcfg_convert --to dot --dcfg "$D" --routine stubs+0x1300 --routine leaf --routine main
+	stubs_three | expect_graph
+}
+
+# The same three with --min-count 3: block 40 (1) is not drawn, nor its
+# cluster; 910 (1) goes with it.  Stub edges under 3 are hidden although
+# their blocks are drawn: START -> 10 (1), UNKNOWN -> 30 and 30 -> UNKNOWN
+# (1); so are their stubs.  M = 5: 3 -> 5.
+@test "several routines --min-count: a routine's cluster and stubs below the count hidden" {
+	dcfg_convert --to dot --dcfg "$DATA/convert-dot-stubs.dcfg.json" --routine main \
+	    --node 30 --node 40 --min-count 3
+	expect_graph <<'EOF'
+digraph "7" {
+node [shape=box];
+subgraph "cluster_routine_10" {
+label="main";
+n10 [label="main+0x0\ninstrs: 2\nexecs: 5"];
+n11 [label="main+0x8\ninstrs: 1\nexecs: 5"];
+}
+subgraph "cluster_routine_30" {
+label="leaf";
+n30 [label="leaf+0x0\ninstrs: 1\nexecs: 4"];
+}
+in20 [label="work", shape=ellipse, style=dashed];
+out20 [label="work", shape=ellipse, style=dashed];
+n11 -> n10 [label="DIRECT_UNCONDITIONAL_BRANCH\n4", penwidth=8];
+n10 -> out20 [label="5", penwidth=8];
+in20 -> n11 [label="5", penwidth=8];
+in20 -> n30 [label="3", penwidth=5];
+n30 -> out20 [label="3", penwidth=5];
+}
+EOF
+}
+
+# convert-dot-nest (above): --node 3 and --node 0x4 are main; with
+# --routine main and --node 5 it is still drawn once.
+# --routine 'a"b\c&d' --node 20: f and helper, each in a cluster; the call
+# 512 10->20 (3) and the return 515 21->11 (3) are drawn between them, as
+# edges of their blocks with their types.  10's edges by target address:
+# 11 (0x401108, 513 CALL_BYPASS 3), then 20 (0x401200).  Crossing: main ->
+# f 503 6 (into 10), f -> main 505 6 (out of 11).  M = 6: 3 -> 5, 6 -> 8.
+@test "--node on nested loops; a call and a return between two chosen routines" {
+	D="$DATA/convert-dot-nest.dcfg.json"
+	for a in "--node 3" "--node 0x4" "--node 5 --routine main --node 1"; do
+		# shellcheck disable=SC2086
+		dcfg_convert --to dot --dcfg "$D" $a
+		nest_main | expect_graph || { echo "$a"; false; }
+	done
+	dcfg_convert --to dot --dcfg "$D" --routine 'a"b\c&d' --node 20
+	expect_graph <<'EOF'
+digraph "42" {
+node [shape=box];
+subgraph "cluster_routine_10" {
+label="a\"b\\c&amp;d";
+n10 [label="a\"b\\c&amp;d+0x0\ninstrs: 3\nexecs: 6"];
+n11 [label="a\"b\\c&amp;d+0x8\ninstrs: 1\nexecs: 6"];
+}
+subgraph "cluster_routine_20" {
+label="nest+0x1200";
+n20 [label="0x401200\ninstrs: 2\nexecs: 3"];
+n21 [label="0x401204\ninstrs: 1\nexecs: 3"];
+}
+in1 [label="main", shape=ellipse, style=dashed];
+out1 [label="main", shape=ellipse, style=dashed];
+n10 -> n11 [label="CALL_BYPASS\n3", penwidth=5];
+n10 -> n20 [label="DIRECT_CALL\n3", penwidth=5];
+n20 -> n21 [label="FALL_THROUGH\n3", penwidth=5];
+n21 -> n11 [label="RETURN\n3", penwidth=5];
+in1 -> n10 [label="6", penwidth=8];
+n11 -> out1 [label="6", penwidth=8];
+}
+EOF
+	# block 30, listed by no routine, by --node: drawn alone, as --routine 30
+	dcfg_convert --to dot --dcfg "$D" --node 30
+	expect_graph <<'EOF'
+digraph "nest+0x1300" {
+node [shape=box];
+n30 [label="0x401300\ninstrs: 1\nexecs: 1"];
+in1 [label="main", shape=ellipse, style=dashed];
+out101 [label="END", shape=ellipse, style=dashed];
+in1 -> n30 [label="1", penwidth=8];
+n30 -> out101 [label="1", penwidth=8];
+}
+EOF
+}
+
+# convert-prog g (entry 30): a recursive routine.  Its call to itself (116
+# 31->30 DIRECT_CALL 4) and the return into itself (118 32->32 RETURN 4)
+# are edges between its own blocks, drawn as such; the call from f (111
+# 20->30 5) and the return to f (113 32->21 5) go to f's stubs.
+# Blocks 30 g+0x0 (2 instrs, 5 + 4 = 9), 31 g+0x6 (1, 4), 32 g+0xb (1, 5 + 0
+# + 4 = 9).  Edges by source, then target address: 30->31 FT 4, 30->32
+# COND 5, 31->30 DIRECT_CALL 4, 31->32 CALL_BYPASS 0, 32->32 RETURN 4.
+# M = 5 (bl 3): 5, 4 -> 8; 0 -> 1.
+@test "--routine: a recursive call and its return are edges of the routine" {
+	dcfg_convert --to dot --dcfg "$DATA/convert-prog.dcfg.json" --routine g
+	expect_graph <<'EOF'
+digraph "g" {
+node [shape=box];
+n30 [label="g+0x0\ninstrs: 2\nexecs: 9"];
+n31 [label="g+0x6\ninstrs: 1\nexecs: 4"];
+n32 [label="g+0xb\ninstrs: 1\nexecs: 9"];
+in20 [label="f", shape=ellipse, style=dashed];
+out20 [label="f", shape=ellipse, style=dashed];
+n30 -> n31 [label="FALL_THROUGH\n4", penwidth=8];
+n30 -> n32 [label="CONDITIONAL_BRANCH\n5", penwidth=8];
+n31 -> n30 [label="DIRECT_CALL\n4", penwidth=8];
+n31 -> n32 [label="CALL_BYPASS\n0", penwidth=1];
+n32 -> n32 [label="RETURN\n4", penwidth=8];
+in20 -> n30 [label="5", penwidth=8];
+n32 -> out20 [label="5", penwidth=8];
+}
+EOF
+}
+
+# ---------------------------------------------------------------------------
 # Errors.
 
 @test "an unknown routine: exit 2, nothing written" {
@@ -495,6 +752,34 @@ EOF
 	dcfg_convert --to dot --dcfg nest.json --routine nosuch -o bad.dot
 	expect_error 'dcfg-convert: nest.json: process 42 has no routine nosuch'
 	[ ! -s bad.dot ]
+}
+
+@test "--node: an id that is no block of the process, or no number: exit 2, nothing written" {
+	cp "$DATA/convert-dot-nest.dcfg.json" nest.json
+	dcfg_convert --to dot --dcfg nest.json --node 999
+	expect_error 'dcfg-convert: nest.json: process 42 has no block 999'
+	# 100 is the START special node: a node, but no block
+	dcfg_convert --to dot --dcfg nest.json --node 100
+	expect_error 'dcfg-convert: nest.json: process 42 has no block 100'
+	dcfg_convert --to dot --dcfg nest.json --node 0x100000001
+	expect_error 'dcfg-convert: nest.json: process 42 has no block 4294967297'
+	# the first bad one, after the routines; good ones do not save it
+	dcfg_convert --to dot --dcfg nest.json --node 3 --node 7 --routine main --node 8
+	expect_error 'dcfg-convert: nest.json: process 42 has no block 7'
+	dcfg_convert --to dot --dcfg nest.json --node 3 --routine nosuch --node 8
+	expect_error 'dcfg-convert: nest.json: process 42 has no routine nosuch'
+	dcfg_convert --to dot --dcfg nest.json --node 999 -o bad.dot
+	expect_error 'dcfg-convert: nest.json: process 42 has no block 999'
+	[ ! -s bad.dot ]
+	dcfg_convert --to dot --dcfg nest.json --node abc
+	expect_error 'dcfg-convert: --node abc: not a number'
+	dcfg_convert --to dot --dcfg nest.json --node -1
+	expect_error 'dcfg-convert: --node -1: not a number'
+	dcfg_convert --to callgrind --dcfg nest.json --node 3
+	expect_error 'dcfg-convert: --node is not used by --to callgrind'
+	# --routine comes first in the order of the contract
+	dcfg_convert --to webgrind --dcfg nest.json --node 3 --routine main
+	expect_error 'dcfg-convert: --routine is not used by --to webgrind'
 }
 
 @test "options dot does not use; bad --min-count; two processes without -p" {
@@ -532,7 +817,7 @@ EOF
 
 # ---------------------------------------------------------------------------
 # Graphviz reads everything: the call graph and every routine of synthetic
-# programs (by entry id), with and without --min-count.
+# programs (by entry id, and five at once), with and without --min-count.
 
 @test "dot -Tsvg reads the call graph and every routine of gen-pair programs" {
 	command -v dot > /dev/null || skip "no dot"
@@ -554,5 +839,13 @@ EOF
 			[ "$(head -1 stdout)" != 'digraph "" {' ]
 			dot_ok stdout || { echo "routine $id"; false; }
 		done < entries
+		# five routines at once (dot takes minutes to lay out all of them),
+		# by --node of their entries: one cluster each
+		args=()
+		while read -r id; do args+=(--node "$id"); done < <(head -5 entries)
+		dcfg_convert --to dot --dcfg "$D" "${args[@]}"
+		[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; false; }
+		[ "$(grep -c '^subgraph "cluster_routine_' stdout)" -eq "$(head -5 entries | sort -u | wc -l)" ]
+		dot_ok stdout
 	done
 }
