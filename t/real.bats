@@ -381,6 +381,62 @@ dot_ok() {
 	dot_ok plt.dot
 }
 
+# stub_numbers ENTRY...: from the DCFG by jq, for the routines with these
+# entries drawn together: the stub edges (distinct drawn block, direction,
+# other side), the stub nodes (distinct direction, other side) and the sum
+# of the crossing edges' counts.  The other side of a node is the entry of
+# the first routine whose NODES list it, else the node itself.
+stub_numbers() {
+	rq '(reduce ([routines[]] | reverse)[] as $ro ({};
+	        reduce $ro.NODES[] as $n (.; .[$n | tostring] = $ro.ENTRY_NODE_ID))) as $rt |
+	    def fn: ($rt[tostring] // .);
+	    [$set | fromjson | .[]] as $set |
+	    [edges[] | (.SOURCE_NODE_ID | fn) as $s | (.TARGET_NODE_ID | fn) as $t |
+	     select(($s | IN($set[])) != ($t | IN($set[]))) |
+	     if ($t | IN($set[])) then {b: .TARGET_NODE_ID, d: "in", o: $s, c: .total}
+	     else {b: .SOURCE_NODE_ID, d: "out", o: $t, c: .total} end] |
+	    "\([group_by([.b, .d, .o])[]] | length) \([group_by([.d, .o])[]] | length) \(map(.c) | add)"' \
+	    --arg set "[$(IFS=,; echo "$*")]"
+}
+
+# dot_stubs FILE: the same three numbers from a graph dcfg-convert drew.
+dot_stubs() {
+	local edges
+	edges=$(grep -E '^(in[0-9]+ -> n[0-9]+|n[0-9]+ -> out[0-9]+) ' "$1")
+	echo "$(printf '%s\n' "$edges" | grep -c .) $(grep -cE '^(in|out)[0-9]+ \[' "$1")" \
+	    "$(printf '%s\n' "$edges" | sed 's/.*label="\([0-9]*\)".*/\1/' | awk '{ s += $1 } END { print s + 0 }')"
+}
+
+@test "real: dot --node: the routine of a block in a loop, its stubs as jq counts them, two at once" {
+	real
+	command -v dot > /dev/null || skip "dot (graphviz) is not installed"
+	# 5134 is in the loop headed 5131 of routine 5037 (nine loops); 5510 in
+	# a loop of 5394 (two loops), whose edges in and out were taken 18 times
+	[ "$(rq '[routines[] | select(.ENTRY_NODE_ID == 5037) | .LOOPS[] |
+	    select(.LOOP_NODE_IDS | index([5134]))] | length')" -ge 1 ]
+	[ "$(rq '[routines[] | select(.ENTRY_NODE_ID == 5394) | .LOOPS[] |
+	    select(.LOOP_NODE_IDS | index([5510]))] | length')" -ge 1 ]
+	for pair in 5134:5037:9 5510:5394:2; do
+		IFS=: read -r node entry loops <<< "$pair"
+		dcfg_convert --to dot --dcfg "$REAL" --node "$node" -o "n$node.dot"
+		[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; false; }
+		dcfg_convert --to dot --dcfg "$REAL" --routine "$entry"
+		cmp stdout "n$node.dot"
+		[ "$(grep -c '^subgraph "cluster_loop_' "n$node.dot")" -eq "$loops" ]
+		[ "$(grep -c '^subgraph "cluster_routine_' "n$node.dot")" -eq 0 ]
+		[ "$(dot_stubs "n$node.dot")" = "$(stub_numbers "$entry")" ] ||
+		    { echo "$node: $(dot_stubs "n$node.dot") != $(stub_numbers "$entry")"; false; }
+		dot_ok "n$node.dot"
+	done
+	[ "$(stub_numbers 5394 | cut -d' ' -f3)" -eq 18 ]
+	dcfg_convert --to dot --dcfg "$REAL" --node 5510 --node 5134 -o two.dot
+	[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; false; }
+	[ "$(grep -c '^subgraph "cluster_routine_' two.dot)" -eq 2 ]
+	[ "$(grep -c '^subgraph "cluster_loop_' two.dot)" -eq 11 ]
+	[ "$(dot_stubs two.dot)" = "$(stub_numbers 5037 5394)" ]
+	dot_ok two.dot
+}
+
 @test "the shape the real file lacks: a loop headed at its routine's entry, drawn by dot" {
 	command -v dot > /dev/null || skip "dot (graphviz) is not installed"
 	# check-real-shapes.dcfg.json: main (entry 10) is one loop headed at 10,
