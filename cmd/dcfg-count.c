@@ -11,10 +11,11 @@ static const char help[] =
     "usage: dcfg-count --dcfg FILE [--by KIND] [--top N] [-o FILE] [STREAM]\n"
     "       dcfg-count --dcfg FILE --from-dcfg [--by KIND] [--top N]\n"
     "       dcfg-count --dcfg FILE --bbv INTERVAL [STREAM]\n"
-    "Count executions and instructions by edge, block, routine, loop, image, type\n"
-    "or thread; or write SimPoint basic-block vectors.\n"
+    "Count executions and instructions by edge, block, routine, loop, image, type,\n"
+    "thread, source line or source file; or write SimPoint basic-block vectors.\n"
     "  -d, --dcfg FILE      the DCFG the stream's edges come from\n"
-    "  -b, --by KIND        edge (default), block, routine, loop, image, type, thread\n"
+    "  -b, --by KIND        edge (default), block, routine, loop, image, type,\n"
+    "                       thread, line, file\n"
     "  -n, --top N          only the first N rows of each process\n"
     "      --from-dcfg      count from the DCFG's own edge counts, not a stream\n"
     "      --bbv INTERVAL   basic-block vectors, one a thread's INTERVAL instructions\n"
@@ -84,7 +85,9 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s: --from-dcfg reads no stream (and makes no vectors)\n", prog);
 		return DCFG_EXIT_USAGE;
 	}
-	if (dcfg_cli_setup(&io, prog, a.dcfg_path, DCFG_KEEP_ALL & ~DCFG_KEEP_SOURCE,
+	/* Source lines cost memory: only loops (their heads' places), lines and files use them. */
+	if (dcfg_cli_setup(&io, prog, a.dcfg_path, o.by == DCFG_BY_LOOP || o.by == DCFG_BY_LINE ||
+	    o.by == DCFG_BY_FILE ? DCFG_KEEP_ALL : DCFG_KEEP_ALL & ~DCFG_KEEP_SOURCE,
 	    a.out_path, a.mode) < 0)
 		return DCFG_EXIT_USAGE;
 	if (dcfg_stage_check_tables(prog, a.dcfg_path, io.dcfg, 1, 1) < 0) {

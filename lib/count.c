@@ -7,7 +7,7 @@
 #include "vec.h"
 
 static const char *const by_names[] = { "edge", "block", "routine", "loop", "image",
-	"type", "thread" };
+	"type", "thread", "line", "file" };
 
 int
 dcfg_count_by_parse(const char *name, enum dcfg_count_by *by)

@@ -1,6 +1,7 @@
 /*
  * dcfg-count's work: a stream (or the DCFG's own counts) aggregated by
- * edge, block, routine, loop, image, edge type or thread; or SimPoint
+ * edge, block, routine, loop, image, edge type, thread, source line or
+ * source file; or SimPoint
  * basic-block vectors. Every table is derived from the executions of each
  * edge, so the stream and the DCFG answer the same question the same way.
  */
@@ -14,7 +15,7 @@
 #include "stage.h"
 
 enum dcfg_count_by { DCFG_BY_EDGE, DCFG_BY_BLOCK, DCFG_BY_ROUTINE, DCFG_BY_LOOP,
-	DCFG_BY_IMAGE, DCFG_BY_TYPE, DCFG_BY_THREAD };
+	DCFG_BY_IMAGE, DCFG_BY_TYPE, DCFG_BY_THREAD, DCFG_BY_LINE, DCFG_BY_FILE };
 
 struct dcfg_count_options {
 	enum dcfg_count_by by;

@@ -4,14 +4,17 @@
 #include <string.h>
 
 #include "blocks.h"
+#include "lines.h"
 #include "vec.h"
 
 struct dcfg_count_row {
-	uint64_t key;              /* UINT64_MAX: the key is NAME (images, types) */
-	const char *name;
+	uint64_t key;              /* an id, a line; NO_LINE: code on no line */
+	const char *name;          /* non-NULL: the row is keyed by NAME, then KEY */
 	const struct dcfg_loop *loop;
 	uint64_t exec, iter, instr;
 };
+
+#define NO_LINE UINT64_MAX
 
 /* A loop a block belongs to: as one of its nodes, or as its head. */
 struct dcfg_loop_member {
@@ -59,6 +62,11 @@ dcfg_count_table_init(struct dcfg_count_table *t, const struct dcfg *d,
 		groups = d->n_loops;
 	if (d->n_edge_types + 1 > groups)
 		groups = d->n_edge_types + 1;
+	/* lines and files, then code on no line, per image */
+	if (d->n_source_lines + d->n_images > groups)
+		groups = d->n_source_lines + d->n_images;
+	if (d->n_file_names + 1 + d->n_images > groups)
+		groups = d->n_file_names + 1 + d->n_images;
 	if (dcfg_tally_init(&t->exec, d->n_edges, 1) < 0 ||
 	    dcfg_tally_init(&t->block, d->n_blocks, 1) < 0 ||
 	    dcfg_tally_init(&t->group, groups, 3) < 0) {
@@ -71,12 +79,21 @@ dcfg_count_table_init(struct dcfg_count_table *t, const struct dcfg *d,
 void
 dcfg_count_table_free(struct dcfg_count_table *t)
 {
+	size_t i;
+
 	dcfg_tally_free(&t->exec);
 	dcfg_tally_free(&t->block);
 	dcfg_tally_free(&t->group);
 	free(t->member_first);
 	free(t->members);
+	free(t->loop_depth);
+	free(t->loop_static);
+	free(t->loop_inner);
+	dcfg_line_ids_free(&t->line_ids);
 	free(t->rows);
+	for (i = 0; t->names && i < t->d->n_processes; i++)
+		dcfg_names_free(&t->names[i]);
+	free(t->names);
 	memset(t, 0, sizeof *t);
 }
 
@@ -127,18 +144,47 @@ index_loops(struct dcfg_count_table *t)
 {
 	const struct dcfg *d = t->d;
 	size_t i, n = 0;
+	uint32_t li, j, k;
 
 	if (t->member_first)
 		return 0;
 	for (i = 0; i < d->n_loops; i++)
 		n += (size_t)d->loops[i].nodes.count + 1;
 	if ((t->member_first = calloc(d->n_blocks + 2, sizeof *t->member_first)) == NULL ||
-	    (t->members = malloc((n + 1) * sizeof *t->members)) == NULL)
+	    (t->members = malloc((n + 1) * sizeof *t->members)) == NULL ||
+	    (t->loop_depth = calloc(d->n_loops + 1, sizeof *t->loop_depth)) == NULL ||
+	    (t->loop_static = calloc(d->n_loops + 1, sizeof *t->loop_static)) == NULL ||
+	    (t->loop_inner = malloc(d->n_loops + 1)) == NULL)
 		return -1;
 	each_member(d, count_member, t);
 	for (i = 0; i < d->n_blocks; i++)
 		t->member_first[i + 2] += t->member_first[i + 1];
 	each_member(d, place_member, t);
+	/*
+	 * Nesting from the nodes, not PARENT_LOOP_HEAD_NODE_ID, which real
+	 * files may leave out: the loops around a loop are the others whose
+	 * nodes hold its head, and a loop holding another's head is not
+	 * innermost.
+	 */
+	memset(t->loop_inner, 1, d->n_loops + 1);
+	for (li = 0; li < d->n_loops; li++) {
+		const struct dcfg_loop *lp = &d->loops[li];
+		const struct dcfg_process *p = loop_process(d, lp);
+		uint32_t h = dcfg_idmap_get(&p->block_by_node, lp->head_node_id), b;
+		t->loop_depth[li] = 1;
+		for (k = 0; k < lp->nodes.count; k++)
+			if ((b = dcfg_idmap_get(&p->block_by_node, d->node_ids[lp->nodes.first + k])) != DCFG_NONE)
+				t->loop_static[li] += d->blocks[p->blocks.first + b].num_instrs;
+		if (h == DCFG_NONE)
+			continue;
+		h += p->blocks.first;
+		for (j = t->member_first[h]; j < t->member_first[h + 1]; j++)
+			if (t->members[j].is_node && t->members[j].loop != li &&
+			    d->loops[t->members[j].loop].head_node_id != lp->head_node_id) {
+				t->loop_depth[li]++;
+				t->loop_inner[t->members[j].loop] = 0;
+			}
+	}
 	return 0;
 }
 
@@ -163,6 +209,19 @@ block_in_loop(const struct dcfg_count_table *t, uint32_t block, uint32_t loop)
 		if (t->members[k].loop == loop && t->members[k].is_node)
 			return 1;
 	return 0;
+}
+
+/* The names of process P, set up the first time a table of it is printed. */
+static const struct dcfg_names *
+names_of(struct dcfg_count_table *t, const struct dcfg_process *p)
+{
+	size_t i = (size_t)(p - t->d->processes);
+
+	if (t->names == NULL && (t->names = calloc(t->d->n_processes + 1, sizeof *t->names)) == NULL)
+		return NULL;
+	if (t->names[i].d == NULL && dcfg_names_init(&t->names[i], t->d, p) < 0)
+		return NULL;
+	return &t->names[i];
 }
 
 /* ---- rows ---- */
@@ -234,6 +293,81 @@ loop_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t *n, i
 	return 0;
 }
 
+/* ---- lines and files ---- */
+
+struct line_walk {
+	struct dcfg_count_table *t;
+	uint64_t exec;             /* of the block */
+	uint32_t image;            /* the block's */
+	uint32_t last;             /* the group the block last added to: executions once */
+	int *of;
+};
+
+/* The group of a SOURCE_DATA record (DCFG_NONE: the block's image, no line). */
+static uint32_t
+line_group(const struct dcfg_count_table *t, uint32_t source, uint32_t image)
+{
+	const struct dcfg *d = t->d;
+	uint32_t f;
+
+	if (t->o->by == DCFG_BY_LINE)
+		return source == DCFG_NONE ? (uint32_t)t->line_ids.n + image : t->line_ids.of[source];
+	if (source == DCFG_NONE)
+		return (uint32_t)d->n_file_names + 1 + image;
+	f = dcfg_idmap_get(&d->file_name_by_id, d->source_lines[source].file_name_id);
+	return f == DCFG_NONE ? (uint32_t)d->n_file_names : f;
+}
+
+static void
+add_line_share(void *ctx, uint32_t source, uint64_t instrs)
+{
+	struct line_walk *w = ctx;
+	uint32_t g = line_group(w->t, source, w->image);
+	uint64_t *v = dcfg_tally_at(&w->t->group, g);
+
+	if (g != w->last)
+		v[0] = add(w->of, v[0], w->exec);
+	v[1] = add(w->of, v[1], mul(w->of, w->exec, instrs));
+	w->last = g;
+}
+
+/* Lines or files: each executed block's instructions shared among its lines (lines.h). */
+static int
+line_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t *n, int *of)
+{
+	const struct dcfg *d = t->d;
+	size_t k, nl;
+
+	if (t->line_ids.of == NULL && dcfg_line_ids_init(&t->line_ids, d) < 0)
+		return -1;
+	nl = t->o->by == DCFG_BY_LINE ? t->line_ids.n : d->n_file_names + 1;
+	for (k = 0; k < t->block.n_touched; k++) {
+		const struct dcfg_block *b = &d->blocks[t->block.touched[k]];
+		struct line_walk w = { t, t->block.value[t->block.touched[k]], b->image, DCFG_NONE, of };
+		dcfg_block_lines(d, p, b, add_line_share, &w);
+	}
+	for (k = 0; k < t->group.n_touched; k++) {
+		uint32_t g = t->group.touched[k];
+		const uint64_t *v = &t->group.value[3 * (size_t)g];
+		struct dcfg_count_row r = { 0, NULL, NULL, v[0], 0, v[1] };
+		if (g >= nl) {          /* code on no line: its image's file name */
+			const char *name = dcfg_file_name(d, d->images[g - nl].file_name_id);
+			r.name = name ? name : "-";
+			r.key = NO_LINE;
+		} else if (t->o->by == DCFG_BY_LINE) {
+			const struct dcfg_source_line *s = &d->source_lines[t->line_ids.record[g]];
+			const char *name = dcfg_file_name(d, s->file_name_id);
+			r.name = name ? name : "-";
+			r.key = s->line;
+		} else {
+			r.name = g < d->n_file_names ? dcfg_string(d, d->file_names[g].name) : "-";
+		}
+		if ((r.exec || r.instr) && add_row(t, n, r) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int
 build_rows(struct dcfg_count_table *t, const struct dcfg_process *p,
     const struct dcfg_count_thread *threads, size_t n_threads, size_t *n, int *of)
@@ -278,7 +412,7 @@ build_rows(struct dcfg_count_table *t, const struct dcfg_process *p,
 		for (k = 0; k < t->group.n_touched; k++) {
 			uint32_t ty = t->group.touched[k];
 			const uint64_t *v = &t->group.value[3 * (size_t)ty];
-			if (v[0] && add_row(t, n, (struct dcfg_count_row){ UINT64_MAX,
+			if (v[0] && add_row(t, n, (struct dcfg_count_row){ 0,
 			    ty < d->n_edge_types ? dcfg_string(d, d->edge_types[ty].name) : "UNDEFINED",
 			    NULL, v[0], 0, v[1] }) < 0)
 				return -1;
@@ -305,7 +439,7 @@ build_rows(struct dcfg_count_table *t, const struct dcfg_process *p,
 			const struct dcfg_image *im = &d->images[t->group.touched[k]];
 			const uint64_t *v = &t->group.value[3 * (size_t)t->group.touched[k]];
 			const char *name = dcfg_file_name(d, im->file_name_id);
-			if (v[0] && add_row(t, n, (struct dcfg_count_row){ UINT64_MAX, name ? name : "-",
+			if (v[0] && add_row(t, n, (struct dcfg_count_row){ 0, name ? name : "-",
 			    NULL, v[0], 0, v[1] }) < 0)
 				return -1;
 		}
@@ -341,6 +475,11 @@ build_rows(struct dcfg_count_table *t, const struct dcfg_process *p,
 		if (loop_rows(t, p, n, of) < 0)
 			return -1;
 		break;
+	case DCFG_BY_LINE:
+	case DCFG_BY_FILE:
+		if (line_rows(t, p, n, of) < 0)
+			return -1;
+		break;
 	case DCFG_BY_THREAD:
 		for (k = 0; k < n_threads; k++)
 			if (add_row(t, n, (struct dcfg_count_row){ threads[k].tid, NULL, NULL,
@@ -356,10 +495,12 @@ by_instr(const void *a, const void *b)
 {
 	const struct dcfg_count_row *x = a, *y = b;
 
+	int c;
+
 	if (x->instr != y->instr)
 		return x->instr > y->instr ? -1 : 1;
-	if (x->key == UINT64_MAX && y->key == UINT64_MAX)
-		return strcmp(x->name, y->name);
+	if (x->name && y->name && (c = strcmp(x->name, y->name)) != 0)
+		return c;
 	return x->key < y->key ? -1 : x->key > y->key;
 }
 
@@ -374,18 +515,58 @@ out_share(struct dcfg_output *out, uint64_t part, uint64_t total)
 	dcfg_out_char(out, (char)('0' + (unsigned)(h % 10)));
 }
 
+/* A loop's columns routine .. static: where it is and what it holds. */
+static void
+out_loop(const struct dcfg_count_table *t, const struct dcfg_process *p,
+    const struct dcfg_loop *lp, struct dcfg_output *out, const struct dcfg_names *names)
+{
+	const struct dcfg *d = t->d;
+	const struct dcfg_routine *r = &d->routines[lp->routine];
+	const struct dcfg_block *entry = dcfg_block_by_node(d, p, r->entry_node_id);
+	const struct dcfg_block *head = dcfg_block_by_node(d, p, lp->head_node_id);
+	const struct dcfg_source_line *src = head ? dcfg_source_at(d, p, head->addr) : NULL;
+	const char *file = src ? dcfg_file_name(d, src->file_name_id) : NULL;
+	uint32_t li = (uint32_t)(lp - d->loops);
+	struct dcfg_name nm;
+
+	dcfg_out_u64(out, r->entry_node_id);
+	dcfg_out_char(out, '\t');
+	if (entry) {
+		dcfg_name_at(names, entry->addr, &nm);
+		dcfg_out_name(out, &nm);
+	} else {
+		dcfg_out_char(out, '-');
+	}
+	dcfg_out_char(out, '\t');
+	if (src) {
+		dcfg_out_str(out, file ? file : "-");
+		dcfg_out_char(out, ':');
+		dcfg_out_u64(out, src->line);
+	} else {
+		dcfg_out_char(out, '-');
+	}
+	dcfg_out_char(out, '\t');
+	dcfg_out_u64(out, t->loop_depth[li]);
+	dcfg_out_str(out, t->loop_inner[li] ? "\tyes\t" : "\tno\t");
+	dcfg_out_u64(out, t->loop_static[li]);
+	dcfg_out_char(out, '\t');
+}
+
 static void
 print_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t n,
-    uint64_t total, struct dcfg_output *out)
+    uint64_t total, struct dcfg_output *out, const struct dcfg_names *names)
 {
 	static const char *const headers[] = {
 		"# edge\texecutions\tinstructions\tshare\n",
 		"# block\texecutions\tinstructions\tshare\n",
 		"# routine\tname\texecutions\tinstructions\tshare\n",
-		"# loop\troutine\tentries\titerations\tinstructions\tshare\n",
+		"# loop\troutine\tname\tsource\tdepth\tinnermost\tstatic\tentries\titerations"
+		    "\tinstructions\tshare\n",
 		"# image\texecutions\tinstructions\tshare\n",
 		"# type\texecutions\tinstructions\tshare\n",
 		"# thread\texecutions\tinstructions\tshare\n",
+		"# line\texecutions\tinstructions\tshare\n",
+		"# file\texecutions\tinstructions\tshare\n",
 	};
 	const struct dcfg *d = t->d;
 	enum dcfg_count_by by = t->o->by;
@@ -399,21 +580,30 @@ print_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t n,
 		n = (size_t)t->o->top;
 	for (i = 0; i < n; i++) {
 		const struct dcfg_count_row *r = &t->rows[i];
-		if (r->key == UINT64_MAX)
-			dcfg_out_str(out, r->name);
-		else
+		if (r->name == NULL) {
 			dcfg_out_u64(out, r->key);
+		} else {
+			dcfg_out_str(out, r->name);
+			if (r->key == NO_LINE) {
+				dcfg_out_str(out, ":-");
+			} else if (by == DCFG_BY_LINE) {
+				dcfg_out_char(out, ':');
+				dcfg_out_u64(out, r->key);
+			}
+		}
 		dcfg_out_char(out, '\t');
 		if (by == DCFG_BY_ROUTINE) {
 			const struct dcfg_block *b = dcfg_block_by_node(d, p, (uint32_t)r->key);
-			if (b)
-				dcfg_out_symbol(out, d, p, b->addr);
-			else
+			struct dcfg_name nm;
+			if (b) {
+				dcfg_name_at(names, b->addr, &nm);
+				dcfg_out_name(out, &nm);
+			} else {
 				dcfg_out_char(out, '-');
+			}
 			dcfg_out_char(out, '\t');
 		} else if (by == DCFG_BY_LOOP) {
-			dcfg_out_u64(out, d->routines[r->loop->routine].entry_node_id);
-			dcfg_out_char(out, '\t');
+			out_loop(t, p, r->loop, out, names);
 		}
 		dcfg_out_u64(out, r->exec);
 		dcfg_out_char(out, '\t');
@@ -433,6 +623,7 @@ dcfg_count_table_print(struct dcfg_count_table *t, const struct dcfg_process *p,
     const struct dcfg_count_thread *threads, size_t n_threads, struct dcfg_output *out,
     int *overflow)
 {
+	const struct dcfg_names *names;
 	uint64_t total = 0;
 	size_t n = 0, i;
 	int rc = build_rows(t, p, threads, n_threads, &n, overflow);
@@ -448,6 +639,8 @@ dcfg_count_table_print(struct dcfg_count_table *t, const struct dcfg_process *p,
 		return -1;   /* nothing is printed of a table that would lie */
 	if (n > 1)
 		qsort(t->rows, n, sizeof *t->rows, by_instr);
-	print_rows(t, p, n, total, out);
+	if ((names = names_of(t, p)) == NULL)
+		return -1;
+	print_rows(t, p, n, total, out, names);
 	return 0;
 }

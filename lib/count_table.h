@@ -1,6 +1,6 @@
 /*
  * The tables of dcfg-count: one process's edge executions aggregated by
- * edge, block, routine, loop, image, edge type or thread, sorted by
+ * edge, block, routine, loop, image, edge type, thread, line or file, sorted by
  * instructions and printed with their shares. Everything is derived from
  * the executions of the edges that ran, and costs only those (and, per
  * loop table, the loops around them), never the size of the process.
@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 #include "count.h"
+#include "lines.h"
+#include "names.h"
 #include "tally.h"
 
 /* A thread's row of the thread table. */
@@ -24,10 +26,16 @@ struct dcfg_count_table {
 	struct dcfg_tally exec;    /* per edge of the DCFG: the caller counts into it */
 	struct dcfg_tally block;   /* per block: executions */
 	struct dcfg_tally group;   /* per routine, image, loop or edge type */
-	/* for loop tables, built once: the loops each block belongs to */
+	/* for loop tables, built once: the loops each block belongs to, and per loop */
 	uint32_t *member_first;
 	struct dcfg_loop_member *members;
+	uint32_t *loop_depth;      /* 1 for an outer loop */
+	uint64_t *loop_static;     /* the NUM_INSTRS of its blocks */
+	uint8_t *loop_inner;       /* no other loop's head is among its nodes */
+	/* for line tables, built once */
+	struct dcfg_line_ids line_ids;
 	struct dcfg_count_row *rows; size_t cap_rows;
+	struct dcfg_names *names;  /* per process, when a table of it has names */
 };
 
 /* 0, or -1 when out of memory. */

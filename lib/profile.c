@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gprof.h"
+#include "names.h"
 #include "vec.h"
 
 uint32_t
@@ -133,49 +134,22 @@ by_entry(const void *a, const void *b)
 	return x->entry < y->entry ? -1 : x->entry > y->entry;
 }
 
+/* A function is named as every table names code (names.h), kept in pf->names. */
 static int
-add_name(struct dcfg_profile *pf, size_t *cap, const char *s, uint64_t off, int with_off)
+name_func(struct dcfg_profile *pf, const struct dcfg_names *names, size_t *cap,
+    struct dcfg_profile_func *f)
 {
-	char num[24];
-	size_t len = strlen(s), k, at = pf->n_names;
-	int n = with_off ? snprintf(num, sizeof num, "+0x%" PRIx64, off) : 0;
+	struct dcfg_name nm;
+	size_t len;
 
-	if (dcfg_reserve((void **)&pf->names, cap, at + len + (size_t)n + 1, 1) < 0)
-		return -1;
-	memcpy(pf->names + at, s, len);
-	/* A name is one line of a profile, whatever bytes the DCFG gave it. */
-	for (k = 0; k < len; k++)
-		if ((unsigned char)pf->names[at + k] < 0x20 || pf->names[at + k] == 0x7f)
-			pf->names[at + k] = '?';
-	memcpy(pf->names + at + len, num, (size_t)n);
-	pf->names[at + len + (size_t)n] = '\0';
-	pf->n_names = at + len + (size_t)n + 1;
-	return 0;
-}
-
-static int
-name_func(struct dcfg_profile *pf, size_t *cap, struct dcfg_profile_func *f)
-{
-	const struct dcfg *d = pf->d;
-	const struct dcfg_block *b = dcfg_profile_block(pf, f->entry);
-	const struct dcfg_symbol *sym;
-	const struct dcfg_image *im;
-	const char *file, *slash;
-	char anon[32];
-	uint64_t off;
-
+	dcfg_name_at(names, dcfg_profile_block(pf, f->entry)->addr, &nm);
+	len = dcfg_name_format(&nm, NULL, 0);
 	f->name = (uint32_t)pf->n_names;
-	if ((sym = dcfg_symbol_at(d, pf->p, b->addr, &off)) != NULL)
-		return add_name(pf, cap, dcfg_string(d, sym->name), off, off != 0);
-	im = dcfg_block_image(d, b);
-	file = im ? dcfg_file_name(d, im->file_name_id) : NULL;
-	if (file && (slash = strrchr(file, '/')) != NULL && slash[1])
-		file = slash + 1;
-	if (file == NULL) {
-		snprintf(anon, sizeof anon, "image%" PRIu32, im ? im->id : 0);
-		file = anon;
-	}
-	return add_name(pf, cap, file, b->addr - (im ? im->load_addr : 0), 1);
+	if (dcfg_reserve((void **)&pf->names, cap, pf->n_names + len + 1, 1) < 0)
+		return -1;
+	dcfg_name_format(&nm, pf->names + pf->n_names, len + 1);
+	pf->n_names += len + 1;
+	return 0;
 }
 
 static int
@@ -185,6 +159,7 @@ build_funcs(struct dcfg_profile *pf)
 	const struct dcfg_process *p = pf->p;
 	uint32_t nb = p->blocks.count, nr = p->routines.count, i, k, lone = 0, nf = 0;
 	struct block_key *keys = malloc((nb + 1) * sizeof *keys);
+	struct dcfg_names names = { 0 };
 	size_t cap = 0;
 	int rc = -1;
 
@@ -218,15 +193,18 @@ build_funcs(struct dcfg_profile *pf)
 	}
 	pf->n_funcs = nf;
 	qsort(pf->funcs, nf, sizeof *pf->funcs, by_entry);
+	if (dcfg_names_init(&names, d, p) < 0)
+		goto out;
 	for (i = 0; i < nf; i++) {
 		const struct dcfg_profile_func *f = &pf->funcs[i];
 		for (k = 0; k < f->count; k++)
 			pf->block_func[pf->blocks[f->first + k]] = i;
-		if (name_func(pf, &cap, &pf->funcs[i]) < 0)
+		if (name_func(pf, &names, &cap, &pf->funcs[i]) < 0)
 			goto out;
 	}
 	rc = 0;
 out:
+	dcfg_names_free(&names);
 	free(keys);
 	return rc;
 }

@@ -102,13 +102,29 @@ by_routine() {
 	    p/objects "$1" | sort
 }
 
+# shared: p/shared, the symbol names that more than one image has (found
+# by header names); such a name is qualified with its image's base name,
+# NAME@BASE (gen-pair's images have distinct base names).
+shared() {
+	jq -r 'def col($t; $n): $t[0] | index($n);
+	    .PROCESSES as $p | $p[1][col($p; "PROCESS_DATA")].IMAGES as $i |
+	    [$i[1:][] | .[col($i; "IMAGE_DATA")].SYMBOLS // empty | . as $s |
+	     [$s[1:][] | .[col($s; "NAME")]] | unique] | flatten | group_by(.) |
+	    map(select(length > 1) | .[0])[]' p/prog.dcfg.json > p/shared
+}
+
 # inclusive [THREAD]: "NAME [OBJECT]<TAB>INCLUSIVE" from p/prog.inclusive,
-# of THREAD or summed over the threads, sorted.
+# of THREAD or summed over the threads, sorted; gen-pair's names are plain
+# symbols, qualified here where they are shared.
 inclusive() {
 	objects
-	awk -F '\t' -v t="${1:-}" 'NR == FNR { ob[$1] = $2; next }
-	    !/^#/ && (t == "" || $1 == t) { k = $3 " [" ob[$2] "]"; s[k] += $5; seen[k] = 1 }
-	    END { for (n in seen) print n "\t" s[n] }' p/objects p/prog.inclusive | sort
+	shared
+	awk -F '\t' -v t="${1:-}" 'FILENAME ~ /shared$/ { sh[$1] = 1; next }
+	    NR == FNR { ob[$1] = $2; next }
+	    !/^#/ && (t == "" || $1 == t) { n = $3; base = ob[$2]; sub(/.*\//, "", base)
+	        if (n in sh) n = n "@" base
+	        k = n " [" ob[$2] "]"; s[k] += $5; seen[k] = 1 }
+	    END { for (n in seen) print n "\t" s[n] }' p/objects p/shared p/prog.inclusive | sort
 }
 
 # thread_edges T: the edge stream of thread T alone, cut out of p/prog.edges.

@@ -1071,7 +1071,9 @@ EOF
 
 @test "two images with the same file name are two objects" {
 	# blocks 3 (0x10000) and 4 (0x20000), one in each image, in no routine:
-	# both named same.so+0x0, but two objects and two functions
+	# no symbols, so each is named by its image and offset; the images
+	# share their whole file name, so each is BASE#IMAGE_ID: same.so#1+0x0
+	# and same.so#2+0x0, two objects and two functions
 	printf '%s\n' \
 	    '{"FILE_NAMES": [["FILE_NAME_ID", "FILE_NAME"], [1, "/lib/same.so"]],' \
 	    ' "EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"], [1, "ENTRY"], [2, "EXIT"], [3, "DIRECT_UNCONDITIONAL_BRANCH"]],' \
@@ -1085,8 +1087,8 @@ EOF
 	dcfg_convert --to callgrind --dcfg same.json
 	{
 		header 9 2 "$DESC"
-		printf '%s\n' 'ob=(1) /lib/same.so' 'fl=(1) ???' 'fn=(1) same.so+0x0' '0x10000 0 1' '' \
-		    'ob=(2) /lib/same.so' 'fl=(1)' 'fn=(2) same.so+0x0' '0x20000 0 1' '' 'totals: 2'
+		printf '%s\n' 'ob=(1) /lib/same.so' 'fl=(1) ???' 'fn=(1) same.so#1+0x0' '0x10000 0 1' '' \
+		    'ob=(2) /lib/same.so' 'fl=(1)' 'fn=(2) same.so#2+0x0' '0x20000 0 1' '' 'totals: 2'
 	} | expect_stdout
 }
 

@@ -9,7 +9,7 @@
 #
 #   image "prog" (main at 0x1000)   image "/usr/lib/libsq.so"   image without
 #                                   (sq at 0x200)               a file name
-#   routine 10 (main+0x0)           routine 20 (sq+0xc)         routine 30 (-)
+#   routine 10 (main)               routine 20 (sq+0xc)         routine 30 (image3+0x0)
 #     10  4 instrs  entry             20  5 instrs  entry         30  1 instr
 #     11  2  loop head                21  2  loop 21 = {21}          loop 30 = {30}
 #     12  3  loop                            back edge 21 -> 21      back edge 30 -> 30
@@ -32,7 +32,7 @@
 #    61   30 -> 30          REP (back edge)                1
 #
 # process 42 (thread 0), image "prog" (start at 0x500):
-#   routine 70 (start+0x0): 70 3 instrs, 71 1 instr; loop 70 = {70, 71},
+#   routine 70 (start): 70 3 instrs, 71 1 instr; loop 70 = {70, 71},
 #   back edge 71 -> 70
 #    80   START -> 70       ENTRY                          0
 #    81   70 -> 71          FALL_THROUGH                   3
@@ -152,17 +152,20 @@ block_300() {
 
 # Routines of process 300 (executions: entries into the entry block from
 # outside the routine; instructions: its blocks' instructions, above):
-#   10  main+0x0: block 10 at 0x1000 = main;  50: 2;  8+6+9+3+4 = 30
+#   10  main: block 10 at 0x1000 = main (no +0x0 at a symbol's start);
+#       50: 2;  8+6+9+3+4 = 30
 #   20  sq+0xc: block 20 at 0x20c, sq at 0x200;  53: 3;  15+14 = 29
-#   30  -: no symbols;  59: 2 (61 comes from inside the routine);  5
+#   30  image3+0x0: no symbols, so the image (IMAGE_ID 3, no file name)
+#       and the offset of block 30 in it (0x0);  59: 2 (61 comes from
+#       inside the routine);  5
 # total 64:  30/64 = 46.875 -> 46.88   29/64 = 45.3125 -> 45.31   5 -> 7.81
 routine_300() {
 	tsv <<-'EOF'
 	# process 300
 	# routine name executions instructions share
-	10 main+0x0 2 30 46.88
+	10 main 2 30 46.88
 	20 sq+0xc 3 29 45.31
-	30 - 2 5 7.81
+	30 image3+0x0 2 5 7.81
 	EOF
 }
 
@@ -174,13 +177,17 @@ routine_300() {
 #   30 (routine 30)  59: 2   61: 3   30 = 5
 # total 18+14+5 = 37:  18/37 = 48.648... -> 48.65
 #   14/37 = 37.837... -> 37.84   5/37 = 13.513... -> 13.51
+# Where each is and what it holds: the routine's name (as --by routine),
+# the head's source line (this DCFG has no SOURCE_DATA: -), the depth (no
+# loop's nodes hold another's head: all 1, all innermost) and the static
+# instructions, NUM_INSTRS over the loop's blocks: 11: 2+3+1 = 6; 21: 2; 30: 1.
 loop_300() {
 	tsv <<-'EOF'
 	# process 300
-	# loop routine entries iterations instructions share
-	11 10 2 1 18 48.65
-	21 20 3 4 14 37.84
-	30 30 2 3 5 13.51
+	# loop routine name source depth innermost static entries iterations instructions share
+	11 10 main - 1 yes 6 2 1 18 48.65
+	21 20 sq+0xc - 1 yes 2 3 4 14 37.84
+	30 30 image3+0x0 - 1 yes 1 2 3 5 13.51
 	EOF
 }
 
@@ -257,22 +264,23 @@ block_42() {
 	EOF
 }
 
-# routine 70 (start+0x0): entered from outside only by 80 (82 comes from
+# routine 70 (start): entered from outside only by 80 (82 comes from
 # 71, inside); 6+2 = 8
 routine_42() {
 	tsv <<-'EOF'
 	# process 42
 	# routine name executions instructions share
-	70 start+0x0 1 8 100.00
+	70 start 1 8 100.00
 	EOF
 }
 
-# loop 70 (routine 70): entries 80: 1; iterations 82 (71 -> 70): 1; 8
+# loop 70 (routine 70, start): entries 80: 1; iterations 82 (71 -> 70): 1;
+# 8; static 3+1 = 4
 loop_42() {
 	tsv <<-'EOF'
 	# process 42
-	# loop routine entries iterations instructions share
-	70 70 1 1 8 100.00
+	# loop routine name source depth innermost static entries iterations instructions share
+	70 70 start - 1 yes 4 1 1 8 100.00
 	EOF
 }
 
@@ -322,7 +330,7 @@ thread_42() {
 	block_300 | expect_stdout
 }
 
-@test "--by routine: entries from outside the routine, symbol+offset names" {
+@test "--by routine: entries from outside the routine, names as a person reads them" {
 	stream_300 s.edges
 	dcfg_count --dcfg "$D" --by routine s.edges
 	routine_300 | expect_stdout
@@ -402,6 +410,124 @@ thread_42() {
 }
 
 # ---------------------------------------------------------------------------
+# Source lines, files and nested loops: t/data/count-lines.dcfg.json
+#
+# Process 5, one image /bin/app at 0x1000, routine f (entry 10):
+#   block  offset size instrs  SOURCE_DATA records over it
+#   10     0x0    8    3       src/a.c:10 [0x0, 8) 3 instrs: wholly in 10
+#   11     0x8    8    2       src/a.c:11 [0x8, 4) 1: wholly in 11;
+#                              src/a.c:12 [0xc, 12) 3 instrs: 11 cuts 4 of
+#                              its 12 bytes, 3 x 4 / 12 = 1; 1 + 1 = 2
+#   12     0x10   8    2       src/a.c:12: 8 of its 12 bytes, 3 x 8 / 12 = 2
+#   13     0x18   8    2       src/b.h:5 [0x18, 8) 2: wholly in 13
+#   14     0x20   8    2       none: 2 instructions on no line
+#   15     0x28   4    1       src/a.c:20 [0x28, 4) 1
+#   loops: 12 = {12, 13}, back edge 13 -> 12 (listed first);
+#          11 = {11, 12, 13, 14}, back edge 14 -> 11: it holds 12's head
+# The walk: 10, twice round 11 (back edge 14 -> 11 once); inside, 12 13 12
+# 13 the first time (13 -> 12 once), 12 13 the second, then 14, 15:
+#   edges 1 2 3 4 5 4 6 7 3 4 6 8 9   (1 START -> 10 ... 9 15 -> END)
+# Block executions (edges into each): 10: 1; 11: 2 + 7 = 2; 12: 3 x2 + 5 = 3;
+# 13: 4 x3 = 3; 14: 6 x2 = 2; 15: 1.  Instructions: 3, 4, 6, 6, 4, 1 = 24,
+# the DCFG's counts and INSTR_COUNT.
+lines_stream() {
+	printf '%s\n' '# dcfg-stream 1' '# process 5' '# thread 0' 1 2 3 4 5 4 6 7 3 4 6 8 9
+}
+
+# By line, executions: the executions of the blocks with instructions on it;
+# instructions: each block's share times its executions.
+#   src/a.c:10  10: 1          1 x 3 = 3            3/24 = 12.50
+#   src/a.c:11  11: 2          2 x 1 = 2            2/24 =  8.33
+#   src/a.c:12  11 + 12: 2+3   2 x 1 + 3 x 2 = 8    8/24 = 33.33
+#   src/b.h:5   13: 3          3 x 2 = 6            6/24 = 25.00
+#   /bin/app:-  14: 2          2 x 2 = 4 (no line: the image's file name)
+#                                                   4/24 = 16.67
+#   src/a.c:20  15: 1          1 x 1 = 1            1/24 =  4.17
+# Ties none; 24 in all, the instruction total.
+line_5() {
+	tsv <<-'EOF'
+	# process 5
+	# line executions instructions share
+	src/a.c:12 5 8 33.33
+	src/b.h:5 3 6 25.00
+	/bin/app:- 2 4 16.67
+	src/a.c:10 1 3 12.50
+	src/a.c:11 2 2 8.33
+	src/a.c:20 1 1 4.17
+	EOF
+}
+
+# By file: src/a.c: blocks 10, 11 (once, though two of its lines), 12, 15:
+# 1+2+3+1 = 7 executions, 3+2+6+1 = 12 + 2 = 14 instructions (58.33);
+# src/b.h 3, 6 (25.00); /bin/app:- 2, 4 (16.67).
+file_5() {
+	tsv <<-'EOF'
+	# process 5
+	# file executions instructions share
+	src/a.c 7 14 58.33
+	src/b.h 3 6 25.00
+	/bin/app:- 2 4 16.67
+	EOF
+}
+
+# Loops: 11 (outer): its head 11 at 0x1008 lies in src/a.c:11; depth 1; not
+# innermost (it holds 12's head); static 2+2+2+2 = 8; entries 2: 1;
+# iterations 7: 1; instructions 4+6+6+4 = 20.  12 (inner): head at 0x1010,
+# in src/a.c:12; depth 2 (11 holds its head); innermost; static 4; entries
+# 3 x2 = 2; iterations 5: 1; instructions 6+6 = 12.  20/32 = 62.50, 12/32.
+loop_5() {
+	tsv <<-'EOF'
+	# process 5
+	# loop routine name source depth innermost static entries iterations instructions share
+	11 10 f src/a.c:11 1 no 8 1 1 20 62.50
+	12 10 f src/a.c:12 2 yes 4 2 1 12 37.50
+	EOF
+}
+
+@test "--by line: each block's instructions shared among its lines, no line under its image" {
+	lines_stream > s.edges
+	dcfg_count --dcfg "$DATA/count-lines.dcfg.json" --by line s.edges
+	line_5 | expect_stdout
+	dcfg_count --dcfg "$DATA/count-lines.dcfg.json" --by line --from-dcfg
+	line_5 | expect_stdout
+	dcfg_count --dcfg "$DATA/count-lines.dcfg.json" --by line --top 2 s.edges
+	line_5 | head -n 4 | expect_stdout
+}
+
+@test "--by file: per source file, no line under its image" {
+	lines_stream > s.edges
+	dcfg_count --dcfg "$DATA/count-lines.dcfg.json" --by file s.edges
+	file_5 | expect_stdout
+	dcfg_count --dcfg "$DATA/count-lines.dcfg.json" --by file --from-dcfg
+	file_5 | expect_stdout
+}
+
+@test "--by loop: the head's source line, the routine's name, depth, innermost, static instructions" {
+	lines_stream > s.edges
+	dcfg_count --dcfg "$DATA/count-lines.dcfg.json" --by loop s.edges
+	loop_5 | expect_stdout
+	dcfg_count --dcfg "$DATA/count-lines.dcfg.json" --by loop --from-dcfg
+	loop_5 | expect_stdout
+	dcfg_count --dcfg "$DATA/count-lines.dcfg.json" --by loop --top 1 s.edges
+	loop_5 | head -n 3 | expect_stdout
+}
+
+@test "gen-pair: --by line and --by file add up to the instruction total, as --by block" {
+	pair 41 2 20000
+	for k in block line file; do
+		dcfg-count --dcfg p/prog.dcfg.json --by "$k" p/prog.edges |
+		    awk -F'\t' '!/^#/ { s += $3 } END { print s }'
+	done | uniq > totals
+	[ "$(wc -l < totals)" -eq 1 ]
+	[ "$(cat totals)" -eq "$(instr_count)" ]
+	# lines are FILE:LINE or IMAGE:-, and both kinds are there
+	dcfg-count --dcfg p/prog.dcfg.json --by line p/prog.edges | grep -v '^#' | cut -f 1 > keys
+	grep -q ':[0-9][0-9]*$' keys
+	grep -q ':-$' keys
+	! grep -v ':[0-9][0-9]*$' keys | grep -v ':-$'
+}
+
+# ---------------------------------------------------------------------------
 # Several processes
 
 @test "several processes: a table for each, in stream order" {
@@ -432,11 +558,11 @@ thread_42() {
 	dcfg_count --dcfg "$D" --by loop e.edges
 	{ tsv <<-'EOF'
 	# process 300
-	# loop routine entries iterations instructions share
+	# loop routine name source depth innermost static entries iterations instructions share
 	EOF
 	  loop_42; tsv <<-'EOF'
 	# process 300
-	# loop routine entries iterations instructions share
+	# loop routine name source depth innermost static entries iterations instructions share
 	EOF
 	  loop_300; } | expect_stdout
 }

@@ -187,10 +187,12 @@ expected_table() {
 }
 
 # table_rows KIND < OUTPUT: the data rows without share (and, for routine,
-# without the name), sorted.
+# without the name; for loop, without name, source, depth, innermost and
+# static, which the loop test checks), sorted.
 table_rows() {
 	grep -v '^#' | awk -F'\t' -v k="$1" 'BEGIN { OFS = "\t" }
-	    { NF--; if (k == "routine") { $2 = ""; sub(/\t\t/, "\t") } print }' | LC_ALL=C sort
+	    { NF--; if (k == "routine") { $2 = ""; sub(/\t\t/, "\t") }
+	      if (k == "loop") { $0 = $1 OFS $2 OFS $8 OFS $9 OFS $10 } print }' | LC_ALL=C sort
 }
 
 @test "real: dcfg-count --from-dcfg --by every kind: jq's rows and totals, no error" {
@@ -198,19 +200,25 @@ table_rows() {
 	pid=$(rq 'PID')
 	sum=$(block_instrs)
 	edge_execs=$(rq '[edges[].total] | add')
-	kinds=$(dcfg-count --help | sed -n 's/^ *-b, --by KIND *//p')
-	[ "$kinds" = 'edge (default), block, routine, loop, image, type, thread' ]
-	for k in edge block routine loop image type thread; do
+	# every kind the help names
+	kinds=$(dcfg-count --help | sed -n '/--by KIND/,/--top/p' | tr -s ' \n' ' ')
+	case $kinds in
+	*'edge (default), block, routine, loop, image, type, thread, line, file -n, --top'*) ;;
+	*) echo "help: $kinds"; false ;;
+	esac
+	for k in edge block routine loop image type thread line file; do
 		dcfg_count --dcfg "$REAL" --from-dcfg --by "$k"
 		[ "$status" -eq 0 ] && [ ! -s stderr ] || { echo "--by $k"; show; false; }
 		[ "$(sed -n 1p stdout)" = "# process $pid" ] || { show; false; }
-		expected_table "$k" > want
-		[ -s want ]
-		table_rows "$k" < stdout > got
-		diff -u want got || { echo "--by $k"; false; }
+		if [ "$k" != line ] && [ "$k" != file ]; then
+			expected_table "$k" > want
+			[ -s want ]
+			table_rows "$k" < stdout > got
+			diff -u want got || { echo "--by $k"; false; }
+		fi
 		# no row with nothing in it
 		grep -v '^#' stdout | awk -F'\t' -v k="$k" '{ z = 1
-		    for (i = (k == "routine" || k == "loop" ? 3 : 2); i < NF; i++) if ($i != 0) z = 0
+		    for (i = (k == "routine" ? 3 : k == "loop" ? 8 : 2); i < NF; i++) if ($i != 0) z = 0
 		    if (z) { print "a row of zeros: " $0; bad = 1 } } END { exit bad }'
 		# every instruction once, in every kind but loop (nested loops
 		# count theirs twice): the blocks' sum, not INSTR_COUNT
@@ -226,6 +234,53 @@ table_rows() {
 	[ "$(dcfg-count --dcfg "$REAL" --from-dcfg --by thread | grep -vc '^#')" -eq 8 ]
 	[ "$(dcfg-count --dcfg "$REAL" --from-dcfg --by edge | grep -vc '^#')" -eq \
 	    "$(rq '[edges[] | select(.total > 0)] | length')" ]
+}
+
+@test "real: dcfg-count --by loop: each loop's depth, innermost, static instructions and file:line" {
+	real
+	# jq: the loops around a loop are the others of its routine whose nodes
+	# hold its head; a loop holding another's head is not innermost; static
+	# is NUM_INSTRS over its nodes. Every loop, run or not (--from-dcfg
+	# shows those that ran: compare on the heads it shows).
+	rq 'ni as $ni | routines[] | .LOOPS as $L | $L[] | . as $l |
+	    ([$L[] | select(.LOOP_HEAD_NODE_ID != $l.LOOP_HEAD_NODE_ID and
+	        (.LOOP_NODE_IDS | index([$l.LOOP_HEAD_NODE_ID])))] | length + 1) as $depth |
+	    ([$L[] | select(.LOOP_HEAD_NODE_ID != $l.LOOP_HEAD_NODE_ID and
+	        (.LOOP_HEAD_NODE_ID as $h | $l.LOOP_NODE_IDS | index([$h])))] | length == 0) as $inner |
+	    [$l.LOOP_HEAD_NODE_ID, $depth, (if $inner then "yes" else "no" end),
+	     ($l.LOOP_NODE_IDS | map($ni[tostring] // 0) | add)] | map(tostring) | join("\t")' |
+	    LC_ALL=C sort > all
+	dcfg_count --dcfg "$REAL" --from-dcfg --by loop
+	[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; false; }
+	grep -v '^#' stdout | awk -F'\t' -v OFS='\t' '{ print $1, $5, $6, $7 }' | LC_ALL=C sort > got
+	[ "$(wc -l < got)" -ge 4 ]
+	# every row shown is jq's
+	LC_ALL=C comm -23 got all > wrong
+	[ ! -s wrong ] || { cat wrong; false; }
+	# file:line: the SOURCE_DATA record that covers the head's address, or -
+	rq 'names as $names | ni as $n | [images[] | .LOAD_ADDR as $load |
+	      .IMAGE_DATA.SOURCE_DATA // empty | rows |
+	      {lo: (($load | num) + (.ADDR_OFFSET | num)), size: .SIZE,
+	       at: "\($names[.FILE_NAME_ID | tostring]):\(.LINE_NUM)"}] as $src |
+	    blocks[] | . as $b | (.LOAD + (.ADDR_OFFSET | num)) as $a |
+	    ([$src[] | select(.lo <= $a and $a < .lo + .size) | .at] | first // "-") as $at |
+	    "\(.NODE_ID)\t\($at)"' | LC_ALL=C sort > places
+	grep -v '^#' stdout | awk -F'\t' -v OFS='\t' '{ print $1, $4 }' | LC_ALL=C sort > got
+	LC_ALL=C comm -23 got places > wrong
+	[ ! -s wrong ] || { cat wrong; false; }
+}
+
+@test "real: dcfg-count --by line and --by file: every instruction once, no line under its image" {
+	real
+	sum=$(block_instrs)
+	for k in line file; do
+		dcfg_count --dcfg "$REAL" --from-dcfg --by "$k"
+		[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; false; }
+		total=$(grep -v '^#' stdout | awk -F'\t' '{ s += $3 } END { print s }')
+		[ "$total" -eq "$sum" ] || { echo "--by $k: $total, not $sum"; false; }
+		# code on no line is under an image's file name, FILE:-
+		grep -v '^#' stdout | cut -f 1 | grep -q ':-$'
+	done
 }
 
 # ---------------------------------------------------------------------------
@@ -375,10 +430,14 @@ dot_ok() {
 		    { echo "routine $entry: $loops loops"; cat "r$entry.dot"; false; }
 		dot_ok "r$entry.dot"
 	done < looped
-	# a name that several images share (malloc@plt): the first, drawn
-	dcfg_convert --to dot --dcfg "$REAL" --routine malloc@plt -o plt.dot
+	# a name that several images share (malloc@plt) is qualified with its
+	# image: that of libgomp.so.1 is drawn; the bare name names none
+	dcfg_convert --to dot --dcfg "$REAL" --routine malloc@plt@libgomp.so.1 -o plt.dot
 	[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; false; }
 	dot_ok plt.dot
+	grep -q '^digraph "malloc@plt@libgomp.so.1"' plt.dot
+	dcfg_convert --to dot --dcfg "$REAL" --routine malloc@plt -o none.dot
+	[ "$status" -eq 2 ] && grep -q 'has no routine malloc@plt$' stderr
 }
 
 # stub_numbers ENTRY...: from the DCFG by jq, for the routines with these

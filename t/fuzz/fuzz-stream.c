@@ -33,7 +33,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct dcfg_output out;
 	const char *path = fuzz_file(data, size);
-	struct dcfg_count_options co = { .by = (enum dcfg_count_by)(size % 7) };
+	struct dcfg_count_options co = { .by = (enum dcfg_count_by)(size % 9) };
 	struct dcfg_stream_record r;
 	struct dcfg_stream *st;
 	struct dcfg_stage s;
