@@ -192,8 +192,8 @@ of_file(const char *path, int from_start, enum dcfg_kind *kind, struct dcfg_erro
 		free(buf);
 		return -1;
 	}
-	while (have < SNIFF_SIZE &&
-	    (*kind = dcfg_kind_sniff(buf, have, n == 0)) == DCFG_KIND_UNKNOWN && n > 0)
+	while ((*kind = dcfg_kind_sniff(buf, have, n == 0)) == DCFG_KIND_UNKNOWN &&
+	    n > 0 && have < SNIFF_SIZE)
 		if ((n = dcfg_input_read(in, buf + have, SNIFF_SIZE - have, err)) > 0)
 			have += (size_t)n;
 	dcfg_input_close(in);
@@ -327,8 +327,8 @@ dcfg_kind_probe(const char *path, enum dcfg_kind *kind,
 		return stdin_error(err);
 	}
 	*kind = DCFG_KIND_UNKNOWN;
-	while (r->len < SNIFF_SIZE &&
-	    (*kind = dcfg_kind_sniff(r->buf, r->len, n == 0)) == DCFG_KIND_UNKNOWN && n > 0)
+	while ((*kind = dcfg_kind_sniff(r->buf, r->len, n == 0)) == DCFG_KIND_UNKNOWN &&
+	    n > 0 && r->len < SNIFF_SIZE)
 		if ((n = dcfg_input_read(r->in, r->buf + r->len, SNIFF_SIZE - r->len, err)) > 0)
 			r->len += (size_t)n;
 	if (n < 0) {

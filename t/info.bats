@@ -1248,3 +1248,21 @@ EOF
 	gzip -c s.edges | capture dcfg-info
 	expect_error 'dcfg-info: <stdin>:1:1: this is an edge stream, not a DCFG or a DCFG-trace (give it as the stream, with the .dcfg.json file as --dcfg)'
 }
+
+@test "a DCFG-trace larger than the bytes looked at to tell its kind, as a file and from a pipe" {
+	# gen-trace writes 30000 chunks of 100 edges, 1.4 MB: a plain file is read
+	# 256 KiB at a time, and the kind was once missed when the first read
+	# filled the look-ahead. Totals checked against dcfg-expand --count.
+	gen-trace 3000000 100 1 > big.json
+	[ "$(wc -c < big.json)" -gt 300000 ]
+	dcfg_info --json big.json
+	[ "$status" -eq 0 ]
+	jq -r '.processes[] | .pid as $p | .per_thread[] | [$p, .tid, .edges, .instructions] | @tsv' stdout > info.tsv
+	dcfg-expand --count big.json | grep -v '^#' > expand.tsv
+	diff -u expand.tsv info.tsv
+	run jq -r '[.total.chunks, .total.edges] | @tsv' stdout
+	[ "$output" = "$(printf '30000\t3000000')" ]
+	capture sh -c 'cat big.json | dcfg-info --json'
+	run jq -r '[.total.chunks, .total.edges] | @tsv' stdout
+	[ "$output" = "$(printf '30000\t3000000')" ]
+}
