@@ -121,7 +121,7 @@ check: deps
 	$(MAKE) fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
 
 demo: deps all
-	@sh scripts/demo.sh $(BUILD)/bin
+	@sh scripts/demo.sh $(BUILD)/bin $(BUILD)/demo
 
 bench: deps all
 	@sh scripts/bench.sh $(BUILD)/bin

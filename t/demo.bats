@@ -1,0 +1,61 @@
+#!/usr/bin/env bats
+# make demo (scripts/demo.sh) on the bundled sample t/data/sample: each
+# step prints its command, then its output; the pipeline of the README, a
+# routine table, a Callgrind profile read back by callgrind_annotate and
+# two pictures drawn by dot, whose paths it prints.
+
+load test_helper
+
+demo() {
+	local bin
+	bin=$(dirname "$(command -v dcfg-info)")
+	(cd "$BATS_TEST_DIRNAME/.." && sh scripts/demo.sh "$bin" "$BATS_TEST_TMPDIR/out") > demo.out 2> demo.err
+}
+
+# sample_instrs: the sample's instructions by jq, a second route: the sum
+# over its edges of the total count times the NUM_INSTRS of the target.
+sample_instrs() {
+	gzip -dc "$DATA/sample/prog.dcfg.json.gz" | jq '
+	    def col($t; $n): $t[0] | index($n);
+	    .PROCESSES as $p | $p[1][col($p; "PROCESS_DATA")] as $d |
+	    ([$d.IMAGES as $i | $i[1:][] | .[col($i; "IMAGE_DATA")].BASIC_BLOCKS // empty | . as $b |
+	      $b[1:][] | {key: (.[col($b; "NODE_ID")] | tostring), value: .[col($b; "NUM_INSTRS")]}] |
+	     from_entries) as $n |
+	    $d.EDGES as $e |
+	    [$e[1:][] | ($n[.[col($e; "TARGET_NODE_ID")] | tostring] // 0) * (.[col($e; "COUNT_PER_THREAD")] | add)] | add'
+}
+
+@test "make demo: every step echoed, the pipeline's blocks, a routine table" {
+	demo
+	[ ! -s demo.err ] || { cat demo.err; false; }
+	grep -qx '$ dcfg-info prog.trace.json.bz2 .*' demo.out
+	grep -q '^\$ dcfg-expand prog.trace.json.bz2 | dcfg-edges --dcfg prog.dcfg.json.gz |$' demo.out
+	grep -qx '# fields edge source target type node address image offset size instrs symbol source' demo.out
+	# the first edge of thread 0 is its ENTRY, into main's first block
+	grep -q "$(printf '^[0-9]*\t[0-9]*\t[0-9]*\tENTRY\t[0-9]*\t0x[0-9a-f]*\t[^\t]*\t0x[0-9a-f]*\t[0-9]*\t[0-9]*\tmain+0x0\t')" demo.out
+	grep -qx "$(printf '# routine\tname\texecutions\tinstructions\tshare')" demo.out
+	grep -qx "$(printf '# loop\troutine\tname\tsource\tdepth\tinnermost\tstatic\tentries\titerations\tinstructions\tshare')" demo.out
+	grep -qx "$(printf '# line\texecutions\tinstructions\tshare')" demo.out
+}
+
+@test "make demo: callgrind_annotate reads the profile, its total the sample's instructions" {
+	command -v callgrind_annotate > /dev/null || skip "callgrind_annotate (valgrind) is not installed"
+	demo
+	total=$(sample_instrs)
+	grep -q "^\$ callgrind_annotate --inclusive=yes .*/out/callgrind.out | head -n 24$" demo.out
+	n=$(sed -n 's/^\([0-9,]*\) (100.0%)  PROGRAM TOTALS$/\1/p' demo.out | tr -d ,)
+	[ "$n" -eq "$total" ] || { echo "PROGRAM TOTALS $n, not $total"; false; }
+	[ -s out/callgrind.out ]
+}
+
+@test "make demo: two pictures drawn by dot, their paths printed" {
+	command -v dot > /dev/null || skip "dot (graphviz) is not installed"
+	demo
+	for f in calls main; do
+		head -c 2000 "out/$f.svg" | grep -q '<svg'
+		grep -qF "out/$f.svg" demo.out
+	done
+	# main's picture is main's graph; the call graph is the process's
+	grep -q '<title>main</title>' out/main.svg
+	grep -q "<title>$(dcfg-info "$DATA/sample/prog.trace.json.bz2" | sed -n 's/^process: //p')</title>" out/calls.svg
+}
