@@ -16,6 +16,9 @@ struct dcfg_count_row {
 
 #define NO_LINE UINT64_MAX
 
+#define LOOP_HEADER "# loop\troutine\tname\tsource\tdepth\tinnermost\tstatic\tentries" \
+	"\titerations\tinstructions\tshare\n"
+
 /* A loop a block belongs to: as one of its nodes, or as its head. */
 struct dcfg_loop_member {
 	uint32_t loop;             /* in d->loops */
@@ -560,8 +563,7 @@ print_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t n,
 		"# edge\texecutions\tinstructions\tshare\n",
 		"# block\texecutions\tinstructions\tshare\n",
 		"# routine\tname\texecutions\tinstructions\tshare\n",
-		"# loop\troutine\tname\tsource\tdepth\tinnermost\tstatic\tentries\titerations"
-		    "\tinstructions\tshare\n",
+		LOOP_HEADER,
 		"# image\texecutions\tinstructions\tshare\n",
 		"# type\texecutions\tinstructions\tshare\n",
 		"# thread\texecutions\tinstructions\tshare\n",
