@@ -441,7 +441,7 @@ edges_only() {
 	cp "$DATA/sample/prog.dcfg.json.gz" d.gz
 	dcfg_blocks --dcfg "$HELLO" d.gz
 	echo '# dcfg-stream 1' |
-	    expect_error_after 'dcfg-blocks: d.gz:1:1: not an edge stream: the first line must be "# dcfg-stream 1"'
+	    expect_error_after 'dcfg-blocks: d.gz:1:1: this is a DCFG, not an edge stream (give it with --dcfg)'
 
 	printf ' # dcfg-stream 1\n' > space.txt
 	dcfg_blocks --dcfg "$HELLO" < space.txt

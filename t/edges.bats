@@ -458,7 +458,7 @@ types_head() {
 	cp "$DATA/sample/prog.trace.json.bz2" trace.bz2
 	dcfg_edges --dcfg "$HELLO" trace.bz2
 	echo '# dcfg-stream 1' |
-	    expect_error_after 'dcfg-edges: trace.bz2:1:1: not an edge stream: the first line must be "# dcfg-stream 1"'
+	    expect_error_after 'dcfg-edges: trace.bz2:1:1: this is a DCFG-trace, not an edge stream (decode it with dcfg-expand first)'
 
 	# an empty file, and another version
 	: > empty

@@ -831,7 +831,7 @@ EOF
 	# a trace given by mistake
 	gen-trace 100 100 1 > prog.trace.json
 	dcfg_encode prog.trace.json
-	expect_encode_error 'dcfg-encode: prog.trace.json:1:1: not an edge stream: the first line must be "# dcfg-stream 1"'
+	expect_encode_error 'dcfg-encode: prog.trace.json:1:1: this is a DCFG-trace, not an edge stream (decode it with dcfg-expand first)'
 	# another version
 	printf '# dcfg-stream 2\n# process 1\n# thread 0\n10\n' > v2.edges
 	dcfg_encode v2.edges
@@ -848,7 +848,7 @@ EOF
 	expect_encode_error 'dcfg-encode: <stdin>:1:1: not an edge stream: the first line must be "# dcfg-stream 1"'
 	gzip -c prog.trace.json > prog.trace.json.gz
 	dcfg_encode prog.trace.json.gz
-	expect_encode_error 'dcfg-encode: prog.trace.json.gz:1:1: not an edge stream: the first line must be "# dcfg-stream 1"'
+	expect_encode_error 'dcfg-encode: prog.trace.json.gz:1:1: this is a DCFG-trace, not an edge stream (decode it with dcfg-expand first)'
 }
 
 @test "an edge before \"# thread\"" {
