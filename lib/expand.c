@@ -14,6 +14,7 @@ struct expand {
 	struct dcfg_output *out;
 	const struct dcfg_process *process;   /* in the DCFG, with --dcfg */
 	uint64_t pid, tid;
+	int headed;                           /* the output's first line is written */
 	int in_thread;                        /* a thread's totals are pending (--count) */
 	uint64_t edges, instrs;               /* the thread's totals */
 	uint64_t decoded;                     /* edges of every thread, for the meter */
@@ -55,11 +56,30 @@ flush_totals(struct expand *x)
 	x->in_thread = 0;
 }
 
+/*
+ * The header waits for the first process (or the end of a trace of none),
+ * so that a file that is no trace writes nothing before its error.
+ */
+static void
+header(struct expand *x)
+{
+	if (x->headed)
+		return;
+	x->headed = 1;
+	if (x->o->mode == DCFG_EXPAND_EDGES)
+		dcfg_out_str(x->out, "# dcfg-stream 1\n");
+	else if (x->o->mode == DCFG_EXPAND_LIST)
+		dcfg_out_str(x->out, "# pid\ttid\tchunk\tpreceding_instr_count\tinstr_count\tedge_count\tsequence_length\n");
+	else
+		dcfg_out_str(x->out, "# pid\ttid\tedges\tinstructions\n");
+}
+
 static int
 on_process(void *ctx, struct dcfg_trace *t, uint64_t pid)
 {
 	struct expand *x = ctx;
 
+	header(x);
 	flush_totals(x);
 	if (!listed(x->o->pids, x->o->n_pids, pid))
 		return DCFG_TRACE_SKIP;
@@ -283,19 +303,6 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 }
 
 static void
-on_start(void *ctx)
-{
-	struct expand *x = ctx;
-
-	if (x->o->mode == DCFG_EXPAND_EDGES)
-		dcfg_out_str(x->out, "# dcfg-stream 1\n");
-	else if (x->o->mode == DCFG_EXPAND_LIST)
-		dcfg_out_str(x->out, "# pid\ttid\tchunk\tpreceding_instr_count\tinstr_count\tedge_count\tsequence_length\n");
-	else
-		dcfg_out_str(x->out, "# pid\ttid\tedges\tinstructions\n");
-}
-
-static void
 on_progress(void *ctx, uint64_t bytes)
 {
 	struct expand *x = ctx;
@@ -312,7 +319,6 @@ dcfg_expand(const char *trace, const struct dcfg_expand_options *opt,
     struct dcfg_output *out, struct dcfg_error *err)
 {
 	static const struct dcfg_trace_handler handler = {
-		.start = on_start,
 		.process = on_process,
 		.thread = on_thread,
 		.chunk = on_chunk,
@@ -329,8 +335,10 @@ dcfg_expand(const char *trace, const struct dcfg_expand_options *opt,
 	/* the chunk table decodes no edges */
 	dcfg_progress_file(x->meter, NULL, trace, opt->mode == DCFG_EXPAND_LIST ? NULL : "edges");
 	rc = dcfg_trace_read(trace, &handler, x, err);
-	if (rc == 0)
+	if (rc == 0) {
+		header(x);
 		flush_totals(x);
+	}
 	free(x);
 	return rc;
 }

@@ -79,6 +79,8 @@ kind_error() {
 @test "a DCFG where a DCFG-trace is expected" {
 	dcfg_expand d.json
 	kind_error "dcfg-expand: d.json:3:18: $D_NOT_T"
+	# nothing on standard output: not even the stream's first line
+	[ ! -s stdout ]
 	dcfg_expand shuffled.json
 	kind_error "dcfg-expand: shuffled.json:3:5: $D_NOT_T"
 	dcfg_expand < d.json.bz2
