@@ -8,6 +8,7 @@
 
 #include <yajl/yajl_parse.h>
 
+#include "kind.h"
 #include "vec.h"
 
 #define MAX_FRAMES   48      /* deeper than any schema; frames follow the schema only */
@@ -910,6 +911,16 @@ yajl_failure(struct dcfg_json *j, size_t len)
 		    is_word_char(j->chunk[start - 1]); start--)
 			;
 		j->tok_len = off - start;
+	}
+	/* Not JSON at all but an edge stream: say that, not where JSON broke. */
+	if (j->h->wants && j->line == 1 && j->column == 1 && j->scan_off == 0) {
+		for (start = 0; start < len && is_space(j->chunk[start]); start++)
+			;
+		if (start < len && j->chunk[start] == '#') {
+			j->failed = 1;
+			return dcfg_kind_error(j->err, j->file, 1, start + 1, DCFG_KIND_STREAM,
+			    (enum dcfg_kind)j->h->wants);
+		}
 	}
 	return dcfg_json_fail(j, "invalid JSON: %s", clean);
 }

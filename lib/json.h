@@ -62,6 +62,12 @@ struct dcfg_json_handler {
 	/* A table's header row is complete: see dcfg_json_column(). */
 	int (*header)(void *ctx, int table_id);
 	void (*progress)(void *ctx, uint64_t bytes); /* bytes of the file so far */
+	/*
+	 * What the reader reads (enum dcfg_kind, kind.h; 0: unsaid): input
+	 * that starts with an edge stream's '#' is then reported as
+	 * "this is an edge stream, not WANTS", also from a pipe.
+	 */
+	int wants;
 };
 
 struct dcfg_json;

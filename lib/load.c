@@ -445,6 +445,7 @@ static const struct dcfg_json_handler handler = {
 	.string = on_string,
 	.header = on_header,
 	.progress = on_progress,
+	.wants = DCFG_KIND_DCFG,
 };
 
 struct dcfg *

@@ -468,6 +468,7 @@ static const struct dcfg_json_handler handler = {
 	.entry = on_entry,
 	.header = on_header,
 	.progress = on_progress,
+	.wants = DCFG_KIND_TRACE,
 };
 
 int

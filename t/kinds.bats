@@ -74,6 +74,11 @@ kind_error() {
 	# standard input that is a file can be looked at again
 	dcfg_check - < s.edges
 	kind_error "dcfg-check: <stdin>:1:1: $S_NOT_D"
+	# a pipe cannot: the JSON reader knows it by its first '#'
+	capture sh -c 'cat s.edges | dcfg-check -'
+	kind_error "dcfg-check: <stdin>:1:1: $S_NOT_D"
+	capture sh -c 'gzip -c s.edges | dcfg-convert --to dot --dcfg -'
+	kind_error "dcfg-convert: <stdin>:1:1: $S_NOT_D"
 }
 
 @test "a DCFG where a DCFG-trace is expected" {
@@ -107,6 +112,11 @@ kind_error() {
 	kind_error "dcfg-check: s.edges:1:1: $S_NOT_T"
 	dcfg_convert --to callgrind --dcfg d.json --trace s.edges
 	kind_error "dcfg-convert: s.edges:1:1: $S_NOT_T"
+	# from a pipe, as after another dcfg-expand
+	capture sh -c 'cat s.edges | dcfg-expand'
+	kind_error "dcfg-expand: <stdin>:1:1: $S_NOT_T"
+	capture sh -c 'dcfg-expand t.json | dcfg-expand --count'
+	kind_error "dcfg-expand: <stdin>:1:1: $S_NOT_T"
 }
 
 @test "a DCFG-trace or a DCFG where an edge stream is expected, as a file or on standard input" {
