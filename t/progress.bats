@@ -173,6 +173,20 @@ ends_clear() {
  stage-hello.stream" ]
 }
 
+@test "dcfg-info: the DCFG or the trace it summarises, named, to 100%" {
+	cp "$DATA/sample/prog.dcfg.json.gz" "$DATA/sample/prog.trace.json.bz2" .
+	for f in prog.dcfg.json.gz prog.trace.json.bz2; do
+		dcfg-info --progress "$f" > out 2> err
+		dcfg-info "$f" | cmp - out
+		ends_clear err
+		size=$(wc -c < "$f")
+		# the size as the meter prints it: KiB with one decimal
+		kib=$(awk -v n="$size" 'BEGIN { printf "%.1f KiB", n / 1024 }')
+		lines err | tail -n 1 | grep -q "^dcfg-info: $f: 100%, $kib, .*, ETA 0:00:00\$" ||
+		    { lines err; false; }
+	done
+}
+
 @test "dcfg-blocks and dcfg-count show the same meter" {
 	dcfg-blocks --progress --dcfg "$DATA/hello.dcfg.json" "$DATA/stage-hello.stream" > /dev/null 2> err
 	ends_clear err
