@@ -1,7 +1,14 @@
-/* The DCFG-trace reader with the transition tables and the sequence decoder behind it. */
+/*
+ * The DCFG-trace reader with the transition tables and the sequence
+ * decoder behind it; the summary dcfg-info makes of a trace without
+ * decoding it; and the look at the first bytes that tells the kinds apart.
+ */
 #include "fuzz.h"
 
+#include "kind.h"
+#include "output.h"
 #include "trace.h"
+#include "trace_summary.h"
 
 /* Inputs may claim any EDGE_COUNT; a run stops after this many edges. */
 #define MAX_EDGES 200000
@@ -46,10 +53,23 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.process = on_process,
 		.chunk = on_chunk,
 	};
+	static struct dcfg_output out;
+	struct dcfg_trace_summary_options so = { .only_pid = size & 1, .pid = 1 };
+	struct dcfg_trace_summary ts;
 	struct run r = { 0 };
 	struct dcfg_error err;
+	const char *path = fuzz_file(data, size);
 
-	dcfg_trace_read(fuzz_file(data, size), &h, &r, &err);
+	dcfg_trace_read(path, &h, &r, &err);
+	if (dcfg_trace_summarize(path, &so, &ts, &err) == 0) {
+		if (dcfg_output_open(&out, "/dev/null", &err) < 0)
+			abort();
+		dcfg_trace_summary_write(&out, &ts, (int)(size & 2));
+		dcfg_output_close(&out, &err);
+		dcfg_trace_summary_free(&ts);
+	}
+	dcfg_kind_sniff((const char *)data, size, 1);
+	dcfg_kind_sniff((const char *)data, size / 2, 0);
 	return 0;
 }
 
