@@ -6,6 +6,7 @@
  * described in dcfg-convert(1).
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -288,6 +289,32 @@ find_routine(const struct dcfg_profile *pf, const char *arg)
 	return NULL;
 }
 
+/*
+ * A name two images share is qualified (names.h): when ARG is such a bare
+ * name, say which names the user may have meant.
+ */
+static int
+no_routine(const struct dcfg_profile *pf, const struct dcfg_convert_options *o,
+    const char *arg, struct dcfg_error *err)
+{
+	char also[160] = "";
+	size_t i, len = strlen(arg), at = 0;
+	int n = 0;
+
+	for (i = 0; i < pf->n_funcs && at < sizeof also; i++) {
+		const char *name = dcfg_profile_name(pf, &pf->funcs[i]);
+		if (strncmp(name, arg, len) == 0 && name[len] == '@' && strchr(name + len + 1, '@') == NULL) {
+			int w = snprintf(also + at, sizeof also - at, "%s%s", n++ ? ", " : "", name);
+			at += w > 0 ? (size_t)w : 0;
+		}
+	}
+	if (n == 0)
+		return dcfg_error_set(err, o->dcfg_path, "process %" PRIu64 " has no routine %s",
+		    pf->p->pid, arg);
+	return dcfg_error_set(err, o->dcfg_path, "process %" PRIu64 " has no routine %s; "
+	    "images share the name: %s%s", pf->p->pid, arg, also, at >= sizeof also ? "..." : "");
+}
+
 /* ---- the chosen routines and their stubs ---- */
 
 enum { STUB_IN, STUB_OUT };   /* the order their edges are written in, per block */
@@ -352,8 +379,7 @@ choose(struct sel *s, struct dcfg_error *err)
 
 	for (i = 0; i < o->n_routines; i++) {
 		if ((f = find_routine(pf, o->routines[i])) == NULL)
-			return dcfg_error_set(err, o->dcfg_path, "process %" PRIu64 " has no routine %s",
-			    pf->p->pid, o->routines[i]);
+			return no_routine(pf, o, o->routines[i], err);
 		s->chosen[f - pf->funcs] = 1;
 	}
 	for (i = 0; i < o->n_nodes; i++) {

@@ -78,3 +78,15 @@ names() {
 	    sort > got
 	printf '%s\n' image3+0x0 main sq+0xc | diff - got
 }
+
+@test "dot --routine: the qualified name; a bare shared name says which it may mean" {
+	dcfg_convert --to dot --dcfg "$N" --routine _init@libc.so.6#2
+	[ "$status" -eq 0 ] && grep -q '^digraph "_init@libc.so.6#2"' stdout || { show; false; }
+	dcfg_convert --to dot --dcfg "$N" --routine _init
+	expect_error "dcfg-convert: $N: process 77 has no routine _init; images share the name: _init@prog, _init@libc.so.6#2"
+	# puts+0x8@libc.so.6#2 is inside puts, not named puts: only image 4's
+	dcfg_convert --to dot --dcfg "$N" --routine puts
+	expect_error "dcfg-convert: $N: process 77 has no routine puts; images share the name: puts@libc.so.6#4"
+	dcfg_convert --to dot --dcfg "$N" --routine nosuch
+	expect_error "dcfg-convert: $N: process 77 has no routine nosuch"
+}
