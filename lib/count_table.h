@@ -53,4 +53,57 @@ int dcfg_count_table_print(struct dcfg_count_table *t, const struct dcfg_process
     const struct dcfg_count_thread *threads, size_t n_threads, struct dcfg_output *out,
     int *overflow);
 
+/* ---- between count_table.c and count_source.c ---- */
+
+struct dcfg_count_row {
+	uint64_t key;              /* an id, a line; DCFG_COUNT_NO_LINE: code on no line */
+	const char *name;          /* non-NULL: the row is keyed by NAME, then KEY */
+	const struct dcfg_loop *loop;
+	uint64_t exec, iter, instr;
+};
+
+#define DCFG_COUNT_NO_LINE UINT64_MAX
+
+/* A loop a block belongs to: as one of its nodes, or as its head. */
+struct dcfg_loop_member {
+	uint32_t loop;             /* in d->loops */
+	uint32_t is_node, is_head;
+};
+
+/* Sums and products of counts, saturating and flagged: a wrapped count would be a lie. */
+static inline uint64_t
+dcfg_count_add(int *overflow, uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	if (__builtin_add_overflow(a, b, &r)) {
+		*overflow = 1;
+		return UINT64_MAX;
+	}
+	return r;
+}
+
+static inline uint64_t
+dcfg_count_mul(int *overflow, uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	if (__builtin_mul_overflow(a, b, &r)) {
+		*overflow = 1;
+		return UINT64_MAX;
+	}
+	return r;
+}
+
+/* Appends R to T's rows (*N of them). -1: out of memory. */
+int dcfg_count_add_row(struct dcfg_count_table *t, size_t *n, struct dcfg_count_row r);
+/* The rows of a loop table, and of a line or file table, of process P. -1: out of memory. */
+int dcfg_count_loop_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t *n,
+    int *overflow);
+int dcfg_count_line_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t *n,
+    int *overflow);
+/* A loop row's columns from routine to static. */
+void dcfg_count_out_loop(const struct dcfg_count_table *t, const struct dcfg_process *p,
+    const struct dcfg_loop *lp, struct dcfg_output *out, const struct dcfg_names *names);
+
 #endif
