@@ -37,39 +37,6 @@ struct counter {
 	int overflow;              /* a count went past 2^64 - 1 */
 };
 
-/* Sums and products of counts, saturating and flagged: a wrapped count would be a lie. */
-static uint64_t
-add(struct counter *c, uint64_t a, uint64_t b)
-{
-	uint64_t r;
-
-	if (__builtin_add_overflow(a, b, &r)) {
-		c->overflow = 1;
-		return UINT64_MAX;
-	}
-	return r;
-}
-
-static uint64_t
-mul(struct counter *c, uint64_t a, uint64_t b)
-{
-	uint64_t r;
-
-	if (__builtin_mul_overflow(a, b, &r)) {
-		c->overflow = 1;
-		return UINT64_MAX;
-	}
-	return r;
-}
-
-static uint64_t
-source_instrs(const struct dcfg *d, const struct dcfg_process *p, const struct dcfg_edge *e)
-{
-	const struct dcfg_block *b = dcfg_block_by_node(d, p, e->source);
-
-	return b ? b->num_instrs : 0;
-}
-
 /* ---- basic-block vectors (SimPoint's frequency vectors) ---- */
 
 struct bbv_entry {
@@ -176,7 +143,7 @@ on_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e
 		on_thread(c, 0);
 	if (c->thread < c->n_threads) {
 		c->threads[c->thread].edges++;
-		c->threads[c->thread].instrs += source_instrs(c->d, p, e);
+		c->threads[c->thread].instrs += dcfg_count_source_instrs(c->d, p, e);
 	}
 	if (c->o->bbv && (b = dcfg_idmap_get(&p->block_by_node, e->target)) != DCFG_NONE) {
 		uint64_t ni = c->d->blocks[p->blocks.first + b].num_instrs;
@@ -243,10 +210,11 @@ dcfg_count_dcfg(const struct dcfg *d, struct dcfg_output *out,
 					c.n_threads++;
 				}
 				if (t < c.n_threads) {
-					c.threads[t].edges = add(&c, c.threads[t].edges,
+					c.threads[t].edges = dcfg_count_add(&c.overflow, c.threads[t].edges,
 					    d->counts[e->counts.first + t]);
-					c.threads[t].instrs = add(&c, c.threads[t].instrs,
-					    mul(&c, d->counts[e->counts.first + t], source_instrs(d, p, e)));
+					c.threads[t].instrs = dcfg_count_add(&c.overflow, c.threads[t].instrs,
+					    dcfg_count_mul(&c.overflow, d->counts[e->counts.first + t],
+					    dcfg_count_source_instrs(d, p, e)));
 				}
 			}
 		}

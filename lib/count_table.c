@@ -83,8 +83,8 @@ dcfg_count_add_row(struct dcfg_count_table *t, size_t *n, struct dcfg_count_row 
 	return 0;
 }
 
-static uint64_t
-source_instrs(const struct dcfg *d, const struct dcfg_process *p, const struct dcfg_edge *e)
+uint64_t
+dcfg_count_source_instrs(const struct dcfg *d, const struct dcfg_process *p, const struct dcfg_edge *e)
 {
 	const struct dcfg_block *b = dcfg_block_by_node(d, p, e->source);
 
@@ -119,7 +119,7 @@ build_rows(struct dcfg_count_table *t, const struct dcfg_process *p,
 			const struct dcfg_edge *e = &d->edges[t->exec.touched[k]];
 			uint64_t x = t->exec.value[t->exec.touched[k]];
 			if (x && dcfg_count_add_row(t, n, (struct dcfg_count_row){ e->id, NULL, NULL, x, 0,
-			    dcfg_count_mul(of, x, source_instrs(d, p, e)) }) < 0)
+			    dcfg_count_mul(of, x, dcfg_count_source_instrs(d, p, e)) }) < 0)
 				return -1;
 		}
 		break;
@@ -130,7 +130,7 @@ build_rows(struct dcfg_count_table *t, const struct dcfg_process *p,
 			uint32_t ty = dcfg_idmap_get(&d->edge_type_by_id, e->type_id);
 			v = dcfg_tally_at(&t->group, ty == DCFG_NONE ? (uint32_t)d->n_edge_types : ty);
 			v[0] = dcfg_count_add(of, v[0], x);
-			v[1] = dcfg_count_add(of, v[1], dcfg_count_mul(of, x, source_instrs(d, p, e)));
+			v[1] = dcfg_count_add(of, v[1], dcfg_count_mul(of, x, dcfg_count_source_instrs(d, p, e)));
 		}
 		for (k = 0; k < t->group.n_touched; k++) {
 			uint32_t ty = t->group.touched[k];

@@ -95,6 +95,9 @@ dcfg_count_mul(int *overflow, uint64_t a, uint64_t b)
 	return r;
 }
 
+/* The NUM_INSTRS of edge E's source block (0 for a special node): what a traversal costs. */
+uint64_t dcfg_count_source_instrs(const struct dcfg *d, const struct dcfg_process *p,
+    const struct dcfg_edge *e);
 /* Appends R to T's rows (*N of them). -1: out of memory. */
 int dcfg_count_add_row(struct dcfg_count_table *t, size_t *n, struct dcfg_count_row r);
 /* The rows of a loop table, and of a line or file table, of process P. -1: out of memory. */
