@@ -140,6 +140,7 @@ dcfg_blocks_run(struct dcfg_stage *s, const char *path, int offsets,
 	    "node address image offset size instrs symbol source";
 	s->replace = offsets;
 	s->line = block_line;
+	s->runs = 1;       /* a line's columns do not depend on how often it runs */
 	s->ctx = &x;
 	if (dcfg_suffixes_reset(&x.suffixes, s->dcfg->n_blocks + sizeof special_names / sizeof special_names[0]) < 0)
 		rc = dcfg_error_set(err, path, "out of memory");

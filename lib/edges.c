@@ -120,6 +120,7 @@ dcfg_edges_run(struct dcfg_stage *s, const char *path, uint64_t types,
 
 	s->fields = "source target type";
 	s->line = edge_line;
+	s->runs = 1;       /* a line's columns do not depend on how often it runs */
 	s->ctx = &x;
 	if (dcfg_suffixes_reset(&x.suffixes, s->dcfg->n_edges) < 0)
 		rc = dcfg_error_set(err, path, "out of memory");

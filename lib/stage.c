@@ -63,8 +63,10 @@ dcfg_stage_run(struct dcfg_stage *s, const char *path, struct dcfg_error *err)
 		dcfg_stream_set_progress(st, s->progress, s->progress_ctx);
 	s->name = dcfg_stream_name(st);
 	s->p = NULL;
+	/* runs pass through, so the output may hold them as the input may */
 	if (s->out)
-		dcfg_out_str(s->out, "# dcfg-stream 1\n");
+		dcfg_out_str(s->out, dcfg_stream_version(st) >= 2 ?
+		    "# dcfg-stream 2\n" : "# dcfg-stream 1\n");
 	while ((rc = dcfg_stream_next(st, &r, err)) > 0) {
 		if (first) {
 			first = 0;
@@ -103,6 +105,19 @@ dcfg_stage_run(struct dcfg_stage *s, const char *path, struct dcfg_error *err)
 			}
 			pass(s, &r);
 			if (s->process && s->process(s->ctx, s->p, err) < 0) {
+				rc = -1;
+				goto done;
+			}
+			break;
+		case DCFG_STREAM_RUN:
+		case DCFG_STREAM_RUN_END:
+			if (!s->runs) {
+				rc = dcfg_error_at(err, s->name, r.lineno, 1,
+				    "this command cannot honour runs: expand them first (dcfg-stream(5))");
+				goto done;
+			}
+			pass(s, &r);
+			if (s->run && s->run(s->ctx, &r, err) < 0) {
 				rc = -1;
 				goto done;
 			}

@@ -19,6 +19,13 @@ struct dcfg_stage {
 	/* A data line: write it (or not). -1 with ERR set. */
 	int (*line)(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e,
 	    struct dcfg_error *err);
+	/*
+	 * "# run COUNT" or "# end run" (dcfg-stream(5) version 2), after it is
+	 * written. NULL: the stage honours runs by each line's weight alone, or,
+	 * without RUNS, not at all.
+	 */
+	int (*run)(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err);
+	int runs;                        /* the stage honours runs; else a run is an error */
 	/* "# thread TID" seen, after it is written. May be NULL. */
 	void (*thread)(void *ctx, uint64_t tid);
 	/* A process starts (P) or the previous one ends (P NULL: the end). May be NULL. */

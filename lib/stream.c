@@ -17,6 +17,11 @@ struct dcfg_stream {
 	int eof;
 	unsigned long lineno;
 	const char *name;
+	int version;
+	/* the runs open at this line: their COUNTs, the weight inside each, and where each opened */
+	unsigned depth;
+	uint64_t weight[DCFG_RUN_DEPTH_MAX + 1];
+	unsigned long opened[DCFG_RUN_DEPTH_MAX];
 	void (*progress)(void *ctx, uint64_t bytes);
 	void *progress_ctx;
 };
@@ -83,7 +88,7 @@ not_a_stream(struct dcfg_stream *s, struct dcfg_error *err)
 		dcfg_kind_error(err, s->name, 1, 1, kind, DCFG_KIND_STREAM);
 	else
 		dcfg_error_at(err, s->name, 1, 1,
-		    "not an edge stream: the first line must be \"# dcfg-stream 1\"");
+		    "not an edge stream: the first line must be \"# dcfg-stream 1\" or \"# dcfg-stream 2\"");
 }
 
 struct dcfg_stream *
@@ -109,10 +114,13 @@ dcfg_stream_open(const char *path, const char *name, struct dcfg_error *err)
 	/* A one-line JSON file is a line too long: say what it is instead. */
 	if (rc < 0 && !(s->end == s->cap && s->cap >= MAX_LINE))
 		goto fail;
-	if (rc <= 0 || len != 15 || memcmp(line, "# dcfg-stream 1", 15) != 0) {
+	if (rc <= 0 || len != 15 || memcmp(line, "# dcfg-stream ", 14) != 0 ||
+	    (line[14] != '1' && line[14] != '2')) {
 		not_a_stream(s, err);
 		goto fail;
 	}
+	s->version = line[14] - '0';
+	s->weight[0] = 1;
 	return s;
 fail:
 	dcfg_stream_close(s);
@@ -150,13 +158,61 @@ is_word(const char *line, size_t len, const char *word, const char **rest)
 	return 1;
 }
 
+/* "# run COUNT" and "# end run" of a version 2 stream; 0 when the line is neither. */
+static int
+run_line(struct dcfg_stream *s, struct dcfg_stream_record *r, struct dcfg_error *err)
+{
+	const char *end = r->line + r->len, *p;
+
+	if (r->len == 9 && memcmp(r->line, "# end run", 9) == 0) {
+		if (s->depth == 0)
+			return dcfg_error_at(err, s->name, r->lineno, 1,
+			    "\"# end run\" without a \"# run\"");
+		r->kind = DCFG_STREAM_RUN_END;
+		r->value = s->weight[s->depth] / s->weight[s->depth - 1];
+		s->depth--;
+		r->depth = s->depth;
+		r->weight = s->weight[s->depth];
+		return 1;
+	}
+	if (!is_word(r->line, r->len, "# run", &p))
+		return 0;
+	if (p < end)
+		p++;
+	if (decimal(&p, end, &r->value) < 0 || p != end || r->value == 0)
+		return dcfg_error_at(err, s->name, r->lineno, 1,
+		    "a \"# run\" line needs a COUNT from 1 to 18446744073709551615");
+	if (s->depth == DCFG_RUN_DEPTH_MAX)
+		return dcfg_error_at(err, s->name, r->lineno, 1,
+		    "runs nest more than %d deep", DCFG_RUN_DEPTH_MAX);
+	if (s->weight[s->depth] > UINT64_MAX / r->value)
+		return dcfg_error_at(err, s->name, r->lineno, 1,
+		    "this run and the runs around it repeat its lines more than 2^64 times");
+	r->kind = DCFG_STREAM_RUN;
+	r->depth = s->depth;
+	r->weight = s->weight[s->depth];
+	s->opened[s->depth] = r->lineno;
+	s->weight[s->depth + 1] = s->weight[s->depth] * r->value;
+	s->depth++;
+	return 1;
+}
+
 static int
 meta(struct dcfg_stream *s, struct dcfg_stream_record *r, struct dcfg_error *err)
 {
 	const char *end = r->line + r->len, *p;
 	const char *name = s->name;
+	int rc;
 
 	r->kind = DCFG_STREAM_META;
+	r->depth = s->depth;
+	r->weight = s->weight[s->depth];
+	if (s->version >= 2 && (rc = run_line(s, r, err)) != 0)
+		return rc;
+	if (s->depth > 0)
+		return dcfg_error_at(err, name, r->lineno, 1,
+		    "a run holds only data lines and runs: the run opened at line %lu must end first",
+		    s->opened[s->depth - 1]);
 	if (is_word(r->line, r->len, "# process", &p) ||
 	    is_word(r->line, r->len, "# thread", &p)) {
 		int process = r->line[2] == 'p';
@@ -191,8 +247,13 @@ dcfg_stream_next(struct dcfg_stream *s, struct dcfg_stream_record *r,
 	uint64_t v = 0;
 	int rc;
 
-	if ((rc = next_line(s, &r->line, &r->len, err)) <= 0)
+	if ((rc = next_line(s, &r->line, &r->len, err)) <= 0) {
+		if (rc == 0 && s->depth > 0)
+			return dcfg_error_at(err, s->name, s->lineno + 1, 1,
+			    "the stream ends inside the run opened at line %lu",
+			    s->opened[s->depth - 1]);
 		return rc;
+	}
 	r->lineno = s->lineno;
 	if (r->len > 0 && r->line[0] == '#')
 		return meta(s, r, err);
@@ -210,6 +271,8 @@ dcfg_stream_next(struct dcfg_stream *s, struct dcfg_stream_record *r,
 		    (unsigned long)(p - r->line) + 1, "not an edge id");
 	r->kind = DCFG_STREAM_EDGE;
 	r->edge = (uint32_t)v;
+	r->depth = s->depth;
+	r->weight = s->weight[s->depth];
 	return 1;
 }
 
@@ -217,6 +280,12 @@ const char *
 dcfg_stream_name(const struct dcfg_stream *s)
 {
 	return s->name;
+}
+
+int
+dcfg_stream_version(const struct dcfg_stream *s)
+{
+	return s->version;
 }
 
 void

@@ -894,10 +894,10 @@ thread_instrs() {
 @test "not an edge stream" {
 	echo 'hello' > notes.txt
 	dcfg_count --dcfg "$D" notes.txt
-	expect_error 'dcfg-count: notes.txt:1:1: not an edge stream: the first line must be "# dcfg-stream 1"'
+	expect_error 'dcfg-count: notes.txt:1:1: not an edge stream: the first line must be "# dcfg-stream 1" or "# dcfg-stream 2"'
 	status=0
 	dcfg-count --dcfg "$D" < notes.txt > stdout 2> stderr || status=$?
-	expect_error 'dcfg-count: <stdin>:1:1: not an edge stream: the first line must be "# dcfg-stream 1"'
+	expect_error 'dcfg-count: <stdin>:1:1: not an edge stream: the first line must be "# dcfg-stream 1" or "# dcfg-stream 2"'
 }
 
 @test "an unknown --by kind is a usage error" {

@@ -835,17 +835,17 @@ EOF
 	# another version
 	printf '# dcfg-stream 2\n# process 1\n# thread 0\n10\n' > v2.edges
 	dcfg_encode v2.edges
-	expect_encode_error 'dcfg-encode: v2.edges:1:1: not an edge stream: the first line must be "# dcfg-stream 1"'
+	expect_encode_error 'dcfg-encode: v2.edges:1:1: not an edge stream: the first line must be "# dcfg-stream 1" or "# dcfg-stream 2"'
 	# the line missing, an empty file
 	printf '# process 1\n# thread 0\n10\n' > nohead.edges
 	dcfg_encode nohead.edges
-	expect_encode_error 'dcfg-encode: nohead.edges:1:1: not an edge stream: the first line must be "# dcfg-stream 1"'
+	expect_encode_error 'dcfg-encode: nohead.edges:1:1: not an edge stream: the first line must be "# dcfg-stream 1" or "# dcfg-stream 2"'
 	: > empty.edges
 	dcfg_encode empty.edges
-	expect_encode_error 'dcfg-encode: empty.edges:1:1: not an edge stream: the first line must be "# dcfg-stream 1"'
+	expect_encode_error 'dcfg-encode: empty.edges:1:1: not an edge stream: the first line must be "# dcfg-stream 1" or "# dcfg-stream 2"'
 	# on standard input, and compressed
 	dcfg_encode < v2.edges
-	expect_encode_error 'dcfg-encode: <stdin>:1:1: not an edge stream: the first line must be "# dcfg-stream 1"'
+	expect_encode_error 'dcfg-encode: <stdin>:1:1: not an edge stream: the first line must be "# dcfg-stream 1" or "# dcfg-stream 2"'
 	gzip -c prog.trace.json > prog.trace.json.gz
 	dcfg_encode prog.trace.json.gz
 	expect_encode_error 'dcfg-encode: prog.trace.json.gz:1:1: this is a DCFG-trace, not an edge stream (decode it with dcfg-expand first)'

@@ -146,10 +146,10 @@ kind_error() {
 }
 
 @test "a stream of another version, or text, is still 'not an edge stream'" {
-	printf '# dcfg-stream 2\n' > v2
-	dcfg_edges --dcfg d.json v2
-	kind_error 'dcfg-edges: v2:1:1: not an edge stream: the first line must be "# dcfg-stream 1"'
+	printf '# dcfg-stream 3\n' > v3
+	dcfg_edges --dcfg d.json v3
+	kind_error 'dcfg-edges: v3:1:1: not an edge stream: the first line must be "# dcfg-stream 1" or "# dcfg-stream 2"'
 	printf '{"A": 1}\n' > other.json
 	dcfg_count --dcfg d.json other.json
-	kind_error 'dcfg-count: other.json:1:1: not an edge stream: the first line must be "# dcfg-stream 1"'
+	kind_error 'dcfg-count: other.json:1:1: not an edge stream: the first line must be "# dcfg-stream 1" or "# dcfg-stream 2"'
 }
