@@ -529,6 +529,10 @@ walk(struct enc *e)
 			}
 			e->edges[e->n++] = r.edge;
 			break;
+		case DCFG_STREAM_RUN:
+		case DCFG_STREAM_RUN_END:
+			fail_at(e, r.lineno, "this command cannot honour runs: expand them first (dcfg-stream(5))", 0);
+			goto fail;
 		default:
 			break;
 		}

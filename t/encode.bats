@@ -833,9 +833,9 @@ EOF
 	dcfg_encode prog.trace.json
 	expect_encode_error 'dcfg-encode: prog.trace.json:1:1: this is a DCFG-trace, not an edge stream (decode it with dcfg-expand first)'
 	# another version
-	printf '# dcfg-stream 2\n# process 1\n# thread 0\n10\n' > v2.edges
-	dcfg_encode v2.edges
-	expect_encode_error 'dcfg-encode: v2.edges:1:1: not an edge stream: the first line must be "# dcfg-stream 1" or "# dcfg-stream 2"'
+	printf '# dcfg-stream 3\n# process 1\n# thread 0\n10\n' > v3.edges
+	dcfg_encode v3.edges
+	expect_encode_error 'dcfg-encode: v3.edges:1:1: not an edge stream: the first line must be "# dcfg-stream 1" or "# dcfg-stream 2"'
 	# the line missing, an empty file
 	printf '# process 1\n# thread 0\n10\n' > nohead.edges
 	dcfg_encode nohead.edges
