@@ -844,7 +844,7 @@ EOF
 	dcfg_encode empty.edges
 	expect_encode_error 'dcfg-encode: empty.edges:1:1: not an edge stream: the first line must be "# dcfg-stream 1" or "# dcfg-stream 2"'
 	# on standard input, and compressed
-	dcfg_encode < v2.edges
+	dcfg_encode < v3.edges
 	expect_encode_error 'dcfg-encode: <stdin>:1:1: not an edge stream: the first line must be "# dcfg-stream 1" or "# dcfg-stream 2"'
 	gzip -c prog.trace.json > prog.trace.json.gz
 	dcfg_encode prog.trace.json.gz
