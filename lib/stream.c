@@ -168,6 +168,11 @@ run_line(struct dcfg_stream *s, struct dcfg_stream_record *r, struct dcfg_error 
 		if (s->depth == 0)
 			return dcfg_error_at(err, s->name, r->lineno, 1,
 			    "\"# end run\" without a \"# run\"");
+		/* a period holds only data and run lines, so its lines are the line numbers between */
+		if (r->lineno - s->opened[s->depth - 1] - 1 > DCFG_RUN_PERIOD_MAX)
+			return dcfg_error_at(err, s->name, r->lineno, 1,
+			    "the run opened at line %lu holds more than %d lines",
+			    s->opened[s->depth - 1], DCFG_RUN_PERIOD_MAX);
 		r->kind = DCFG_STREAM_RUN_END;
 		r->value = s->weight[s->depth] / s->weight[s->depth - 1];
 		s->depth--;

@@ -22,8 +22,9 @@ enum dcfg_stream_kind {
 	DCFG_STREAM_META       /* any other '#' line */
 };
 
-/* How deep runs may nest in a stream (dcfg-stream(5)). */
+/* How deep runs may nest in a stream, and how many lines a period may hold (dcfg-stream(5)). */
 #define DCFG_RUN_DEPTH_MAX 64
+#define DCFG_RUN_PERIOD_MAX 65536
 
 struct dcfg_stream_record {
 	enum dcfg_stream_kind kind;
