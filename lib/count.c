@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "count_bbv.h"
 #include "count_table.h"
 #include "vec.h"
 
@@ -31,56 +32,26 @@ struct counter {
 	struct dcfg_count_table table;   /* its exec: per edge, this process section */
 	struct dcfg_count_thread *threads; size_t n_threads, cap_threads;
 	size_t thread;             /* the current one, or n_threads when none */
-	/* basic-block vectors */
-	struct dcfg_tally bbv;     /* per block: instructions in this interval */
-	uint64_t bbv_instrs;
-	int overflow;              /* a count went past 2^64 - 1 */
+	struct dcfg_bbv bbv;       /* with --bbv */
+	int overflow;              /* a count of the table went past 2^64 - 1 */
+	/*
+	 * From the stream, by weight: the executions of an edge, or a thread's
+	 * edges or instructions, went past 2^64 - 1. Each spoils only the
+	 * tables made from it.
+	 */
+	int exec_overflow, thread_overflow;
 };
-
-/* ---- basic-block vectors (SimPoint's frequency vectors) ---- */
-
-struct bbv_entry {
-	uint32_t node;
-	uint64_t count;
-};
-
-static int
-by_node(const void *a, const void *b)
-{
-	const struct bbv_entry *x = a, *y = b;
-
-	return x->node < y->node ? -1 : x->node > y->node;
-}
-
-static int
-bbv_flush(struct counter *c)
-{
-	struct bbv_entry *v;
-	size_t i, n = c->bbv.n_touched;
-
-	if (n == 0)
-		return 0;
-	if ((v = malloc(n * sizeof *v)) == NULL)
-		return -1;
-	for (i = 0; i < n; i++) {
-		uint32_t b = c->bbv.touched[i];
-		v[i] = (struct bbv_entry){ c->d->blocks[b].node_id, c->bbv.value[b] };
-	}
-	dcfg_tally_clear(&c->bbv);
-	qsort(v, n, sizeof *v, by_node);
-	for (i = 0; i < n; i++) {
-		dcfg_out_str(c->out, i ? " :" : "T:");
-		dcfg_out_u64(c->out, v[i].node);
-		dcfg_out_char(c->out, ':');
-		dcfg_out_u64(c->out, v[i].count);
-	}
-	dcfg_out_char(c->out, '\n');
-	free(v);
-	c->bbv_instrs = 0;
-	return 0;
-}
 
 /* ---- the stream ---- */
+
+static int
+count_error(struct counter *c, struct dcfg_error *err, int overflow)
+{
+	if (overflow)
+		return dcfg_error_set(err, c->name, "process %llu: a count does not fit in 64 bits",
+		    (unsigned long long)c->p->pid);
+	return dcfg_error_set(err, c->name, "out of memory");
+}
 
 static int
 on_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
@@ -88,23 +59,27 @@ on_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
 	struct counter *c = ctx;
 
 	if (p == NULL) {   /* the end of c->p */
-		int rc = c->o->bbv ? bbv_flush(c) : dcfg_count_table_print(&c->table, c->p,
-		    c->threads, c->n_threads, c->out, &c->overflow);
+		int rc;
+		if (c->o->bbv) {
+			rc = dcfg_bbv_flush(&c->bbv);
+		} else {
+			/* Thread totals overflow only the thread table, an edge's executions the others. */
+			c->overflow = c->o->by == DCFG_BY_THREAD ? c->thread_overflow : c->exec_overflow;
+			rc = dcfg_count_table_print(&c->table, c->p, c->threads, c->n_threads, c->out,
+			    &c->overflow);
+		}
 		dcfg_tally_clear(&c->table.exec);
-		if (rc < 0 && c->overflow)
-			return dcfg_error_set(err, c->name, "process %llu: a count does not fit in 64 bits",
-			    (unsigned long long)c->p->pid);
-		return rc < 0 ? dcfg_error_set(err, c->name, "out of memory") : 0;
+		return rc < 0 ? count_error(c, err, c->overflow) : 0;
 	}
 	c->p = p;
 	c->n_threads = 0;
 	c->thread = 0;
+	c->exec_overflow = c->thread_overflow = 0;
 	if (c->o->bbv) {
 		dcfg_out_str(c->out, "# process ");
 		dcfg_out_u64(c->out, p->pid);
 		dcfg_out_char(c->out, '\n');
 	}
-	c->bbv_instrs = 0;
 	return 0;
 }
 
@@ -115,7 +90,7 @@ on_thread(void *ctx, uint64_t tid)
 	size_t i;
 
 	if (c->o->bbv) {
-		bbv_flush(c);
+		dcfg_bbv_flush(&c->bbv);
 		dcfg_out_str(c->out, "# thread ");
 		dcfg_out_u64(c->out, tid);
 		dcfg_out_char(c->out, '\n');
@@ -128,33 +103,44 @@ on_thread(void *ctx, uint64_t tid)
 	c->thread = i;
 }
 
+/*
+ * A data line stands for WEIGHT executions of its edge (dcfg-stream(5),
+ * runs). Every table is a sum over single edges, so it counts WEIGHT times;
+ * only the vectors depend on the order, and dcfg_bbv keeps runs for that.
+ */
 static int
 on_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e,
     struct dcfg_error *err)
 {
 	struct counter *c = ctx;
 	const struct dcfg_process *p = c->p;
+	uint64_t w = r->weight, *x;
 	uint32_t b;
 
-	(void)r;
-	(void)err;
-	(*dcfg_tally_at(&c->table.exec, (uint32_t)(e - c->d->edges)))++;
+	x = dcfg_tally_at(&c->table.exec, (uint32_t)(e - c->d->edges));
+	*x = dcfg_count_add(&c->exec_overflow, *x, w);
 	if (c->thread == c->n_threads)   /* edges before any "# thread": thread 0 */
 		on_thread(c, 0);
 	if (c->thread < c->n_threads) {
-		c->threads[c->thread].edges++;
-		c->threads[c->thread].instrs += dcfg_count_source_instrs(c->d, p, e);
+		struct dcfg_count_thread *t = &c->threads[c->thread];
+		int *of = &c->thread_overflow;
+		t->edges = dcfg_count_add(of, t->edges, w);
+		t->instrs = dcfg_count_add(of, t->instrs,
+		    dcfg_count_mul(of, w, dcfg_count_source_instrs(c->d, p, e)));
 	}
-	if (c->o->bbv && (b = dcfg_idmap_get(&p->block_by_node, e->target)) != DCFG_NONE) {
-		uint64_t ni = c->d->blocks[p->blocks.first + b].num_instrs;
-		if (ni == 0)   /* a block of no instructions adds nothing to the vector */
-			return 0;
-		*dcfg_tally_at(&c->bbv, p->blocks.first + b) += ni;
-		c->bbv_instrs += ni;
-		if (c->bbv_instrs >= c->o->bbv && bbv_flush(c) < 0)
-			return dcfg_error_set(err, c->name, "out of memory");
-	}
+	if (c->o->bbv && (b = dcfg_idmap_get(&p->block_by_node, e->target)) != DCFG_NONE &&
+	    dcfg_bbv_line(&c->bbv, p->blocks.first + b, c->d->blocks[p->blocks.first + b].num_instrs,
+	    w) < 0)
+		return count_error(c, err, c->bbv.overflow);
 	return 0;
+}
+
+static int
+on_run(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
+{
+	struct counter *c = ctx;
+
+	return c->o->bbv && dcfg_bbv_run(&c->bbv, r) < 0 ? count_error(c, err, c->bbv.overflow) : 0;
 }
 
 int
@@ -165,19 +151,22 @@ dcfg_count_stream(struct dcfg_stage *s, struct dcfg_output *out, const char *pat
 	int rc;
 
 	if (dcfg_count_table_init(&c.table, s->dcfg, o) < 0 ||
-	    (o->bbv && dcfg_tally_init(&c.bbv, s->dcfg->n_blocks, 1) < 0)) {
+	    (o->bbv && dcfg_bbv_init(&c.bbv, s->dcfg, out, o->bbv) < 0)) {
 		dcfg_count_table_free(&c.table);
+		dcfg_bbv_free(&c.bbv);
 		return dcfg_error_set(err, path, "out of memory");
 	}
 	s->out = NULL;            /* nothing passes through */
 	s->line = on_line;
+	s->run = on_run;
+	s->runs = 1;
 	s->thread = on_thread;
 	s->process = on_process;
 	s->ctx = &c;
 	c.name = path;
 	rc = dcfg_stage_run(s, path, err);
 	dcfg_count_table_free(&c.table);
-	dcfg_tally_free(&c.bbv);
+	dcfg_bbv_free(&c.bbv);
 	free(c.threads);
 	if (rc == 0 && dcfg_output_failed(out))
 		rc = 1;
