@@ -12,13 +12,14 @@
 static const char *prog = "dcfg-expand";
 
 static const char help[] =
-	    "usage: dcfg-expand [-p PID] [-t TID] [--chunks] [--list | --count]\n"
+	    "usage: dcfg-expand [-p PID] [-t TID] [--chunks] [--runs] [--list | --count]\n"
 	    "                   [--from-icount N] [--to-icount N] [--dcfg FILE]\n"
 	    "                   [-o FILE] [--progress | --quiet] [TRACE]\n"
 	    "Print the edges a DCFG-trace records, in order (- or no TRACE: standard input).\n"
 	    "  -p, --pid PID        only this process (repeatable)\n"
 	    "  -t, --thread TID     only this thread (repeatable)\n"
 	    "      --chunks         mark where each chunk starts\n"
+	    "      --runs           write repeats that decode alike once, as runs\n"
 	    "      --list           print the chunk table, decoding nothing\n"
 	    "      --count          print per-thread edge and instruction totals\n"
 	    "      --from-icount N  start of the instruction window, per thread\n"
@@ -45,7 +46,7 @@ number(const char *opt, const char *arg, uint64_t *v)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_CHUNKS = 256, OPT_LIST, OPT_COUNT, OPT_FROM, OPT_TO };
+	enum { OPT_CHUNKS = 256, OPT_LIST, OPT_COUNT, OPT_FROM, OPT_TO, OPT_RUNS };
 	static const struct option longopts[] = {
 		DCFG_STAGE_LONGOPTS,
 		{ "pid", required_argument, NULL, 'p' },
@@ -53,6 +54,7 @@ main(int argc, char **argv)
 		{ "chunks", no_argument, NULL, OPT_CHUNKS },
 		{ "list", no_argument, NULL, OPT_LIST },
 		{ "count", no_argument, NULL, OPT_COUNT },
+		{ "runs", no_argument, NULL, OPT_RUNS },
 		{ "from-icount", required_argument, NULL, OPT_FROM },
 		{ "to-icount", required_argument, NULL, OPT_TO },
 		{ NULL, 0, NULL, 0 }
@@ -83,6 +85,7 @@ main(int argc, char **argv)
 		case OPT_CHUNKS: opt.chunks = 1; break;
 		case OPT_LIST: opt.mode = DCFG_EXPAND_LIST; break;
 		case OPT_COUNT: opt.mode = DCFG_EXPAND_COUNT; break;
+		case OPT_RUNS: opt.runs = 1; break;
 		case OPT_FROM:
 			if (number("--from-icount", optarg, &opt.from) < 0)
 				return DCFG_EXIT_USAGE;

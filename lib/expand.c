@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "progress.h"
+#include "stream.h"
 #include "trace.h"
 
 #define BATCH 4096
@@ -20,6 +21,8 @@ struct expand {
 	uint64_t decoded;                     /* edges of every thread, for the meter */
 	struct dcfg_progress *meter;          /* NULL: bytes through o->progress, if set */
 	uint64_t bytes, batches;              /* the trace's bytes read, for the meter */
+	unsigned depth;                       /* runs open in the chunk */
+	uint64_t weight[DCFG_RUN_DEPTH_MAX + 1];   /* how often an edge runs at each depth */
 	uint32_t ids[BATCH];
 };
 
@@ -67,7 +70,7 @@ header(struct expand *x)
 		return;
 	x->headed = 1;
 	if (x->o->mode == DCFG_EXPAND_EDGES)
-		dcfg_out_str(x->out, "# dcfg-stream 1\n");
+		dcfg_out_str(x->out, x->o->runs ? "# dcfg-stream 2\n" : "# dcfg-stream 1\n");
 	else if (x->o->mode == DCFG_EXPAND_LIST)
 		dcfg_out_str(x->out, "# pid\ttid\tchunk\tpreceding_instr_count\tinstr_count\tedge_count\tsequence_length\n");
 	else
@@ -247,6 +250,55 @@ cut_chunk(struct expand *x, struct dcfg_chunk *c, const struct dcfg_chunk_info *
 	return DCFG_TRACE_OK;
 }
 
+/*
+ * A whole chunk with runs: written as runs (--runs), or counted by
+ * multiplying (--count), never expanded. An edge's index in an error is
+ * the decoder's count of the edges before it.
+ */
+static int
+runs_chunk(struct expand *x, struct dcfg_chunk *c, const struct dcfg_chunk_info *ci)
+{
+	struct dcfg_run_event ev;
+	uint64_t instrs;
+	ssize_t n, i;
+
+	x->depth = 0;
+	x->weight[0] = 1;
+	do {
+		if ((n = dcfg_chunk_next_runs(c, x->ids, BATCH, &ev)) < 0)
+			return DCFG_TRACE_ERROR;
+		if (x->o->dcfg)
+			for (i = 0; i < n; i++)
+				if (edge_instrs(x, x->ids[i], &instrs) < 0)
+					return dcfg_chunk_fail(c, dcfg_chunk_emitted(c) - (uint64_t)(n - i),
+					    "edge id %u is not in the DCFG", x->ids[i]);
+		x->edges += (uint64_t)n * x->weight[x->depth];
+		tick(x, (uint64_t)n * x->weight[x->depth]);
+		if (x->o->mode == DCFG_EXPAND_EDGES)
+			emit(x->out, x->ids, (size_t)n);
+		if (ev.kind == DCFG_RUN_BEGIN) {
+			if (x->depth == DCFG_RUN_DEPTH_MAX)
+				return dcfg_chunk_fail(c, dcfg_chunk_emitted(c),
+				    "runs nest more than %d deep", DCFG_RUN_DEPTH_MAX);
+			x->weight[x->depth + 1] = x->weight[x->depth] * ev.count;
+			x->depth++;
+			if (x->o->mode == DCFG_EXPAND_EDGES) {
+				dcfg_out_str(x->out, "# run ");
+				dcfg_out_u64(x->out, ev.count);
+				dcfg_out_char(x->out, '\n');
+			}
+		} else if (ev.kind == DCFG_RUN_END) {
+			x->depth--;
+			if (x->o->mode == DCFG_EXPAND_EDGES)
+				dcfg_out_str(x->out, "# end run\n");
+		}
+		if (dcfg_output_failed(x->out))
+			return DCFG_TRACE_STOP;
+	} while (n > 0 || ev.kind != DCFG_RUN_NONE);
+	x->instrs += ci->instr_count;
+	return DCFG_TRACE_OK;
+}
+
 static int
 on_chunk(void *ctx, struct dcfg_chunk *c)
 {
@@ -282,6 +334,8 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 	}
 	if (x->o->chunks && x->o->mode == DCFG_EXPAND_EDGES)
 		marker(x->out, p, ci->instr_count, ci->edge_count);
+	if (x->o->runs || x->o->mode == DCFG_EXPAND_COUNT)
+		return runs_chunk(x, c, ci);
 	while ((n = dcfg_chunk_next(c, x->ids, BATCH)) > 0) {
 		if (x->o->dcfg)
 			for (i = 0; i < n; i++, index++)

@@ -20,6 +20,7 @@ struct dcfg_expand_options {
 	const uint64_t *pids; size_t n_pids;    /* none: all */
 	const uint64_t *tids; size_t n_tids;
 	int chunks;                             /* chunk markers */
+	int runs;                               /* write runs (dcfg-stream(5) version 2) */
 	int window;                             /* [from, to) is set */
 	uint64_t from, to;
 	const struct dcfg *dcfg;                /* NULL, or the paired DCFG (blocks and edges) */

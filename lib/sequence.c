@@ -4,21 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sequence_internal.h"
 #include "vec.h"
 
 #define NONE DCFG_SEQ_NONE
 #define B64(c) DCFG_B64(c)
-
-/* Reading one string, or the passes of one repeat in it. */
-struct dcfg_xframe {
-	const char *s;
-	const struct dcfg_seqitem *items;  /* the string's items */
-	uint32_t pos, end;                 /* read s[pos .. end) */
-	uint32_t item;                     /* the next item, at or after pos */
-	uint32_t body, body_item;          /* a repeat's first character and item */
-	uint64_t left;                     /* a repeat's passes still to make after this one */
-	int repeat;
-};
 
 /* ---- expansion ---- */
 
@@ -33,6 +23,7 @@ dcfg_decoder_free(struct dcfg_decoder *dec)
 {
 	dcfg_seqbuf_free(&dec->buf);
 	free(dec->frames);
+	free(dec->tok);
 	memset(dec, 0, sizeof *dec);
 }
 
@@ -72,7 +63,11 @@ next_symbol(struct dcfg_decoder *dec)
 				f->left--;
 				f->pos = f->body;
 				f->item = f->body_item;
+				if (dec->runs)
+					dcfg_period_mark(dec, dec->n_frames - 1);
 			} else {
+				if (f->probe.watching)
+					dcfg_period_unwatch(dec, f);
 				dec->n_frames--;
 			}
 			continue;
@@ -94,8 +89,11 @@ next_symbol(struct dcfg_decoder *dec)
 			f->item = it->link;
 			if (push(dec, (struct dcfg_xframe){ .s = f->s, .items = f->items,
 			    .pos = it->body, .end = it->to, .item = first, .body = it->body,
-			    .body_item = first, .left = it->count - 1, .repeat = 1 }) < 0)
+			    .body_item = first, .count = it->count, .left = it->count - 1,
+			    .id = dec->next_id++, .repeat = 1 }) < 0)
 				goto nomem;
+			if (dec->runs)
+				dcfg_period_mark(dec, dec->n_frames - 1);
 		}
 	}
 	return -1;
@@ -127,6 +125,11 @@ dcfg_decoder_start(struct dcfg_decoder *dec, const struct dcfg_ttable *table,
 	dec->started = 0;
 	dec->error[0] = '\0';
 	dec->error_at = NONE;
+	dec->bits_read = 0;
+	dec->mark_head = dec->n_marks = 0;
+	dec->n_tok = 0;
+	dec->tok_base = dec->out = 0;
+	dec->watching = 0;
 	/* The whole string is checked, however few of its bits the chunk needs. */
 	dec->buf.n_items = 0;
 	if (dcfg_seq_compile(&dec->buf, dict, &dec->seq, seq, len, &err) < 0) {
@@ -141,23 +144,29 @@ dcfg_decoder_start(struct dcfg_decoder *dec, const struct dcfg_ttable *table,
 	return 0;
 }
 
-/* Tops the bit buffer up to at least 58 bits, unless the string ends first. */
-static void
-refill(struct dcfg_decoder *dec)
+/*
+ * Tops the bit buffer up to 58 bits, unless the string ends first; but
+ * takes in the string's next item (a repeat's start or next copy, a
+ * reference, an end) only while it holds fewer than WANT bits.
+ */
+static inline void
+refill_lazily(struct dcfg_decoder *dec, unsigned want)
 {
+	const unsigned low = 57;
 	int v;
 
-	while (dec->nbits <= 57 && !dec->ended) {
+	while (dec->nbits <= low && !dec->ended) {
 		if (dec->n_frames > 0) {
 			/* the common case: a run of plain characters, read directly */
 			struct dcfg_xframe *f = &dec->frames[dec->n_frames - 1];
 			const char *s = f->s;
-			while (dec->nbits <= 57 && f->pos < f->end && (v = B64(s[f->pos])) >= 0) {
+			while (dec->nbits <= low && f->pos < f->end && (v = B64(s[f->pos])) >= 0) {
 				dec->acc = dec->acc << 6 | (uint64_t)v;
 				dec->nbits += 6;
+				dec->bits_read += 6;
 				f->pos++;
 			}
-			if (dec->nbits > 57)
+			if (dec->nbits > low || dec->nbits >= want)
 				return;
 		}
 		v = next_symbol(dec);
@@ -168,7 +177,21 @@ refill(struct dcfg_decoder *dec)
 		}
 		dec->acc = dec->acc << 6 | (uint64_t)v;
 		dec->nbits += 6;
+		dec->bits_read += 6;
 	}
+}
+
+/* Tops the bit buffer up to at least 58 bits, unless the string ends first. */
+void
+dcfg_decoder_refill(struct dcfg_decoder *dec)
+{
+	refill_lazily(dec, 64);
+}
+
+void
+dcfg_decoder_refill_to(struct dcfg_decoder *dec, unsigned want)
+{
+	refill_lazily(dec, want);
 }
 
 /* FMT NULL: the bits ran out, or memory did while expanding (dec->error says so). */
@@ -191,8 +214,8 @@ last_edge(const struct dcfg_decoder *dec)
 }
 
 /* Selects the next group from the current state; -1 with the error set. */
-static int
-next_group(struct dcfg_decoder *dec)
+int
+dcfg_decoder_next_group(struct dcfg_decoder *dec)
 {
 	const struct dcfg_ttable *t = dec->table;
 	const struct dcfg_tstate *st;
@@ -203,7 +226,7 @@ next_group(struct dcfg_decoder *dec)
 		return (int)fail(dec, "no transition from edge %u", last_edge(dec));
 	st = &t->states[dec->state];
 	if (dec->nbits < st->k || (st->lut == DCFG_TTABLE_NONE && dec->nbits < 32))
-		refill(dec);
+		dcfg_decoder_refill(dec);
 	avail = dec->nbits;
 	if (st->lut != DCFG_TTABLE_NONE) {
 		unsigned k = st->k;
@@ -289,7 +312,7 @@ dcfg_decoder_next(struct dcfg_decoder *dec, uint32_t *restrict ids, size_t max)
 			dec->state = state;
 			dec->group = group;
 			dec->group_left = 0;
-			if ((rc = next_group(dec)) < 0)
+			if ((rc = dcfg_decoder_next_group(dec)) < 0)
 				break;
 			acc = dec->acc;
 			nbits = dec->nbits;

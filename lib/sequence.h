@@ -19,6 +19,41 @@
 
 struct dcfg_xframe;
 
+/*
+ * Runs (dcfg_decoder_next_runs): while expanding "(M*body)", the decoder
+ * notes its state where each copy of the body begins: its current edge
+ * and how far past the copy's first bit the next code starts (a group of
+ * NEXT_EDGE_IDS is always finished there). Once a copy begins in the state
+ * an earlier copy began in, every copy after it decodes the same edges, up
+ * to the last few: those edges (the period) are handed over once, with how
+ * many more times they run, and the copies they stand for are skipped by
+ * arithmetic. Periods nest as repeats do. A period is kept in memory to be
+ * handed over again, so one longer than DCFG_PERIOD_MAX tokens (an edge,
+ * a nested run's start or end) is decoded edge by edge, as without runs.
+ */
+#define DCFG_PERIOD_MAX 65536
+
+enum dcfg_run_kind {
+	DCFG_RUN_NONE,     /* nothing follows the edges */
+	DCFG_RUN_BEGIN,    /* a run follows: the next edges, up to its end, run COUNT times */
+	DCFG_RUN_END       /* the innermost run ends */
+};
+
+struct dcfg_run_event {
+	enum dcfg_run_kind kind;
+	uint64_t count;    /* of a DCFG_RUN_BEGIN: at least 1 */
+};
+
+/* Where a copy of a repeat begins, in the bits read: a place to look at the decoder's state. */
+struct dcfg_mark {
+	uint64_t bit;        /* bits read before the copy's first */
+	uint64_t id;         /* the repeat frame's instance */
+	uint64_t copy;       /* 0-based */
+	size_t depth;        /* the repeat frame's place in the stack */
+};
+
+#define DCFG_MARKS 64
+
 struct dcfg_decoder {
 	const struct dcfg_ttable *table;
 	struct dcfg_dict *dict;
@@ -43,6 +78,18 @@ struct dcfg_decoder {
 
 	char error[200];
 	uint32_t error_at;                /* a malformed string: the 0-based character, else NONE */
+
+	/* runs (see above) */
+	int runs;                         /* look for periods: dcfg_decoder_next_runs */
+	uint64_t bits_read;               /* into acc since the chunk began, modulo 2^64 */
+	uint64_t next_id;                 /* of repeat frames */
+	struct dcfg_mark marks[DCFG_MARKS];   /* copies begun in the bits read, not yet reached */
+	unsigned mark_head, n_marks;
+	uint64_t *tok;                    /* tokens decoded since the oldest place still watched */
+	size_t n_tok, cap_tok;
+	uint64_t tok_base;                /* tokens before tok[0], since the chunk began */
+	uint64_t out;                     /* the next token to hand over */
+	unsigned watching;                /* repeat frames with a place to compare with */
 };
 
 void dcfg_decoder_init(struct dcfg_decoder *dec);
@@ -64,5 +111,21 @@ int dcfg_decoder_start(struct dcfg_decoder *dec, const struct dcfg_ttable *table
  * index of the failing edge is dec->emitted.
  */
 ssize_t dcfg_decoder_next(struct dcfg_decoder *dec, uint32_t *restrict ids, size_t max);
+
+/*
+ * Set before dcfg_decoder_start: the chunk is read with
+ * dcfg_decoder_next_runs, not dcfg_decoder_next.
+ */
+void dcfg_decoder_set_runs(struct dcfg_decoder *dec, int on);
+
+/*
+ * Like dcfg_decoder_next, with runs: up to MAX edge ids into IDS, then EV
+ * says whether a run begins or ends after them. Returns how many edges (0
+ * with EV->kind DCFG_RUN_NONE when the chunk is complete), or -1 with
+ * dec->error set. dec->emitted counts the edges runs stand for, so that
+ * the index of a failing edge is the same as without runs.
+ */
+ssize_t dcfg_decoder_next_runs(struct dcfg_decoder *dec, uint32_t *restrict ids, size_t max,
+    struct dcfg_run_event *ev);
 
 #endif

@@ -537,11 +537,34 @@ dcfg_chunk_next(struct dcfg_chunk *c, uint32_t *ids, size_t max)
 
 	if (!c->started) {
 		c->started = 1;
+		dcfg_decoder_set_runs(&c->dec, 0);
 		if (dcfg_decoder_start(&c->dec, &t->table, &t->dict, c->info.first_edge_id,
 		    c->info.edge_count, c->seq, c->info.sequence_length) < 0)
 			return -1;
 	}
 	return dcfg_decoder_next(&c->dec, ids, max);
+}
+
+ssize_t
+dcfg_chunk_next_runs(struct dcfg_chunk *c, uint32_t *ids, size_t max,
+    struct dcfg_run_event *ev)
+{
+	struct dcfg_trace *t = c->trace;
+
+	if (!c->started) {
+		c->started = 1;
+		dcfg_decoder_set_runs(&c->dec, 1);
+		if (dcfg_decoder_start(&c->dec, &t->table, &t->dict, c->info.first_edge_id,
+		    c->info.edge_count, c->seq, c->info.sequence_length) < 0)
+			return -1;
+	}
+	return dcfg_decoder_next_runs(&c->dec, ids, max, ev);
+}
+
+uint64_t
+dcfg_chunk_emitted(const struct dcfg_chunk *c)
+{
+	return c->dec.emitted;
 }
 
 void

@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "sequence.h"     /* struct dcfg_run_event */
 
 /* Answers of the consumer's callbacks. */
 #define DCFG_TRACE_OK     0
@@ -64,6 +65,18 @@ const struct dcfg_chunk_info *dcfg_chunk_info(const struct dcfg_chunk *c);
  * where and why.
  */
 ssize_t dcfg_chunk_next(struct dcfg_chunk *c, uint32_t *ids, size_t max);
+
+/*
+ * The same with runs (sequence.h): up to MAX more edge ids, then EV says
+ * whether a run begins or ends after them; 0 with DCFG_RUN_NONE when the
+ * chunk is complete, -1 as above. A chunk is read one way or the other,
+ * from its first edge.
+ */
+ssize_t dcfg_chunk_next_runs(struct dcfg_chunk *c, uint32_t *ids, size_t max,
+    struct dcfg_run_event *ev);
+
+/* The edges of the chunk decoded so far, the runs' copies included. */
+uint64_t dcfg_chunk_emitted(const struct dcfg_chunk *c);
 
 /* Starts the chunk's decoding again from its first edge. */
 void dcfg_chunk_rewind(struct dcfg_chunk *c);
