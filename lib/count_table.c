@@ -110,7 +110,8 @@ build_rows(struct dcfg_count_table *t, const struct dcfg_process *p,
 		}
 	}
 	/* Block executions overflow only the tables that use them. */
-	if (by == DCFG_BY_BLOCK || by == DCFG_BY_IMAGE || by == DCFG_BY_ROUTINE || by == DCFG_BY_LOOP)
+	if (by == DCFG_BY_BLOCK || by == DCFG_BY_IMAGE || by == DCFG_BY_ROUTINE || by == DCFG_BY_LOOP ||
+	    by == DCFG_BY_LINE || by == DCFG_BY_FILE)
 		*of |= block_overflow;
 
 	switch (by) {
