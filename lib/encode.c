@@ -8,29 +8,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "chunkenc.h"
 #include "compress.h"
-#include "huffman.h"
 #include "progress.h"
 #include "stream.h"
 #include "vec.h"
 
-#define MAX_GROUP 16    /* ids merged into one NEXT_EDGE_IDS group */
-#define HOT 4096        /* uses of a transition that make a group pay for its ids */
-#define MAX_CODE 32
-
-struct trans {                 /* an observed transition cur -> next */
-	uint64_t key;              /* cur << 32 | next */
-	uint64_t count;
-	uint32_t code;             /* left-aligned */
-	uint32_t group, group_len; /* its NEXT_EDGE_IDS, in the process's pool */
-	uint8_t len;
-};
-
 struct eproc {
 	const struct dcfg_process *dp;
-	struct trans *trans;   size_t n_trans, cap_trans;
-	uint32_t *slots;       size_t n_slots;    /* hash: trans index + 1; 0 empty */
-	uint32_t *pool;        size_t n_pool, cap_pool;
+	struct dcfg_transitions tt;
 	struct dcfg_dictionary dict;
 };
 
@@ -45,234 +31,21 @@ struct enc {
 	int in_thread, threads, chunks;
 	uint64_t running;               /* PRECEDING of a chunk without a marker */
 	int continuation;               /* the next chunk continues a split one */
-	/* the chunk being read */
+	/* the chunk being read: each line once, and its runs */
 	uint32_t *edges;       size_t n, cap;
+	struct dcfg_run_span *runs;     size_t n_runs, cap_runs;
+	size_t open_runs[DCFG_RUN_DEPTH_MAX];
+	unsigned depth;
+	uint64_t n_exp;                 /* edges the chunk stands for: its EDGE_COUNT */
 	int open, marker;
 	uint64_t marker_preceding, marker_instrs, instrs;
 	/* scratch for writing */
-	char *chars;           size_t cap_chars;
+	struct dcfg_chunkenc *ce;
 	uint32_t *tokens;      size_t cap_tokens;
 	uint64_t pass_base, pass_bytes;
 	struct dcfg_progress *meter;    /* NULL: bytes through o->progress, if set */
 	const struct dcfg_stream_record *r;   /* the last line read, for the meter */
 };
-
-static uint64_t
-mix(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= UINT64_C(0xff51afd7ed558ccd);
-	return k ^ (k >> 33);
-}
-
-static struct trans *
-find(const struct eproc *p, uint64_t key)
-{
-	size_t mask = p->n_slots - 1, i;
-	uint32_t t;
-
-	if (p->n_slots == 0)
-		return NULL;
-	for (i = mix(key) & mask; (t = p->slots[i]) != 0; i = (i + 1) & mask)
-		if (p->trans[t - 1].key == key)
-			return &p->trans[t - 1];
-	return NULL;
-}
-
-static int
-rehash(struct eproc *p, size_t size)
-{
-	uint32_t *s = calloc(size, sizeof *s);
-	size_t i, j;
-
-	if (s == NULL)
-		return -1;
-	for (i = 0; i < p->n_trans; i++) {
-		for (j = mix(p->trans[i].key) & (size - 1); s[j]; j = (j + 1) & (size - 1))
-			;
-		s[j] = (uint32_t)(i + 1);
-	}
-	free(p->slots);
-	p->slots = s;
-	p->n_slots = size;
-	return 0;
-}
-
-static int
-count_transition(struct eproc *p, uint32_t cur, uint32_t next)
-{
-	uint64_t key = (uint64_t)cur << 32 | next;
-	struct trans *t = find(p, key);
-	size_t j;
-
-	if (t) {
-		t->count++;
-		return 0;
-	}
-	if (dcfg_reserve((void **)&p->trans, &p->cap_trans, p->n_trans + 1, sizeof *p->trans) < 0)
-		return -1;
-	p->trans[p->n_trans++] = (struct trans){ .key = key, .count = 1 };
-	if (2 * p->n_trans > p->n_slots)
-		return rehash(p, p->n_slots ? 2 * p->n_slots : 16);
-	for (j = mix(key) & (p->n_slots - 1); p->slots[j]; j = (j + 1) & (p->n_slots - 1))
-		;
-	p->slots[j] = (uint32_t)p->n_trans;
-	return 0;
-}
-
-/* ---- the table of a process ---- */
-
-static int
-by_key(const void *a, const void *b)
-{
-	const struct trans *x = a, *y = b;
-
-	return x->key < y->key ? -1 : x->key > y->key;
-}
-
-/* The transitions leaving CUR: [*first, *first + count) in the sorted array. */
-static size_t
-successors(const struct eproc *p, uint32_t cur, size_t *first)
-{
-	uint64_t lo_key = (uint64_t)cur << 32;
-	size_t lo = 0, hi = p->n_trans, start;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (p->trans[mid].key < lo_key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	start = lo;
-	while (lo < p->n_trans && p->trans[lo].key >> 32 == cur)
-		lo++;
-	*first = start;
-	return lo - start;
-}
-
-
-
-static int
-build_codes(struct eproc *p, size_t first, size_t n)
-{
-	uint64_t *freq = malloc(n * sizeof *freq), *scratch = malloc(4 * n * sizeof *scratch);
-	uint8_t *len = malloc(n);
-	size_t *order = malloc(n * sizeof *order);
-	uint32_t *code = malloc(n * sizeof *code);
-	size_t i, j;
-	int rc = -1;
-
-	if (!freq || !scratch || !len || !order || !code)
-		goto out;
-	for (i = 0; i < n; i++)
-		freq[i] = p->trans[first + i].count;
-	if (dcfg_huffman_lengths(freq, n, MAX_CODE, len, scratch) < 0)
-		goto out;
-	/* canonical order: by length, then by next edge id (the sorted order) */
-	for (i = 0; i < n; i++)
-		order[i] = i;
-	for (i = 1; i < n; i++)   /* insertion sort: successors are few */
-		for (j = i; j > 0 && len[order[j - 1]] > len[order[j]]; j--) {
-			size_t t = order[j];
-			order[j] = order[j - 1];
-			order[j - 1] = t;
-		}
-	dcfg_huffman_codes(len, order, n, code);
-	for (i = 0; i < n; i++) {
-		p->trans[first + i].code = code[i];
-		p->trans[first + i].len = len[i];
-	}
-	rc = 0;
-out:
-	free(freq);
-	free(scratch);
-	free(len);
-	free(order);
-	free(code);
-	return rc;
-}
-
-/*
- * Codes for every edge's successors, and for each hot transition A -> B
- * the group B, C, D, ... following edges with a single successor. Those
- * cost no bits anyway: a group saves decoding steps, not bits, so it is
- * made only where that pays for the ids it adds to the table.
- */
-static int
-build_table(struct eproc *p)
-{
-	size_t i, first, n, k;
-
-	if (p->n_trans > 1)   /* (qsort may not be given a null array) */
-		qsort(p->trans, p->n_trans, sizeof *p->trans, by_key);
-	if (rehash(p, p->n_slots ? p->n_slots : 16) < 0)
-		return -1;
-	for (i = 0; i < p->n_trans; i += n) {
-		n = successors(p, (uint32_t)(p->trans[i].key >> 32), &first);
-		if (n > 1 && build_codes(p, first, n) < 0)
-			return -1;
-	}
-	for (i = 0; i < p->n_trans; i++) {
-		struct trans *t = &p->trans[i];
-		uint32_t cur = (uint32_t)t->key;
-		if (dcfg_reserve((void **)&p->pool, &p->cap_pool, p->n_pool + MAX_GROUP,
-		    sizeof *p->pool) < 0)
-			return -1;
-		t->group = (uint32_t)p->n_pool;
-		p->pool[p->n_pool++] = cur;
-		t->group_len = 1;
-		while (t->count >= HOT && t->group_len < MAX_GROUP &&
-		    successors(p, cur, &first) == 1) {
-			uint32_t next = (uint32_t)p->trans[first].key;
-			for (k = 0; k < t->group_len && p->pool[t->group + k] != next; k++)
-				;
-			if (k < t->group_len)
-				break;    /* a cycle: the group would repeat itself */
-			p->pool[p->n_pool++] = next;
-			t->group_len++;
-			cur = next;
-		}
-	}
-	return 0;
-}
-
-/* ---- one chunk to Base64 ---- */
-
-static const char b64[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-";
-
-/* The chunk's EDGE_ID_SEQUENCE before compression; its length, or -1. */
-static long
-chunk_chars(struct enc *e)
-{
-	struct eproc *p = e->p;
-	uint64_t acc = 0;
-	unsigned nacc = 0;
-	size_t i = 1, m = 0, k;
-	uint32_t cur = e->edges[0];
-
-	/* at most 32 bits an edge, 6 a character */
-	if (dcfg_reserve((void **)&e->chars, &e->cap_chars, e->n * 6 + 8, 1) < 0)
-		return -1;
-	while (i < e->n) {
-		const struct trans *t = find(p, (uint64_t)cur << 32 | e->edges[i]);
-		if (t == NULL)   /* every transition was counted in the first pass */
-			return -1;
-		acc = acc << t->len | (t->len ? t->code >> (32 - t->len) : 0);
-		nacc += t->len;
-		while (nacc >= 6) {
-			e->chars[m++] = b64[(acc >> (nacc - 6)) & 63];
-			nacc -= 6;
-		}
-		/* the group's ids follow by construction; the chunk may end inside it */
-		for (k = 0; k < t->group_len && i < e->n; k++, i++)
-			cur = p->pool[t->group + k];
-	}
-	if (nacc > 0)
-		e->chars[m++] = b64[(acc << (6 - nacc)) & 63];
-	return (long)m;
-}
 
 /* ---- writing ---- */
 
@@ -282,49 +55,93 @@ out_u64(struct enc *e, uint64_t v)
 	dcfg_out_u64(e->out, v);
 }
 
-static void
-write_table(struct enc *e, const struct eproc *p)
+static int
+measure_chars(void *ctx, const char *s, size_t len)
 {
-	size_t i, k;
-	int b;
+	struct enc *e = ctx;
 
-	dcfg_out_str(e->out, "[[\"CURRENT_EDGE_ID\", \"TRANSITION_CODE\", \"NEXT_EDGE_IDS\"]");
-	for (i = 0; i < p->n_trans; i++) {
-		const struct trans *t = &p->trans[i];
-		dcfg_out_str(e->out, ",\n    [");
-		out_u64(e, t->key >> 32);
-		dcfg_out_str(e->out, ", \"");
-		for (b = 0; b < t->len; b++)
-			dcfg_out_char(e->out, (char)('0' + ((t->code >> (31 - b)) & 1)));
-		dcfg_out_str(e->out, "\", [");
-		for (k = 0; k < t->group_len; k++) {
-			if (k)
-				dcfg_out_str(e->out, ", ");
-			out_u64(e, p->pool[t->group + k]);
-		}
-		dcfg_out_str(e->out, "]]");
-	}
-	dcfg_out_char(e->out, ']');
+	return dcfg_dictionary_measure(&e->p->dict, s, len);
+}
+
+static int
+write_chars(void *ctx, const char *s, size_t len)
+{
+	struct enc *e = ctx;
+
+	if (dcfg_reserve((void **)&e->tokens, &e->cap_tokens, len, sizeof *e->tokens) < 0)
+		return -1;
+	dcfg_compress(e->out, &e->p->dict, s, len, e->tokens);
+	return 0;
 }
 
 static void
+write_open(void *ctx, uint64_t count)
+{
+	struct enc *e = ctx;
+
+	dcfg_out_char(e->out, '(');
+	dcfg_out_u64(e->out, count);
+	dcfg_out_char(e->out, '*');
+}
+
+static void
+write_close(void *ctx)
+{
+	struct enc *e = ctx;
+
+	dcfg_out_char(e->out, ')');
+}
+
+static void
+no_open(void *ctx, uint64_t count)
+{
+	(void)ctx;
+	(void)count;
+}
+
+static void
+no_close(void *ctx)
+{
+	(void)ctx;
+}
+
+/*
+ * The chunk's EDGE_ID_SEQUENCE measured for the dictionary (pass 2) or
+ * written (pass 3): the same text, cut the same way, in both.
+ */
+static int
+chunk_text(struct enc *e)
+{
+	static const struct dcfg_text_visitor measure = { measure_chars, no_open, no_close };
+	static const struct dcfg_text_visitor write = { write_chars, write_open, write_close };
+	struct dcfg_chunk_lines c = { e->edges, e->n, e->runs, e->n_runs };
+	const struct dcfg_text *t;
+
+	if (e->n_exp < 2)   /* the first edge is FIRST_EDGE_ID: no bits */
+		return 0;
+	if ((t = dcfg_chunk_encode(e->ce, &c, &e->p->tt)) == NULL ||
+	    dcfg_text_walk(t, e->pass == 2 ? &measure : &write, e) < 0)
+		return dcfg_error_set(e->err, e->name, "out of memory");
+	return 0;
+}
+
+static int
 write_chunk(struct enc *e, uint64_t preceding, uint64_t instrs)
 {
-	long m = 0;
+	int rc;
 
 	dcfg_out_str(e->out, ",\n        [");
 	out_u64(e, preceding);
 	dcfg_out_str(e->out, ", ");
 	out_u64(e, instrs);
 	dcfg_out_str(e->out, ", ");
-	out_u64(e, e->n);
+	out_u64(e, e->n_exp);
 	dcfg_out_str(e->out, ", ");
 	out_u64(e, e->n ? e->edges[0] : 0);
 	dcfg_out_str(e->out, ", \"");
-	if (e->n > 1 && (m = chunk_chars(e)) > 0 &&
-	    dcfg_reserve((void **)&e->tokens, &e->cap_tokens, (size_t)m, sizeof *e->tokens) == 0)
-		dcfg_compress(e->out, &e->p->dict, e->chars, (size_t)m, e->tokens);
+	rc = chunk_text(e);
 	dcfg_out_str(e->out, "\"]");
+	return rc;
 }
 
 /* ---- the walk over the stream, the same in every pass ---- */
@@ -350,21 +167,21 @@ close_chunk(struct enc *e, int split)
 	else
 		instrs = e->marker && !split && !e->continuation ? e->marker_instrs : 0;
 	preceding = e->marker && !e->continuation ? e->marker_preceding : e->running;
+	if (preceding > UINT64_MAX - instrs)
+		return fail_at(e, e->r->lineno, "the thread's instructions up to here exceed %llu",
+		    UINT64_MAX);
 	e->running = preceding + instrs;
 	e->open = 0;
 	e->continuation = split;
 	if (e->pass == 1) {
-		for (size_t i = 1; i < e->n; i++)
-			if (count_transition(e->p, e->edges[i - 1], e->edges[i]) < 0)
-				return dcfg_error_set(e->err, e->name, "out of memory");
-	} else if (e->pass == 2) {
-		long m = e->n > 1 ? chunk_chars(e) : 0;
-		if (m < 0 || dcfg_dictionary_measure(&e->p->dict, e->chars, (size_t)m) < 0)
+		struct dcfg_chunk_lines c = { e->edges, e->n, e->runs, e->n_runs };
+		if (dcfg_chunk_count(&c, &e->p->tt) < 0)
 			return dcfg_error_set(e->err, e->name, "out of memory");
-	} else {
-		write_chunk(e, preceding, instrs);
+		return 0;
 	}
-	return 0;
+	if (e->pass == 2)
+		return chunk_text(e);
+	return write_chunk(e, preceding, instrs);
 }
 
 static void
@@ -372,6 +189,8 @@ open_chunk(struct enc *e, int marker, uint64_t preceding, uint64_t instrs)
 {
 	e->open = 1;
 	e->n = 0;
+	e->n_runs = 0;
+	e->n_exp = 0;
 	e->instrs = 0;
 	e->marker = marker;
 	if (marker) {
@@ -422,7 +241,7 @@ open_process(struct enc *e, uint64_t pid, unsigned long line, size_t index)
 		dcfg_out_str(e->out, ",\n   ");
 		dcfg_dictionary_write(e->out, &e->p->dict);
 		dcfg_out_str(e->out, ",\n   ");
-		write_table(e, e->p);
+		dcfg_transitions_write(e->out, &e->p->tt);
 		dcfg_out_str(e->out, ",\n   [[\"THREAD_ID\", \"TRACE_DATA\"]");
 	}
 	return 0;
@@ -443,6 +262,87 @@ open_thread(struct enc *e, uint64_t tid)
 	}
 }
 
+/*
+ * A line at the top of the chunk (an edge, or a run's "# run") starts the
+ * next chunk when this one is full: a run stays whole in its chunk, which
+ * may then hold more than --chunk-edges edges.
+ */
+static int
+top_line(struct enc *e, const struct dcfg_stream_record *r, const char *what)
+{
+	if (!e->in_thread)
+		return fail_at(e, r->lineno, what, 0);
+	if (r->depth > 0)
+		return 0;
+	/* full: this line starts the next piece (a chunk of exactly N is whole) */
+	if (e->open && e->n_exp >= e->o->chunk_edges && close_chunk(e, 1) < 0)
+		return -1;
+	if (!e->open)
+		open_chunk(e, 0, 0, 0);
+	return 0;
+}
+
+static int
+add_edge(struct enc *e, const struct dcfg_stream_record *r)
+{
+	if (top_line(e, r, "an edge before \"# thread\"") < 0)
+		return -1;
+	if (e->o->dcfg) {
+		const struct dcfg_edge *ed = dcfg_edge_by_id(e->o->dcfg, e->p->dp, r->edge);
+		const struct dcfg_block *b;
+		uint64_t instrs;
+		if (ed == NULL)
+			return fail_at(e, r->lineno, "edge id %llu is not in the DCFG", r->edge);
+		b = dcfg_block_by_node(e->o->dcfg, e->p->dp, ed->source);
+		instrs = b ? b->num_instrs : 0;
+		if (r->weight != 1) {
+			if (instrs > UINT64_MAX / r->weight)
+				goto instr_overflow;
+			instrs *= r->weight;
+		}
+		if (e->instrs > UINT64_MAX - instrs)
+			goto instr_overflow;
+		e->instrs += instrs;
+	}
+	if (e->n_exp > UINT64_MAX - r->weight)
+		return fail_at(e, r->lineno, "the chunk's edges, its runs repeated, exceed %llu: "
+		    "give it more \"# chunk\" lines", UINT64_MAX);
+	e->n_exp += r->weight;
+	if (dcfg_reserve((void **)&e->edges, &e->cap, e->n + 1, sizeof *e->edges) < 0)
+		return dcfg_error_set(e->err, e->name, "out of memory");
+	e->edges[e->n++] = r->edge;
+	return 0;
+instr_overflow:
+	return fail_at(e, r->lineno, "the chunk's instructions, its runs repeated, exceed %llu: "
+	    "give it more \"# chunk\" lines", UINT64_MAX);
+}
+
+static int
+open_run(struct enc *e, const struct dcfg_stream_record *r)
+{
+	if (top_line(e, r, "a \"# run\" line before \"# thread\"") < 0)
+		return -1;
+	if (dcfg_reserve((void **)&e->runs, &e->cap_runs, e->n_runs + 1, sizeof *e->runs) < 0)
+		return dcfg_error_set(e->err, e->name, "out of memory");
+	/* (the reader keeps the depth within DCFG_RUN_DEPTH_MAX) */
+	e->open_runs[e->depth++] = e->n_runs;
+	e->runs[e->n_runs++] = (struct dcfg_run_span){ .begin = e->n, .count = r->value };
+	return 0;
+}
+
+static void
+close_run(struct enc *e)
+{
+	size_t i = e->open_runs[--e->depth];
+
+	if (e->runs[i].begin == e->n) {   /* no edges: nor in its runs, dropped before it */
+		e->n_runs = i;
+		return;
+	}
+	e->runs[i].end = e->n;
+	e->runs[i].after = e->n_runs;
+}
+
 static void
 on_progress(void *ctx, uint64_t bytes)
 {
@@ -461,7 +361,6 @@ walk(struct enc *e)
 	struct dcfg_stream_record r = { 0 };
 	struct dcfg_stream *s;
 	size_t procs = 0;
-	uint64_t instrs;
 	int rc;
 
 	e->r = &r;
@@ -473,6 +372,7 @@ walk(struct enc *e)
 	dcfg_stream_set_progress(s, on_progress, e);
 	e->p = NULL;
 	e->in_thread = e->open = 0;
+	e->depth = 0;
 	while ((rc = dcfg_stream_next(s, &r, e->err)) > 0) {
 		switch (r.kind) {
 		case DCFG_STREAM_PROCESS:
@@ -503,36 +403,16 @@ walk(struct enc *e)
 			open_chunk(e, 1, r.preceding, r.instrs);
 			break;
 		case DCFG_STREAM_EDGE:
-			if (!e->in_thread) {
-				fail_at(e, r.lineno, "an edge before \"# thread\"", 0);
+			if (add_edge(e, &r) < 0)
 				goto fail;
-			}
-			/* full: this edge starts the next piece (a chunk of exactly N is whole) */
-			if (e->open && e->n == e->o->chunk_edges && close_chunk(e, 1) < 0)
-				goto fail;
-			if (!e->open)
-				open_chunk(e, 0, 0, 0);
-			if (e->o->dcfg) {
-				const struct dcfg_edge *ed = dcfg_edge_by_id(e->o->dcfg, e->p->dp, r.edge);
-				const struct dcfg_block *b;
-				if (ed == NULL) {
-					fail_at(e, r.lineno, "edge id %llu is not in the DCFG", r.edge);
-					goto fail;
-				}
-				b = dcfg_block_by_node(e->o->dcfg, e->p->dp, ed->source);
-				instrs = b ? b->num_instrs : 0;
-				e->instrs += instrs;
-			}
-			if (dcfg_reserve((void **)&e->edges, &e->cap, e->n + 1, sizeof *e->edges) < 0) {
-				dcfg_error_set(e->err, e->name, "out of memory");
-				goto fail;
-			}
-			e->edges[e->n++] = r.edge;
 			break;
 		case DCFG_STREAM_RUN:
+			if (open_run(e, &r) < 0)
+				goto fail;
+			break;
 		case DCFG_STREAM_RUN_END:
-			fail_at(e, r.lineno, "this command cannot honour runs: expand them first (dcfg-stream(5))", 0);
-			goto fail;
+			close_run(e);
+			break;
 		default:
 			break;
 		}
@@ -618,6 +498,10 @@ dcfg_encode(const char *path, const struct dcfg_encode_options *opt,
 	e->meter = dcfg_progress_of(opt->progress, opt->progress_ctx);
 	e->name = path ? path : "-";
 	e->path = e->name;
+	if ((e->ce = dcfg_chunkenc_new()) == NULL) {
+		dcfg_error_set(err, e->name, "out of memory");
+		goto done;
+	}
 	if (spool(path, tmp, sizeof tmp, err) < 0)
 		goto done;
 	if (tmp[0])
@@ -630,7 +514,7 @@ dcfg_encode(const char *path, const struct dcfg_encode_options *opt,
 		if (walk(e) < 0)
 			goto done;
 		for (i = 0; i < e->n_procs; i++) {
-			if (e->pass == 1 && build_table(&e->procs[i]) < 0) {
+			if (e->pass == 1 && dcfg_transitions_build(&e->procs[i].tt) < 0) {
 				dcfg_error_set(err, e->name, "out of memory");
 				goto done;
 			}
@@ -646,14 +530,13 @@ done:
 	if (tmp[0])
 		unlink(tmp);
 	for (i = 0; i < e->n_procs; i++) {
-		free(e->procs[i].trans);
-		free(e->procs[i].slots);
-		free(e->procs[i].pool);
+		dcfg_transitions_free(&e->procs[i].tt);
 		dcfg_dictionary_free(&e->procs[i].dict);
 	}
 	free(e->procs);
 	free(e->edges);
-	free(e->chars);
+	free(e->runs);
+	dcfg_chunkenc_free(e->ce);
 	free(e->tokens);
 	free(e);
 	return rc;
