@@ -168,11 +168,6 @@ run_line(struct dcfg_stream *s, struct dcfg_stream_record *r, struct dcfg_error 
 		if (s->depth == 0)
 			return dcfg_error_at(err, s->name, r->lineno, 1,
 			    "\"# end run\" without a \"# run\"");
-		/* a period holds only data and run lines, so its lines are the line numbers between */
-		if (r->lineno - s->opened[s->depth - 1] - 1 > DCFG_RUN_PERIOD_MAX)
-			return dcfg_error_at(err, s->name, r->lineno, 1,
-			    "the run opened at line %lu holds more than %d lines",
-			    s->opened[s->depth - 1], DCFG_RUN_PERIOD_MAX);
 		r->kind = DCFG_STREAM_RUN_END;
 		r->value = s->weight[s->depth] / s->weight[s->depth - 1];
 		s->depth--;
@@ -260,6 +255,17 @@ dcfg_stream_next(struct dcfg_stream *s, struct dcfg_stream_record *r,
 		return rc;
 	}
 	r->lineno = s->lineno;
+	/*
+	 * A period holds only data and run lines, so its lines are the line
+	 * numbers since its "# run". The outermost open run's period holds
+	 * every inner one: refused at its 65537th line, not at its end, so that
+	 * a stage keeping the period never holds more.
+	 */
+	if (s->depth > 0 && r->lineno - s->opened[0] > DCFG_RUN_PERIOD_MAX &&
+	    !(s->depth == 1 && r->len == 9 && memcmp(r->line, "# end run", 9) == 0))
+		return dcfg_error_at(err, s->name, r->lineno, 1,
+		    "the run opened at line %lu holds more than %d lines",
+		    s->opened[0], DCFG_RUN_PERIOD_MAX);
 	if (r->len > 0 && r->line[0] == '#')
 		return meta(s, r, err);
 	p = r->line;
