@@ -30,7 +30,7 @@ MANPAGES = $(wildcard man/man*/*.[0-9])
 
 TEST_TOOLS = $(BUILD)/t/lookup $(BUILD)/t/gen-trace $(BUILD)/t/gen-pair \
              $(BUILD)/t/webgrind-dump $(BUILD)/t/dcpi-dump $(BUILD)/t/csi-paths \
-             $(BUILD)/t/progress-meter \
+             $(BUILD)/t/progress-meter $(BUILD)/t/dcfg-unrun \
              $(FUZZ_TARGETS:%=$(BUILD)/t/fuzz-%) $(BUILD)/t/fuzz-mutate
 
 # Fuzzing with clang's libFuzzer (t/fuzz, scripts/fuzz.sh). `make check`
@@ -76,6 +76,9 @@ $(BUILD)/t/fuzz-%: t/fuzz/fuzz-%.c t/fuzz/fuzz.h t/fuzz/seqref.h t/fuzz/replay.c
 	@mkdir -p $(@D)
 	$(CC) $(DCFG_CFLAGS) $(FUZZ_DEFS) $(CFLAGS) $(LDFLAGS) $< t/fuzz/replay.c \
 	    $(BUILD)/libdcfg.a $(DCFG_LIBS) -o $@
+
+# dcfg-unrun's expansion of runs is the stream fuzz target's too.
+$(BUILD)/t/dcfg-unrun $(BUILD)/t/fuzz-stream build-fuzz/fuzz-stream: t/tools/unrun.h
 
 $(BUILD)/t/fuzz-mutate: t/fuzz/mutate-main.c $(FUZZ_MUT) $(FUZZ_MUT_H)
 	@mkdir -p $(@D)
