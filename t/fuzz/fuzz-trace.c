@@ -1,12 +1,14 @@
 /*
  * The DCFG-trace reader with the transition tables and the sequence
- * decoder behind it; the summary dcfg-info makes of a trace without
+ * decoder behind it; the decoder with runs, checked against the plain
+ * decoder edge for edge; the summary dcfg-info makes of a trace without
  * decoding it; and the look at the first bytes that tells the kinds apart.
  */
 #include "fuzz.h"
 
 #include "kind.h"
 #include "output.h"
+#include "stream.h"
 #include "trace.h"
 #include "trace_summary.h"
 
@@ -17,6 +19,129 @@ struct run {
 	uint64_t edges;
 	uint32_t ids[1024];
 };
+
+/* The first MAX_EDGES edges of a chunk, as a count and a hash. */
+struct digest {
+	uint64_t n, hash;
+};
+
+static void
+digest_add(struct digest *d, uint32_t id)
+{
+	if (d->n++ < MAX_EDGES)
+		d->hash = (d->hash ^ id) * UINT64_C(0x100000001b3);
+}
+
+#define TOK_RUN (UINT64_C(1) << 32)
+#define TOK_END (UINT64_C(2) << 32)
+
+/* A run being read: its tokens are kept until the outermost one ends. */
+struct unrun {
+	uint64_t tok[3 * DCFG_PERIOD_MAX];
+	size_t n;
+	unsigned depth;
+	size_t match[3 * DCFG_PERIOD_MAX];   /* a run's start: its end */
+	struct { size_t at, end; uint64_t left; } stack[DCFG_RUN_DEPTH_MAX];
+};
+
+/* Expands the outermost run kept in U into D, up to MAX_EDGES edges, with an explicit stack. */
+static void
+expand_kept(struct unrun *u, struct digest *d)
+{
+	size_t opens[DCFG_RUN_DEPTH_MAX], i, depth = 0;
+	int top = -1;
+
+	for (i = 0; i < u->n; i++) {
+		if (u->tok[i] == TOK_RUN) {
+			opens[depth++] = i;
+			i++;
+		} else if (u->tok[i] == TOK_END) {
+			u->match[opens[--depth]] = i;
+		}
+	}
+	i = 0;
+	while (d->n < MAX_EDGES) {
+		if (top >= 0 && i == u->stack[top].end) {
+			if (--u->stack[top].left > 0) {
+				i = u->stack[top].at;
+				continue;
+			}
+			i = u->stack[top--].end + 1;
+			continue;
+		}
+		if (i >= u->n)
+			break;
+		if (u->tok[i] == TOK_RUN) {
+			top++;
+			u->stack[top].at = i + 2;
+			u->stack[top].end = u->match[i];
+			u->stack[top].left = u->tok[i + 1];
+			i += 2;
+			continue;
+		}
+		digest_add(d, (uint32_t)u->tok[i++]);
+	}
+	u->n = 0;
+}
+
+static void
+keep(struct unrun *u, uint64_t t)
+{
+	if (u->n == sizeof u->tok / sizeof u->tok[0])
+		abort();   /* a run longer than the decoder promises */
+	u->tok[u->n++] = t;
+}
+
+/*
+ * Decodes the chunk again with runs and checks that it stands for the
+ * same edges, and fails at the same edge, as the plain decoding did.
+ */
+static void
+check_runs(struct dcfg_chunk *c, struct run *r, const struct digest *plain, ssize_t plain_rc,
+    uint64_t plain_at)
+{
+	static struct unrun u;
+	struct dcfg_run_event ev;
+	struct digest d = { 0, 0 };
+	ssize_t n, i;
+
+	u.n = 0;
+	u.depth = 0;
+	dcfg_chunk_rewind(c);
+	do {
+		if ((n = dcfg_chunk_next_runs(c, r->ids, 1 + r->edges % 1024, &ev)) < 0)
+			break;
+		for (i = 0; i < n; i++) {
+			if (u.depth > 0)
+				keep(&u, r->ids[i]);
+			else
+				digest_add(&d, r->ids[i]);
+		}
+		if (ev.kind == DCFG_RUN_BEGIN) {
+			if (ev.count < 2 || u.depth == DCFG_RUN_DEPTH_MAX)
+				abort();
+			keep(&u, TOK_RUN);
+			keep(&u, ev.count);
+			u.depth++;
+		} else if (ev.kind == DCFG_RUN_END) {
+			if (u.depth == 0)
+				abort();
+			keep(&u, TOK_END);
+			if (--u.depth == 0)
+				expand_kept(&u, &d);
+		}
+	} while ((n > 0 || ev.kind != DCFG_RUN_NONE) && d.n < MAX_EDGES);
+	if (d.n >= MAX_EDGES && plain->n >= MAX_EDGES) {
+		if (d.hash != plain->hash)
+			abort();
+		return;
+	}
+	/* a failing call hands over none of its edges: compare where it failed */
+	if ((n < 0) != (plain_rc < 0))
+		abort();
+	if (n < 0 ? dcfg_chunk_emitted(c) != plain_at : d.n != plain->n || d.hash != plain->hash)
+		abort();
+}
 
 static int
 on_process(void *ctx, struct dcfg_trace *t, uint64_t pid)
@@ -32,11 +157,21 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 	struct run *r = ctx;
 	ssize_t n;
 
+	struct digest plain = { 0, 0 };
+	ssize_t i;
+
 	if (dcfg_chunk_info(c)->index == 3)
 		return DCFG_TRACE_OK;   /* a chunk left undecoded, as --from-icount does */
-	while ((n = dcfg_chunk_next(c, r->ids, sizeof r->ids / sizeof r->ids[0])) > 0)
-		if ((r->edges += (uint64_t)n) > MAX_EDGES)
-			return DCFG_TRACE_STOP;
+	while ((n = dcfg_chunk_next(c, r->ids, sizeof r->ids / sizeof r->ids[0])) > 0) {
+		for (i = 0; i < n; i++)
+			digest_add(&plain, r->ids[i]);
+		r->edges += (uint64_t)n;
+		if (plain.n >= MAX_EDGES)
+			break;
+	}
+	check_runs(c, r, &plain, n, dcfg_chunk_emitted(c));
+	if (r->edges > MAX_EDGES)
+		return DCFG_TRACE_STOP;
 	if (n == 0 && dcfg_chunk_info(c)->index == 1) {
 		dcfg_chunk_rewind(c);
 		while ((n = dcfg_chunk_next(c, r->ids, 7)) > 0)
