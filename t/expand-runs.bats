@@ -51,7 +51,7 @@ unruns() {
 	    NR == 1 { print "# dcfg-stream 1"; next }
 	    /^# run / { c[++d] = $3; p[d] = ""; next }
 	    /^# end run$/ { s = p[d]; n = c[d--]; sub(/\n$/, "", s)
-		for (i = 0; i < n; i++) out(s); next }
+		for (i = 0; s != "" && i < n; i++) out(s); next }
 	    { out($0) }' "$@"
 }
 
