@@ -168,8 +168,8 @@ close_chunk(struct enc *e, int split)
 		instrs = e->marker && !split && !e->continuation ? e->marker_instrs : 0;
 	preceding = e->marker && !e->continuation ? e->marker_preceding : e->running;
 	if (preceding > UINT64_MAX - instrs)
-		return fail_at(e, e->r->lineno, "the thread's instructions up to here exceed %llu",
-		    UINT64_MAX);
+		return fail_at(e, e->r->lineno,
+		    "the thread's instructions up to this chunk's end exceed %llu", UINT64_MAX);
 	e->running = preceding + instrs;
 	e->open = 0;
 	e->continuation = split;
@@ -282,11 +282,10 @@ top_line(struct enc *e, const struct dcfg_stream_record *r, const char *what)
 	return 0;
 }
 
+/* After top_line. */
 static int
 add_edge(struct enc *e, const struct dcfg_stream_record *r)
 {
-	if (top_line(e, r, "an edge before \"# thread\"") < 0)
-		return -1;
 	if (e->o->dcfg) {
 		const struct dcfg_edge *ed = dcfg_edge_by_id(e->o->dcfg, e->p->dp, r->edge);
 		const struct dcfg_block *b;
@@ -305,16 +304,16 @@ add_edge(struct enc *e, const struct dcfg_stream_record *r)
 		e->instrs += instrs;
 	}
 	if (e->n_exp > UINT64_MAX - r->weight)
-		return fail_at(e, r->lineno, "the chunk's edges, its runs repeated, exceed %llu: "
-		    "give it more \"# chunk\" lines", UINT64_MAX);
+		return fail_at(e, r->lineno,
+		    "the chunk's EDGE_COUNT, its runs repeated, exceeds %llu", UINT64_MAX);
 	e->n_exp += r->weight;
 	if (dcfg_reserve((void **)&e->edges, &e->cap, e->n + 1, sizeof *e->edges) < 0)
 		return dcfg_error_set(e->err, e->name, "out of memory");
 	e->edges[e->n++] = r->edge;
 	return 0;
 instr_overflow:
-	return fail_at(e, r->lineno, "the chunk's instructions, its runs repeated, exceed %llu: "
-	    "give it more \"# chunk\" lines", UINT64_MAX);
+	return fail_at(e, r->lineno,
+	    "the chunk's INSTR_COUNT, its runs repeated, exceeds %llu", UINT64_MAX);
 }
 
 static int
@@ -403,6 +402,10 @@ walk(struct enc *e)
 			open_chunk(e, 1, r.preceding, r.instrs);
 			break;
 		case DCFG_STREAM_EDGE:
+			/* (the common case first: a line of an open chunk that is not full) */
+			if (!(r.depth > 0 || (e->open && e->in_thread && e->n_exp < e->o->chunk_edges)) &&
+			    top_line(e, &r, "an edge before \"# thread\"") < 0)
+				goto fail;
 			if (add_edge(e, &r) < 0)
 				goto fail;
 			break;

@@ -37,16 +37,11 @@ rehash(struct dcfg_transitions *t, size_t size)
 }
 
 int
-dcfg_transitions_add(struct dcfg_transitions *t, uint32_t cur, uint32_t next, uint64_t n)
+dcfg_transitions_insert(struct dcfg_transitions *t, uint32_t cur, uint32_t next, uint64_t n)
 {
 	uint64_t key = (uint64_t)cur << 32 | next;
-	struct dcfg_trans *f = (struct dcfg_trans *)dcfg_transitions_find(t, cur, next);
 	size_t j;
 
-	if (f) {
-		f->count = f->count > UINT64_MAX - n ? UINT64_MAX : f->count + n;
-		return 0;
-	}
 	if (dcfg_reserve((void **)&t->trans, &t->cap_trans, t->n_trans + 1, sizeof *t->trans) < 0)
 		return -1;
 	t->trans[t->n_trans++] = (struct dcfg_trans){ .key = key, .count = n };

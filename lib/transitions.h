@@ -29,8 +29,8 @@ struct dcfg_transitions {
 };
 
 void dcfg_transitions_free(struct dcfg_transitions *t);
-/* Counts N more transitions CUR -> NEXT. -1: out of memory. */
-int dcfg_transitions_add(struct dcfg_transitions *t, uint32_t cur, uint32_t next, uint64_t n);
+/* A transition not seen before, N times (dcfg_transitions_add's slow path). */
+int dcfg_transitions_insert(struct dcfg_transitions *t, uint32_t cur, uint32_t next, uint64_t n);
 /* Codes and groups from the counts; no adding after it. -1: out of memory. */
 int dcfg_transitions_build(struct dcfg_transitions *t);
 /* The table as JSON, header row first. */
@@ -58,6 +58,18 @@ dcfg_transitions_find(const struct dcfg_transitions *t, uint32_t cur, uint32_t n
 		if (t->trans[s - 1].key == key)
 			return &t->trans[s - 1];
 	return NULL;
+}
+
+/* Counts N more transitions CUR -> NEXT. -1: out of memory. Inline: once an edge too. */
+static inline int
+dcfg_transitions_add(struct dcfg_transitions *t, uint32_t cur, uint32_t next, uint64_t n)
+{
+	struct dcfg_trans *f = (struct dcfg_trans *)dcfg_transitions_find(t, cur, next);
+
+	if (f == NULL)
+		return dcfg_transitions_insert(t, cur, next, n);
+	f->count = f->count > UINT64_MAX - n ? UINT64_MAX : f->count + n;
+	return 0;
 }
 
 #endif

@@ -369,6 +369,54 @@ JQ_EDGE_TARGETS='
 	done
 }
 
+@test "--long-loops L: loops of L iterations alike; the same program; the trace holds repeats and decodes to the stream" {
+	command -v jq > /dev/null || skip "jq is not installed"
+	gen-pair --seed 7 --threads 2 --edges 200000 p > /dev/null
+	gen-pair --seed 7 --threads 2 --edges 200000 --long-loops 1000 l > /dev/null
+	# only the walk differs: the same blocks, and the same edges but for their counts
+	q p 'blocks[] | [.NODE_ID, .ADDR_OFFSET, .NUM_INSTRS]' -c > p.blocks
+	q l 'blocks[] | [.NODE_ID, .ADDR_OFFSET, .NUM_INSTRS]' -c > l.blocks
+	cmp p.blocks l.blocks
+	q p 'edges[] | [.EDGE_ID, .SOURCE_NODE_ID, .TARGET_NODE_ID]' -c > p.edges
+	q l 'edges[] | [.EDGE_ID, .SOURCE_NODE_ID, .TARGET_NODE_ID]' -c > l.edges
+	cmp p.edges l.edges
+	# the DCFG still counts the stream's edges
+	dcfg_counts l/prog.dcfg.json > from-dcfg
+	stream_counts l/prog.edges > from-stream
+	cmp from-dcfg from-stream
+	# some stretch of the stream repeats 500 times or more, back to back:
+	# with awk, the longest run of copies of any period of up to 400 edges
+	# that starts at a loop's first iteration (a position where the edge
+	# seen one period earlier comes again)
+	copies=$(awk '!/^#/ { e[n++] = $1 }
+	    END {
+		best = 0
+		for (i = 0; i < n; i = next_i) {
+			next_i = i + 1
+			for (p = 1; p <= 400 && i + 2 * p <= n; p++) {
+				if (e[i] != e[i + p]) continue
+				j = i + p
+				while (j < n && e[j] == e[j - p]) j++
+				c = int((j - i) / p)
+				if (c > best) best = c
+				if (c >= 3) { next_i = j; break }
+			}
+		}
+		print best
+	    }' l/prog.edges)
+	echo "most copies in a row: $copies"
+	[ "$copies" -ge 500 ]
+	# the trace: "(M*...)" repeats, far smaller than without long loops, the same edges
+	dcfg-encode --dcfg l/prog.dcfg.json l/prog.edges > l.trace.json
+	dcfg-encode --dcfg p/prog.dcfg.json p/prog.edges > p.trace.json
+	jq -r '.PROCESSES[1][3][1:][] | .[1][1:][] | .[4]' l.trace.json | grep -q '('
+	echo "trace: $(wc -c < l.trace.json) bytes, without --long-loops $(wc -c < p.trace.json)"
+	[ $(($(wc -c < l.trace.json) * 2)) -lt "$(wc -c < p.trace.json)" ]
+	dcfg-expand l.trace.json | cmp - l/prog.edges
+	run gen-pair --long-loops 0 out
+	[ "$status" -eq 2 ]
+}
+
 @test "bad arguments are usage errors" {
 	run gen-pair --threads 9 out
 	[ "$status" -eq 2 ]

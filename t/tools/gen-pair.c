@@ -1,5 +1,5 @@
 /*
- * gen-pair [--seed S] [--threads T] [--edges N] [--blocks B] OUTDIR
+ * gen-pair [--seed S] [--threads T] [--edges N] [--blocks B] [--long-loops L] OUTDIR
  *
  * Simulates a synthetic program and writes a consistent pair:
  *   OUTDIR/prog.dcfg.json  a DCFG (format 1.00, section 2) of the program
@@ -65,6 +65,10 @@
  * "continue" in a do-while ends an iteration as its latch does (taken
  * only while iterations are left); in a while loop it goes back to the
  * head's test.
+ *
+ * With --long-loops L, some outermost loops run L iterations of the same
+ * edges each (long_loop, below): a trace with long loops, as real programs
+ * have, whose repeats dcfg-encode and dcfg-expand --runs can find.
  *
  * Edges are streamed to prog.edges as they are taken; only per-thread
  * edge counts are kept, so any N fits in memory. The DCFG, written last,
@@ -1494,8 +1498,23 @@ oputs(const char *s)
 	opos += n;
 }
 
+/*
+ * --long-loops N: about one outermost loop in three (not the drivers) runs
+ * N iterations when entered outside every other long loop, each the same
+ * edges: the walk's generator is put back at each iteration's start to
+ * where it stood at the loop's entry, so the iteration draws the same
+ * branches, switch cases, call targets and inner trip counts. Only the
+ * last iterations may differ, when the thread reaches its edges.
+ */
+static int
+long_loop(uint64_t seed, int l)
+{
+	return lp[l].kind != 2 && lp[l].parent < 0 &&
+	    splitmix(seed ^ ((uint64_t)l * UINT64_C(0x9e3779b97f4a7c15))) % 3 == 0;
+}
+
 static void
-walk_all(int threads, uint64_t total, uint64_t seed, uint32_t pid)
+walk_all(int threads, uint64_t total, uint64_t seed, uint32_t pid, uint64_t long_trips)
 {
 	WEdge *we = xrealloc(NULL, ned * sizeof *we);
 	WBlk *wb = xrealloc(NULL, nblk * sizeof *wb);
@@ -1507,6 +1526,7 @@ walk_all(int threads, uint64_t total, uint64_t seed, uint32_t pid)
 	/* the activations, parallel to STACK with the root at the bottom */
 	int32_t *act_rt = xrealloc(NULL, (nrt + 3) * sizeof *act_rt);
 	uint64_t *act_start = xrealloc(NULL, (nrt + 3) * sizeof *act_start);
+	rng *saved = xrealloc(NULL, (nlp ? nlp : 1) * sizeof *saved);
 	size_t x;
 	char line[64];
 	int t;
@@ -1545,6 +1565,7 @@ walk_all(int threads, uint64_t total, uint64_t seed, uint32_t pid)
 		uint64_t n = 0, ic = 0; /* IC: instructions so far in the thread */
 		uint64_t *self = self_ic + (size_t)t * nrt, *incl = incl_ic + (size_t)t * nrt;
 		int32_t e = entry_edge[t == 0 ? 0 : 1], b, l, sp = 0, asp = 0;
+		int32_t on = -1, on_sp = 0; /* the long loop running, the stack at its entry */
 		rng r;
 
 		/* the ENTRY edge activates the thread's root */
@@ -1564,11 +1585,19 @@ walk_all(int threads, uint64_t total, uint64_t seed, uint32_t pid)
 			memcpy(obuf + opos, es[e].s, 12);
 			opos += es[e].len;
 			l = we[e].init;
-			if (l >= 0)
+			if (l >= 0 && long_trips && on < 0 && long_loop(seed, l)) {
+				cnt[l] = (uint32_t)long_trips;
+				saved[l] = r;
+				on = l;
+				on_sp = sp;
+			} else if (l >= 0)
 				cnt[l] = kind[l] ? below(&r, trips[l] + 1) : 1 + below(&r, trips[l]);
 			b = we[e].dst;
 			if (b < 0)
 				break;
+			/* left by its exit, an early return or a break */
+			if (on >= 0 && (sp < on_sp || (sp == on_sp && (b < lp[on].head || b >= lp[on].end))))
+				on = -1;
 			w = &wb[b];
 			ic += (uint64_t)blk[b].ninstr;
 			self[blk[b].rt] += (uint64_t)blk[b].ninstr;
@@ -1581,6 +1610,8 @@ walk_all(int threads, uint64_t total, uint64_t seed, uint32_t pid)
 				break;
 			case T_LATCH:
 				e = n < target && --cnt[w->aux] > 0 ? w->e0 : w->e1;
+				if (w->aux == on && e == w->e0)
+					r = saved[on];
 				break;
 			case T_CONT:
 				/* another back edge: a do-while's iteration ends here
@@ -1589,10 +1620,14 @@ walk_all(int threads, uint64_t total, uint64_t seed, uint32_t pid)
 				if (rnd32(&r) < w->p && n < target && (kind[l] == 1 || cnt[l] > 1)) {
 					cnt[l] -= kind[l] == 0;
 					e = w->e0;
+					if (l == on)
+						r = saved[on];
 				} else
 					e = w->e1;
 				break;
 			case T_WHILE:
+				if (w->aux == on)
+					r = saved[on];
 				if (n < target && cnt[w->aux] > 0) {
 					cnt[w->aux]--;
 					e = w->e1;
@@ -1653,6 +1688,7 @@ walk_all(int threads, uint64_t total, uint64_t seed, uint32_t pid)
 	free(trips);
 	free(kind);
 	free(stack);
+	free(saved);
 }
 
 /* ---- inclusive costs ------------------------------------------------------- */
@@ -2312,10 +2348,12 @@ draw_shapes(void)
 static void
 usage(FILE *f, int status)
 {
-	fprintf(f, "usage: gen-pair [--seed S] [--threads T] [--edges N] [--blocks B] OUTDIR\n"
+	fprintf(f, "usage: gen-pair [--seed S] [--threads T] [--edges N] [--blocks B]\n"
+	    "                [--long-loops L] OUTDIR\n"
 	    "Writes OUTDIR/prog.dcfg.json and OUTDIR/prog.edges, a synthetic program's DCFG\n"
 	    "and its true edge stream, and OUTDIR/prog.inclusive, each routine's self and\n"
-	    "inclusive instructions per thread (defaults: S 1, T 2 (1..8), N 100000, B 2000).\n");
+	    "inclusive instructions per thread (defaults: S 1, T 2 (1..8), N 100000, B 2000).\n"
+	    "--long-loops L: some loops run L iterations (1..4294967295), all alike.\n");
 	exit(status);
 }
 
@@ -2339,7 +2377,7 @@ number(const char *opt, const char *s, uint64_t lo, uint64_t hi)
 int
 main(int argc, char **argv)
 {
-	uint64_t seed = 1, edges = 100000;
+	uint64_t seed = 1, edges = 100000, long_trips = 0;
 	int threads = 2, i;
 	uint32_t blocks = 2000, pid;
 	const char *dir = NULL;
@@ -2368,6 +2406,8 @@ main(int argc, char **argv)
 				edges = number(opt, v, 0, UINT64_MAX / 2);
 			else if (strcmp(opt, "--blocks") == 0)
 				blocks = (uint32_t)number(opt, v, 1, 20000000);
+			else if (strcmp(opt, "--long-loops") == 0)
+				long_trips = number(opt, v, 1, UINT32_MAX);
 			else {
 				fprintf(stderr, "gen-pair: unknown option %s\n", a);
 				usage(stderr, 2);
@@ -2402,7 +2442,7 @@ main(int argc, char **argv)
 	if (eout == NULL)
 		die(strerror(errno), path);
 	eout_path = path;
-	walk_all(threads, edges, seed, pid);
+	walk_all(threads, edges, seed, pid, long_trips);
 	if (ferror(eout) || fclose(eout) != 0)
 		die("write error", path);
 
