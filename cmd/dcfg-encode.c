@@ -12,9 +12,11 @@ static const char *prog = "dcfg-encode";
 static const char help[] =
     "usage: dcfg-encode [--dcfg FILE] [--chunk-edges N] [-o FILE]\n"
     "                   [--progress | --quiet] [STREAM]\n"
-    "Write an edge stream (dcfg-stream(5)) as a DCFG-trace (- or no STREAM: standard input).\n"
+    "Write an edge stream (dcfg-stream(5); - or no STREAM: standard input) as a\n"
+    "DCFG-trace; the runs of a version 2 stream become repeats, never written out.\n"
     "  -d, --dcfg FILE      the paired DCFG, for instruction counts\n"
-    "      --chunk-edges N  at most N edges a chunk (default 1000000)\n"
+    "      --chunk-edges N  at most N edges a chunk, but a run is kept whole\n"
+    "                       (default 1000000)\n"
     "  -o, --output FILE    write to FILE\n"
     "      --progress       show progress on standard error\n"
     "  -q, --quiet          never show progress\n"
