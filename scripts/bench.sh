@@ -17,7 +17,8 @@
 #   BENCH_N=10000 sh scripts/bench.sh build/bin
 #   BENCH_ONLY=expand BENCH_EDGES=10000000 sh scripts/bench.sh build/bin
 #
-# BENCH_ONLY=info, expand, encode, stages or convert runs one section only.
+# BENCH_ONLY=info, expand, encode, stages, convert or runs runs one section
+# only; runs is scripts/bench-runs.sh (repeats kept compressed).
 #
 # The input comes from scripts/gen-dcfg.awk and is cached in build/bench/
 # (BENCH_DIR), keyed by n and the generator's checksum. Times are the best
@@ -47,15 +48,16 @@ case $edges in
 ''|*[!0-9]*|0*) echo "bench: BENCH_EDGES must be a number > 0" >&2; exit 2 ;;
 esac
 only=${BENCH_ONLY:-}
-do_info=0; do_expand=0; do_encode=0; do_stages=0; do_convert=0
+do_info=0; do_expand=0; do_encode=0; do_stages=0; do_convert=0; do_runs=0
 case $only in
-'') do_info=1; do_expand=1; do_encode=1; do_stages=1; do_convert=1 ;;
+'') do_info=1; do_expand=1; do_encode=1; do_stages=1; do_convert=1; do_runs=1 ;;
 info) do_info=1 ;;
 expand) do_expand=1 ;;
 encode) do_encode=1 ;;
 stages) do_stages=1 ;;
 convert) do_convert=1 ;;
-*) echo "bench: BENCH_ONLY must be info, expand, encode, stages or convert" >&2; exit 2 ;;
+runs) do_runs=1 ;;
+*) echo "bench: BENCH_ONLY must be info, expand, encode, stages, convert or runs" >&2; exit 2 ;;
 esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -709,6 +711,12 @@ measure 3 0 "$bindir/dcfg-convert" --to callgrind --dcfg "$pd/prog.dcfg.json" \
 awk -v a="$conv_sec" -v b="$info_sec" -v c="$SEC" -v d="$exp_sec" 'BEGIN {
 	printf "ratios: convert/load %.2f, convert with trace/decode alone %.2f\n",
 	    (b > 0 ? a / b : 0), (d > 0 ? c / d : 0) }'
+fi
+
+# === runs ==============================================================
+
+if [ "$do_runs" = 1 ]; then
+	TIME_CMD=$TIME sh "$top/scripts/bench-runs.sh" "$bindir" "$top/build/t" "$cache" || status=1
 fi
 
 exit $status

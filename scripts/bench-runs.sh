@@ -1,0 +1,134 @@
+#!/bin/sh
+# The runs section of `make bench` (scripts/bench.sh, BENCH_ONLY=runs):
+# repeats that stay compressed through the pipeline (dcfg-stream(5), Runs).
+#
+#   sh scripts/bench-runs.sh BIN_DIR TOOLS_DIR CACHE_DIR
+#
+# 1. The bomb: (1000000000*AB) with the spec's one-bit table, 1.2 x 10^10
+#    edges, over a DCFG of one block. Aims: dcfg-expand --count under 1 s;
+#    dcfg-expand --runs | dcfg-count --by edge, and with --bbv 100000000,
+#    each under 2 s; every answer exact (checked against the arithmetic).
+# 2. A gen-pair program with long loops (--loop-iterations), when gen-pair
+#    has it: the plain pipeline against --runs, to dcfg-count --by block
+#    and --bbv, with equal output; the speed-up.
+# 3. A trace without periodic repeats (gen-trace's random bits): dcfg-expand
+#    with and without --runs, to /dev/null. Aim: --runs no more than 5 %
+#    slower.
+# Times are the best of 3 runs, RSS the highest seen (GNU time).
+set -u
+[ $# -eq 3 ] || { echo "usage: sh scripts/bench-runs.sh BIN_DIR TOOLS_DIR CACHE_DIR" >&2; exit 2; }
+bin=$1
+tools=$2
+cache=$3
+TIME=${TIME_CMD:-/usr/bin/time}
+status=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-runs.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+
+note() { echo "bench: $*" >&2; }
+
+# best CMD...: runs the shell command 3 times; SEC the best wall time, MIB the highest peak RSS.
+best() {
+	SEC=; MIB=
+	for r in 1 2 3; do
+		"$TIME" -o "$tmp/time" -f '%e %M' sh -c "$1" > "$tmp/out" 2> "$tmp/err" ||
+		    { note "failed: $1"; head -n 5 "$tmp/err" >&2; return 1; }
+		set -- "$1" $(tail -n 1 "$tmp/time")
+		SEC=$(awk -v a="${SEC:-}" -v b="$2" 'BEGIN { print (a == "" || b < a ? b : a) }')
+		MIB=$(awk -v a="${MIB:-0}" -v b="$3" 'BEGIN { b /= 1024; printf "%.1f", (b > a ? b : a) }')
+	done
+}
+
+row() { printf '%-58s %8s %8s  %s\n' "$1" "$SEC" "$MIB" "$2"; }
+aim() { awk -v s="$SEC" -v a="$1" 'BEGIN { print (s + 0 < a + 0 ? "MET" : "NOT MET") }'; }
+
+echo
+echo "runs: repeats kept compressed (dcfg-expand --runs, dcfg-stream 2); best of 3 runs"
+printf '%-58s %8s %8s  %s\n' run "wall s" "RSS MiB" "aim / check"
+
+# --- 1. the bomb ---------------------------------------------------------
+b=$tmp/bomb.trace.json
+printf '%s\n' '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0, "PROCESSES": [' \
+    '  ["PROCESS_ID", "STRING_DICTIONARY", "TRANSITION_TABLE", "THREAD_DATA"],' \
+    '  [1, {}, [["CURRENT_EDGE_ID", "TRANSITION_CODE", "NEXT_EDGE_IDS"],' \
+    '    [10, "0", [10]], [10, "1", [11]], [11, "0", [10]], [11, "1", [11]]],' \
+    '   [["THREAD_ID", "TRACE_DATA"], [0, [["PRECEDING_INSTR_COUNT", "INSTR_COUNT",' \
+    '    "EDGE_COUNT", "FIRST_EDGE_ID", "EDGE_ID_SEQUENCE"],' \
+    '    [0, 12000000001, 12000000001, 10, "(1000000000*AB)"]]]]]]}' > "$b"
+# one block of one instruction; edges 10 and 11 both loop on it
+d=$tmp/bomb.dcfg.json
+printf '%s\n' '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0,' \
+    '"FILE_NAMES": [["FILE_NAME_ID", "FILE_NAME"], [1, "/bin/bomb"]],' \
+    '"EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"], [9, "CONDITIONAL_BRANCH"]],' \
+    '"SPECIAL_NODES": [["NODE_ID", "NODE_NAME"], [1, "START"], [2, "END"]],' \
+    '"PROCESSES": [["PROCESS_ID", "PROCESS_DATA"], [1, {' \
+    '  "INSTR_COUNT_PER_THREAD": [12000000001], "INSTR_COUNT": 12000000001,' \
+    '  "IMAGES": [["IMAGE_ID", "LOAD_ADDR", "SIZE", "IMAGE_DATA"], [1, "0x1000", 4096, {' \
+    '    "FILE_NAME_ID": 1,' \
+    '    "BASIC_BLOCKS": [["NODE_ID", "ADDR_OFFSET", "SIZE", "NUM_INSTRS", "LAST_INSTR_OFFSET", "COUNT"],' \
+    '      [20, "0x0", 4, 1, 0, 12000000001]]}]],' \
+    '  "EDGES": [["EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID", "EDGE_TYPE_ID", "COUNT_PER_THREAD"],' \
+    '    [10, 20, 20, 9, [11000000001]], [11, 20, 20, 9, [1000000000]]]}]]}' > "$d"
+
+# Each copy of AB is 11 zeros and a one: 11 x 10 and 1 x 11, after the first 10.
+if best "'$bin/dcfg-expand' --count '$b'"; then
+	ok=$(awk -F '\t' 'NR == 2 { print ($3 == 12000000001 ? "exact" : "WRONG " $3) }' "$tmp/out")
+	[ "$ok" = exact ] || status=1
+	row "bomb, 1.2e10 edges: dcfg-expand --count" "< 1 s: $(aim 1), $ok"
+else status=1; fi
+if best "'$bin/dcfg-expand' --runs '$b' | '$bin/dcfg-count' --dcfg '$d' --by edge"; then
+	ok=$(awk -F '\t' '$1 == 10 && $2 == 11000000001 { a = 1 } $1 == 11 && $2 == 1000000000 { b = 1 }
+	    END { print (a && b ? "exact" : "WRONG") }' "$tmp/out")
+	[ "$ok" = exact ] || status=1
+	row "bomb: dcfg-expand --runs | dcfg-count --by edge" "< 2 s: $(aim 2), $ok"
+else status=1; fi
+if best "'$bin/dcfg-expand' --runs '$b' | '$bin/dcfg-count' --dcfg '$d' --bbv 100000000"; then
+	# 12000000001 instructions: 120 intervals of 10^8 and one of 1, all block 20
+	ok=$(awk '/^T/ { n++; if ($0 != "T:20:100000000") last = $0 }
+	    END { print (n == 121 && last == "T:20:1" ? "exact" : "WRONG") }' "$tmp/out")
+	[ "$ok" = exact ] || status=1
+	row "bomb: dcfg-expand --runs | dcfg-count --bbv 100000000" "< 2 s: $(aim 2), $ok"
+else status=1; fi
+
+# --- 2. a program with long loops ------------------------------------------
+pair=$tools/gen-pair
+if [ -x "$pair" ] && "$pair" --help 2>&1 | grep -q -- --loop-iterations; then
+	pd=$cache/runs-pair
+	if [ ! -s "$pd/prog.trace.json" ]; then
+		rm -rf "$pd"
+		note "generating a gen-pair program with long loops into $pd"
+		"$pair" --seed 5 --threads 2 --edges 100000000 --loop-iterations 100000 "$pd" > /dev/null ||
+		    { note "gen-pair failed"; exit 1; }
+	fi
+	t=$pd/prog.trace.json
+	dd=$pd/prog.dcfg.json
+	for what in "--by block" "--bbv 10000000"; do
+		best "'$bin/dcfg-expand' '$t' | '$bin/dcfg-count' --dcfg '$dd' $what" || { status=1; continue; }
+		cp "$tmp/out" "$tmp/plain"; plain=$SEC
+		row "long loops: dcfg-expand | dcfg-count $what" ""
+		best "'$bin/dcfg-expand' --runs '$t' | '$bin/dcfg-count' --dcfg '$dd' $what" || { status=1; continue; }
+		if cmp -s "$tmp/plain" "$tmp/out"; then ok="equal output"; else ok="OUTPUT DIFFERS"; status=1; fi
+		row "long loops: dcfg-expand --runs | dcfg-count $what" \
+		    "$(awk -v a="$plain" -v b="$SEC" 'BEGIN { printf "%.1fx faster", (b > 0 ? a / b : 0) }'), $ok"
+	done
+else
+	echo "long loops: not measured (gen-pair has no --loop-iterations)"
+fi
+
+# --- 3. no periodic repeats ------------------------------------------------
+gt=$cache/runs-random-20000000.json
+if [ ! -s "$gt" ]; then
+	"$tools/gen-trace" 20000000 1000000 > "$gt.tmp" && mv "$gt.tmp" "$gt" ||
+	    { note "gen-trace failed"; exit 1; }
+fi
+best "'$bin/dcfg-expand' '$gt'" || status=1
+plain=$SEC
+row "random bits, 2e7 edges: dcfg-expand > /dev/null" ""
+best "'$bin/dcfg-expand' --runs '$gt'" || status=1
+row "random bits: dcfg-expand --runs > /dev/null" \
+    "$(awk -v a="$plain" -v b="$SEC" 'BEGIN { r = (a > 0 ? b / a : 0)
+	printf "%.3f of plain, <= 1.05: %s", r, (r <= 1.05 ? "MET" : "NOT MET") }')"
+best "'$bin/dcfg-expand' --count '$gt'" || status=1
+row "random bits: dcfg-expand --count" ""
+exit $status
