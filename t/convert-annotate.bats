@@ -189,6 +189,25 @@ own_costs_match() {
 	done
 }
 
+@test "--trace with long loops: the replay takes runs by arithmetic, gen-pair's true inclusive costs" {
+	# Loops of 100000 alike iterations, with calls in them: the trace holds
+	# repeats that decode as runs; a period may start inside a call, so
+	# that each copy returns from one call and makes the next. The replay
+	# adds the copies after the first steady one at once; the costs must
+	# still be exactly gen-pair's own.
+	needs
+	for seed in 37 38 39; do
+		gen-pair --seed "$seed" --threads 3 --edges 3000000 --long-loops 100000 p > /dev/null
+		dcfg-encode --dcfg p/prog.dcfg.json p/prog.edges > p/prog.trace.json
+		[ "$(dcfg-expand --runs p/prog.trace.json | grep -c '^# run')" -gt 0 ]
+		dcfg-convert --to callgrind --dcfg p/prog.dcfg.json --trace p/prog.trace.json > prof.out
+		annotate prof.out --inclusive=yes
+		functions > got
+		inclusive > want
+		diff -u want got
+	done
+}
+
 @test "callgrind_annotate --inclusive=yes on an estimated profile: the roots share every instruction" {
 	needs
 	pair 36 30000
