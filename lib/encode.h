@@ -2,8 +2,10 @@
  * dcfg-encode's work: an edge stream (dcfg-stream(5)) to a DCFG-trace
  * (spec section 3). Three passes over the stream: count the transitions
  * (and build each process's table), find substrings repeated across
- * chunks (the dictionary), then write. Memory is the tables, the
- * dictionaries and one chunk; standard input is spooled to a file first.
+ * chunks (the dictionary), then write. Runs (version 2 streams) become
+ * repeats, never expanded (chunkenc.h). Memory is the tables, the
+ * dictionaries and one chunk, each line of its runs once; standard input
+ * is spooled to a file first.
  */
 #ifndef DCFG_ENCODE_H
 #define DCFG_ENCODE_H
