@@ -165,7 +165,8 @@ dcfg_convert_csi(const struct dcfg_convert *c, struct dcfg_error *err)
 	}
 	/*
 	 * Lines repeat once per instruction, so a NUM_INSTRS beyond one per
-	 * byte would have us write without end: refused before any output.
+	 * byte, or past any block's, would have us write without end, gigabytes
+	 * from a few bytes of input: refused before any output.
 	 */
 	for (i = 0; i < p->blocks.count; i++) {
 		const struct dcfg_block *b = dcfg_profile_block(&pf, (uint32_t)i);
@@ -174,6 +175,13 @@ dcfg_convert_csi(const struct dcfg_convert *c, struct dcfg_error *err)
 			rc = dcfg_error_set(err, c->o->dcfg_path, "process %" PRIu64 ": block %"
 			    PRIu32 " has %" PRIu64 " instructions in %" PRIu64 " bytes", p->pid,
 			    b->node_id, b->num_instrs, b->size);
+			goto out;
+		}
+		if (b->routine != DCFG_NONE && b->num_instrs > DCFG_CSI_BLOCK_INSTRS_MAX) {
+			rc = dcfg_error_set(err, c->o->dcfg_path, "process %" PRIu64 ": block %"
+			    PRIu32 " has %" PRIu64 " instructions, more than the %lu a CSI line "
+			    "list holds", p->pid, b->node_id, b->num_instrs,
+			    (unsigned long)DCFG_CSI_BLOCK_INSTRS_MAX);
 			goto out;
 		}
 	}

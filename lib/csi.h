@@ -18,6 +18,9 @@
 #include "output.h"
 #include "profile.h"
 
+/* A block's line list repeats a line per instruction: more than this many is refused. */
+#define DCFG_CSI_BLOCK_INSTRS_MAX (UINT64_C(1) << 24)
+
 #define CSI_SYNTHETIC UINT64_MAX   /* the edge id of an edge the DCFG does not have */
 
 enum {

@@ -863,3 +863,18 @@ EOF
 	dcfg_convert --to csi --dcfg huge.dcfg.json
 	expect_error "dcfg-convert: huge.dcfg.json: process 500: block 12 has 1152921504606846976 instructions in 5 bytes"
 }
+
+@test "a block of more than 2^24 instructions is refused, however many bytes it claims" {
+	# 2^31 - 1 instructions in a block of 2^63 - 1 bytes: one per byte is
+	# allowed, but the line list would be 2^31 entries, gigabytes written
+	# from a few bytes of input (a fuzzer's find). 2^24 = 16777216 is
+	# allowed: 16777216 lines of 12 are written, then the block's edges.
+	sed 's/\[ 12, "0x100e", 5, 1, 0, 3 \]/[ 12, "0x100e", 9223372036854775807, 2147483647, 0, 3 ]/' \
+	    "$DATA/convert-prog.dcfg.json" > huge.dcfg.json
+	dcfg_convert --to csi --dcfg huge.dcfg.json
+	expect_error "dcfg-convert: huge.dcfg.json: process 500: block 12 has 2147483647 instructions, more than the 16777216 a CSI line list holds"
+	sed 's/\[ 12, "0x100e", 5, 1, 0, 3 \]/[ 12, "0x100e", 9223372036854775807, 16777216, 0, 3 ]/' \
+	    "$DATA/convert-prog.dcfg.json" > most.dcfg.json
+	dcfg-convert --to csi --dcfg most.dcfg.json > most.csi
+	[ "$(grep '^12|' most.csi | tr '|' '\n' | grep -c .)" -ge 16777216 ]
+}
