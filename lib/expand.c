@@ -6,6 +6,7 @@
 #include "progress.h"
 #include "stream.h"
 #include "trace.h"
+#include "window.h"
 
 #define BATCH 4096
 #define TICK 64          /* batches between two looks at the meter's clock */
@@ -21,6 +22,7 @@ struct expand {
 	uint64_t decoded;                     /* edges of every thread, for the meter */
 	struct dcfg_progress *meter;          /* NULL: bytes through o->progress, if set */
 	uint64_t bytes, batches;              /* the trace's bytes read, for the meter */
+	struct dcfg_window window;            /* a chunk the window cuts */
 	unsigned depth;                       /* runs open in the chunk */
 	uint64_t weight[DCFG_RUN_DEPTH_MAX + 1];   /* how often an edge runs at each depth */
 	uint32_t ids[BATCH];
@@ -204,49 +206,74 @@ edge_instrs(const struct expand *x, uint32_t edge_id, uint64_t *instrs)
 	return 0;
 }
 
+static int
+window_instrs(void *ctx, uint32_t edge, uint64_t *instrs)
+{
+	return edge_instrs(ctx, edge, instrs);
+}
+
+static void
+window_write(void *ctx, const uint32_t *ids, size_t n)
+{
+	struct expand *x = ctx;
+
+	emit(x->out, ids, n);
+}
+
+static void
+window_run(void *ctx, uint64_t count)
+{
+	struct expand *x = ctx;
+
+	if (count == 0) {
+		dcfg_out_str(x->out, "# end run\n");
+	} else {
+		dcfg_out_str(x->out, "# run ");
+		dcfg_out_u64(x->out, count);
+		dcfg_out_char(x->out, '\n');
+	}
+}
+
 /*
  * A chunk cut by the window, with the DCFG: emits the edges whose
  * instruction count is in [from, to). With markers the cut is measured in
- * a first pass, so that the marker can come before the edges.
+ * a first pass, so that the marker can come before the edges. The chunk
+ * is decoded with runs: whole copies of a run outside the window are
+ * skipped, and those inside taken, by arithmetic (window.h).
  */
 static int
 cut_chunk(struct expand *x, struct dcfg_chunk *c, const struct dcfg_chunk_info *ci,
     int emitting)
 {
-	uint64_t icount = ci->preceding_instr_count, index = 0, instrs;
-	uint64_t first_in = 0, n_in = 0, instrs_in = 0;
-	ssize_t n, i;
+	struct dcfg_window *w = &x->window;
+	struct dcfg_run_event ev;
+	ssize_t n;
+	int rc;
 
-	while ((n = dcfg_chunk_next(c, x->ids, BATCH)) > 0) {
-		size_t start = 0, count = 0;
-		for (i = 0; i < n; i++, index++) {
-			if (edge_instrs(x, x->ids[i], &instrs) < 0)
-				return dcfg_chunk_fail(c, index, "edge id %u is not in the DCFG",
-				    x->ids[i]);
-			if (icount >= x->o->from && icount < x->o->to) {
-				if (n_in++ == 0)
-					first_in = icount;
-				instrs_in += instrs;
-				if (count++ == 0)
-					start = (size_t)i;
-			} else if (icount >= x->o->to) {
-				n = i;   /* the rest of the chunk is past the window */
-				break;
-			}
-			icount += instrs;
-		}
-		if (emitting && x->o->mode == DCFG_EXPAND_EDGES)
-			emit(x->out, x->ids + start, count);
-		tick(x, emitting ? count : 0);
-		if (icount >= x->o->to || dcfg_output_failed(x->out))
+	dcfg_window_init(w, x->o->from, x->o->to, ci->preceding_instr_count);
+	w->edge_instrs = window_instrs;
+	w->write = emitting && x->o->mode == DCFG_EXPAND_EDGES ? window_write : NULL;
+	w->write_run = x->o->runs ? window_run : NULL;
+	w->ctx = x;
+	do {
+		if ((n = dcfg_chunk_next_runs(c, x->ids, BATCH, &ev)) < 0)
+			return DCFG_TRACE_ERROR;
+		if ((rc = dcfg_window_take(w, x->ids, (size_t)n, &ev)) == -1)
+			return dcfg_chunk_fail(c, w->index, "edge id %u is not in the DCFG", w->bad_edge);
+		if (rc == -2)
+			return dcfg_chunk_fail(c, w->index, "out of memory");
+		if (rc == -3)
+			return dcfg_chunk_fail(c, w->index, "more than 2^64 instructions");
+		if (dcfg_output_failed(x->out))
 			break;
+	} while (!w->past && (n > 0 || ev.kind != DCFG_RUN_NONE));
+	if (!emitting && w->edges > 0 && x->o->chunks && x->o->mode == DCFG_EXPAND_EDGES)
+		marker(x->out, w->first, w->instrs, w->edges);
+	if (emitting) {
+		tick(x, w->edges);
+		x->edges += w->edges;
+		x->instrs += w->instrs;
 	}
-	if (n < 0)
-		return DCFG_TRACE_ERROR;
-	if (!emitting && n_in > 0 && x->o->chunks && x->o->mode == DCFG_EXPAND_EDGES)
-		marker(x->out, first_in, instrs_in, n_in);
-	x->edges += emitting ? n_in : 0;
-	x->instrs += emitting ? instrs_in : 0;
 	return DCFG_TRACE_OK;
 }
 
@@ -393,6 +420,7 @@ dcfg_expand(const char *trace, const struct dcfg_expand_options *opt,
 		header(x);
 		flush_totals(x);
 	}
+	dcfg_window_free(&x->window);
 	free(x);
 	return rc;
 }

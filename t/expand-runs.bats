@@ -37,7 +37,7 @@ bits_trace() {
 	    "   [[\"CURRENT_EDGE_ID\", \"TRANSITION_CODE\", \"NEXT_EDGE_IDS\"], $rows]," \
 	    '   [["THREAD_ID", "TRACE_DATA"],' \
 	    '    [0, [["PRECEDING_INSTR_COUNT", "INSTR_COUNT", "EDGE_COUNT", "FIRST_EDGE_ID", "EDGE_ID_SEQUENCE"],' \
-	    "         [0, 0, $2, 10," \
+	    "         [0, ${INSTRS:-0}, $2, 10," \
 	    "      \"$3\"]]]]]]}" > "$1"
 }
 
@@ -197,4 +197,81 @@ same_as_plain() {
 	[ "$status" -eq 2 ]
 	cmp plain.err stderr
 	grep -q 'edge 607: no transition from edge 11' stderr
+}
+
+# bomb_dcfg FILE: process 1, one block (node 20) of one instruction; edges
+# 10 and 11 both loop on it, so edge number i (from 0) is at icount i.
+bomb_dcfg() {
+	printf '%s\n' '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0,' \
+	    '"FILE_NAMES": [["FILE_NAME_ID", "FILE_NAME"], [1, "/bin/bomb"]],' \
+	    '"EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"], [9, "CONDITIONAL_BRANCH"]],' \
+	    '"SPECIAL_NODES": [["NODE_ID", "NODE_NAME"], [1, "START"], [2, "END"]],' \
+	    '"PROCESSES": [["PROCESS_ID", "PROCESS_DATA"], [1, {' \
+	    '  "INSTR_COUNT_PER_THREAD": [12000000001], "INSTR_COUNT": 12000000001,' \
+	    '  "IMAGES": [["IMAGE_ID", "LOAD_ADDR", "SIZE", "IMAGE_DATA"], [1, "0x1000", 4096, {' \
+	    '    "FILE_NAME_ID": 1,' \
+	    '    "BASIC_BLOCKS": [["NODE_ID", "ADDR_OFFSET", "SIZE", "NUM_INSTRS", "LAST_INSTR_OFFSET", "COUNT"],' \
+	    '      [20, "0x0", 4, 1, 0, 12000000001]]}]],' \
+	    '  "EDGES": [["EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID", "EDGE_TYPE_ID", "COUNT_PER_THREAD"],' \
+	    '    [10, 20, 20, 9, [11000000001]], [11, 20, 20, 9, [1000000000]]]}]]}' > "$1"
+}
+
+# bomb_edges FROM TO: edges FROM .. TO-1 of (1000000000*AB): edge 0 is 10;
+# edge i > 0 is bit i-1 of 000000000001 repeated, so 11 when i % 12 == 0.
+bomb_edges() {
+	awk -v a="$1" -v b="$2" 'BEGIN { for (i = a; i < b; i++) print (i > 0 && i % 12 == 0 ? 11 : 10) }'
+}
+
+@test "an instruction window deep inside a run: copies skipped and taken by arithmetic" {
+	INSTRS=12000000001 bits_trace bomb.json 12000000001 '(1000000000*AB)'
+	bomb_dcfg bomb.dcfg.json
+	# edges 5999999990 .. 6000000029: across copy boundaries, plain
+	dcfg_expand --dcfg bomb.dcfg.json --from-icount 5999999990 --to-icount 6000000030 bomb.json
+	{ printf '# dcfg-stream 1\n# process 1\n# thread 0\n'; bomb_edges 5999999990 6000000030; } |
+	    expect_stdout
+	# the marker: first icount, instructions, edges
+	dcfg_expand --chunks --dcfg bomb.dcfg.json --from-icount 5999999990 --to-icount 6000000030 bomb.json
+	sed -n 4p stdout | grep -qx '# chunk 5999999990 40 40'
+	# totals
+	dcfg_expand --count --dcfg bomb.dcfg.json --from-icount 1000 --to-icount 11000000000 bomb.json
+	printf '# pid\ttid\tedges\tinstructions\n1\t0\t10999999000\t10999999000\n' | expect_stdout
+	# the last 30 edges: from 11999999971 to the end
+	dcfg_expand --dcfg bomb.dcfg.json --from-icount 11999999971 bomb.json
+	{ printf '# dcfg-stream 1\n# process 1\n# thread 0\n'; bomb_edges 11999999971 12000000001; } |
+	    expect_stdout
+}
+
+@test "--runs with a window: the copies inside are a run, the cut ones written out" {
+	INSTRS=12000000001 bits_trace bomb.json 12000000001 '(1000000000*AB)'
+	bomb_dcfg bomb.dcfg.json
+	# [100, 1000): edges 100 .. 107 end copy 8 (edges 97 .. 108); copies
+	# 9 .. 82 (edges 109 .. 996) are whole: a run of 74; 997 .. 999 cut.
+	dcfg_expand --runs --dcfg bomb.dcfg.json --from-icount 100 --to-icount 1000 bomb.json
+	{ printf '# dcfg-stream 2\n# process 1\n# thread 0\n'; bomb_edges 100 109
+	  echo '# run 74'; bomb_edges 109 121; echo '# end run'; bomb_edges 997 1000; } | expect_stdout
+	unruns stdout > unrun
+	{ printf '# dcfg-stream 1\n# process 1\n# thread 0\n'; bomb_edges 100 1000; } | cmp - unrun
+}
+
+@test "windows on long loops: the same edges as the plain stream cut by instruction counts" {
+	gen-pair --seed 21 --threads 2 --edges 400000 --long-loops 20000 p > /dev/null
+	dcfg-encode --dcfg p/prog.dcfg.json p/prog.edges > p/prog.trace.json
+	[ "$(dcfg-expand --runs p/prog.trace.json | grep -c '^# run')" -gt 0 ]
+	# each edge's source block's instructions, from the DCFG by jq
+	jq -r 'def rows(t): t[0] as $h | t[1:][] | [$h, .] | transpose | map({key: .[0], value: .[1]}) | from_entries;
+	    rows(.PROCESSES) | .PROCESS_DATA as $p
+	    | ([rows($p.IMAGES) | .IMAGE_DATA.BASIC_BLOCKS // empty | rows(.)
+	        | {key: (.NODE_ID | tostring), value: .NUM_INSTRS}] | from_entries) as $b
+	    | rows($p.EDGES) | "\(.EDGE_ID) \($b[.SOURCE_NODE_ID | tostring] // 0)"' p/prog.dcfg.json > instrs
+	for w in "0 150000" "123457 654321" "700000 99999999999"; do
+		set -- $w
+		dcfg-expand --dcfg p/prog.dcfg.json --from-icount "$1" --to-icount "$2" p/prog.trace.json > got
+		dcfg-expand p/prog.trace.json | awk -v a="$1" -v b="$2" '
+		    FNR == NR { n[$1] = $2; next }
+		    /^# thread/ { c = 0 } /^#/ { print; next }
+		    { if (c >= a && c < b) print; c += n[$1] }' instrs - > want
+		cmp want got
+		dcfg-expand --runs --dcfg p/prog.dcfg.json --from-icount "$1" --to-icount "$2" p/prog.trace.json |
+		    unruns | cmp want -
+	done
 }
