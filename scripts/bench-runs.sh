@@ -8,9 +8,10 @@
 #    edges, over a DCFG of one block. Aims: dcfg-expand --count under 1 s;
 #    dcfg-expand --runs | dcfg-count --by edge, and with --bbv 100000000,
 #    each under 2 s; every answer exact (checked against the arithmetic).
-# 2. A gen-pair program with long loops (--loop-iterations), when gen-pair
-#    has it: the plain pipeline against --runs, to dcfg-count --by block
-#    and --bbv, with equal output; the speed-up.
+# 2. A gen-pair program with long loops (--long-loops), when gen-pair
+#    has it, of BENCH_RUNS_EDGES edges (default 2 x 10^7): the plain
+#    pipeline against --runs, to dcfg-count --by block and --bbv, with
+#    equal output; the speed-up.
 # 3. A trace without periodic repeats (gen-trace's random bits): dcfg-expand
 #    with and without --runs, to /dev/null. Aim: --runs no more than 5 %
 #    slower.
@@ -93,14 +94,18 @@ else status=1; fi
 
 # --- 2. a program with long loops ------------------------------------------
 pair=$tools/gen-pair
-if [ -x "$pair" ] && "$pair" --help 2>&1 | grep -q -- --loop-iterations; then
-	pd=$cache/runs-pair
+if [ -x "$pair" ] && "$pair" --help 2>&1 | grep -q -- --long-loops; then
+	le=${BENCH_RUNS_EDGES:-20000000}
+	pd=$cache/runs-pair-$le
 	if [ ! -s "$pd/prog.trace.json" ]; then
 		rm -rf "$pd"
-		note "generating a gen-pair program with long loops into $pd"
-		"$pair" --seed 5 --threads 2 --edges 100000000 --loop-iterations 100000 "$pd" > /dev/null ||
-		    { note "gen-pair failed"; exit 1; }
+		note "generating a gen-pair program of $le edges with long loops into $pd"
+		"$pair" --seed 5 --threads 2 --edges "$le" --long-loops 100000 "$pd" > /dev/null &&
+		    "$bin/dcfg-encode" --dcfg "$pd/prog.dcfg.json" "$pd/prog.edges" > "$pd/prog.trace.json" ||
+		    { note "gen-pair or dcfg-encode failed"; exit 1; }
+		rm -f "$pd/prog.edges"
 	fi
+	echo "long loops: $le edges (gen-pair --long-loops 100000), trace $(wc -c < "$pd/prog.trace.json") bytes"
 	t=$pd/prog.trace.json
 	dd=$pd/prog.dcfg.json
 	for what in "--by block" "--bbv 10000000"; do
@@ -113,7 +118,7 @@ if [ -x "$pair" ] && "$pair" --help 2>&1 | grep -q -- --loop-iterations; then
 		    "$(awk -v a="$plain" -v b="$SEC" 'BEGIN { printf "%.1fx faster", (b > 0 ? a / b : 0) }'), $ok"
 	done
 else
-	echo "long loops: not measured (gen-pair has no --loop-iterations)"
+	echo "long loops: not measured (gen-pair has no --long-loops)"
 fi
 
 # --- 3. no periodic repeats ------------------------------------------------
