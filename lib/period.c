@@ -1,7 +1,7 @@
 /*
  * Runs: a repeat's copies that decode alike, handed over once with their
  * count (sequence.h). Tokens kept for a period are 64-bit: an edge id,
- * or a run's start (TOK_RUN, then its count) or end (TOK_END), so that
+ * or a run's start (DCFG_TOKEN_RUN, then its count) or end (DCFG_TOKEN_END), so that
  * every 32-bit edge id stays an edge id.
  */
 #include <stdio.h>
@@ -12,8 +12,6 @@
 #include "stream.h"     /* DCFG_RUN_DEPTH_MAX: runs nest no deeper than a stream may */
 #include "vec.h"
 
-#define TOK_RUN (UINT64_C(1) << 32)
-#define TOK_END (UINT64_C(2) << 32)
 
 void
 dcfg_decoder_set_runs(struct dcfg_decoder *dec, int on)
@@ -158,11 +156,11 @@ make_run(struct dcfg_decoder *dec, size_t depth, uint64_t c, uint64_t bit, uint3
 	    sizeof *dec->tok) < 0)
 		return -1;
 	dec->out = tok_end(dec);
-	dec->tok[dec->n_tok++] = TOK_RUN;
+	dec->tok[dec->n_tok++] = DCFG_TOKEN_RUN;
 	dec->tok[dec->n_tok++] = k;
 	for (i = 0; i < t; i++)
 		dec->tok[dec->n_tok++] = dec->tok[src + i];
-	dec->tok[dec->n_tok++] = TOK_END;
+	dec->tok[dec->n_tok++] = DCFG_TOKEN_END;
 	dec->remaining -= k * e;
 	dec->emitted = dec->total - dec->remaining;
 
@@ -209,11 +207,11 @@ nesting(const struct dcfg_decoder *dec, uint64_t from)
 	size_t i;
 
 	for (i = (size_t)(from - dec->tok_base); i < dec->n_tok; i++) {
-		if (dec->tok[i] == TOK_RUN) {
+		if (dec->tok[i] == DCFG_TOKEN_RUN) {
 			if (++depth > most)
 				most = depth;
 			i++;   /* its count */
-		} else if (dec->tok[i] == TOK_END) {
+		} else if (dec->tok[i] == DCFG_TOKEN_END) {
 			depth--;
 		}
 	}
@@ -408,13 +406,13 @@ hand_over(struct dcfg_decoder *dec, uint32_t *restrict ids, size_t *np, size_t m
 
 	while (dec->out < tok_end(dec)) {
 		uint64_t v = dec->tok[dec->out - dec->tok_base];
-		if (v == TOK_RUN) {
+		if (v == DCFG_TOKEN_RUN) {
 			ev->kind = DCFG_RUN_BEGIN;
 			ev->count = dec->tok[dec->out + 1 - dec->tok_base];
 			dec->out += 2;
 			break;
 		}
-		if (v == TOK_END) {
+		if (v == DCFG_TOKEN_END) {
 			ev->kind = DCFG_RUN_END;
 			dec->out++;
 			break;

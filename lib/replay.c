@@ -10,8 +10,6 @@
 #include "vec.h"
 
 #define BATCH 4096
-#define TOK_RUN (UINT64_C(1) << 32)   /* a run kept to be replayed: then its count */
-#define TOK_END (UINT64_C(2) << 32)
 
 /* What one edge does to the replay, looked up once per edge taken. */
 struct step {
@@ -310,9 +308,9 @@ replay_run(struct replayer *x, struct dcfg_chunk *c)
 	if (dcfg_reserve((void **)&x->match, &x->cap_match, x->n_tok, sizeof *x->match) < 0)
 		return dcfg_chunk_fail(c, dcfg_chunk_emitted(c), "out of memory");
 	for (i = 0; i < x->n_tok; i++) {
-		if (x->tok[i] == TOK_RUN) {
+		if (x->tok[i] == DCFG_TOKEN_RUN) {
 			opens[depth++] = i++;
-		} else if (x->tok[i] == TOK_END) {
+		} else if (x->tok[i] == DCFG_TOKEN_END) {
 			x->match[opens[--depth]] = i;
 		}
 	}
@@ -324,7 +322,7 @@ replay_run(struct replayer *x, struct dcfg_chunk *c)
 		}
 		if (i >= x->n_tok)
 			break;
-		if (x->tok[i] == TOK_RUN) {
+		if (x->tok[i] == DCFG_TOKEN_RUN) {
 			struct level *L = &x->levels[x->n_levels++];
 			L->begin = i + 2;
 			L->end = x->match[i];
@@ -394,11 +392,11 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 				return dcfg_chunk_fail(c, dcfg_chunk_emitted(c),
 				    "runs nest more than %d deep", DCFG_RUN_DEPTH_MAX);
 			open++;
-			if ((rc = keep_token(x, c, TOK_RUN)) != DCFG_TRACE_OK ||
+			if ((rc = keep_token(x, c, DCFG_TOKEN_RUN)) != DCFG_TRACE_OK ||
 			    (rc = keep_token(x, c, ev.count)) != DCFG_TRACE_OK)
 				return rc;
 		} else if (ev.kind == DCFG_RUN_END) {
-			if ((rc = keep_token(x, c, TOK_END)) != DCFG_TRACE_OK)
+			if ((rc = keep_token(x, c, DCFG_TOKEN_END)) != DCFG_TRACE_OK)
 				return rc;
 			if (--open == 0 && (rc = replay_run(x, c)) != DCFG_TRACE_OK)
 				return rc;

@@ -44,6 +44,14 @@ struct dcfg_run_event {
 	uint64_t count;    /* of a DCFG_RUN_BEGIN: at least 1 */
 };
 
+/*
+ * A run kept in memory, as the decoder and its consumers keep one: 64-bit
+ * tokens, each an edge id (below 2^32), DCFG_TOKEN_RUN followed by the
+ * run's count, or DCFG_TOKEN_END.
+ */
+#define DCFG_TOKEN_RUN (UINT64_C(1) << 32)
+#define DCFG_TOKEN_END (UINT64_C(2) << 32)
+
 /* Where a copy of a repeat begins, in the bits read: a place to look at the decoder's state. */
 struct dcfg_mark {
 	uint64_t bit;        /* bits read before the copy's first */

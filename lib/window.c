@@ -6,8 +6,6 @@
 #include "stream.h"     /* DCFG_RUN_DEPTH_MAX */
 #include "vec.h"
 
-#define TOK_RUN (UINT64_C(1) << 32)
-#define TOK_END (UINT64_C(2) << 32)
 
 /* A run being walked: copies of tokens [begin, end) still to go. */
 struct dcfg_window_level {
@@ -86,9 +84,9 @@ write_copies(struct dcfg_window *w, size_t begin, size_t end, uint64_t times)
 		if (times > 1)
 			w->write_run(w->ctx, times);
 		for (i = begin; i < end; i++) {
-			if (w->tok[i] == TOK_RUN) {
+			if (w->tok[i] == DCFG_TOKEN_RUN) {
 				w->write_run(w->ctx, w->tok[++i]);
-			} else if (w->tok[i] == TOK_END) {
+			} else if (w->tok[i] == DCFG_TOKEN_END) {
 				w->write_run(w->ctx, 0);
 			} else {
 				id = (uint32_t)w->tok[i];
@@ -111,7 +109,7 @@ write_copies(struct dcfg_window *w, size_t begin, size_t end, uint64_t times)
 			i = st[top--].end + 1;
 			continue;
 		}
-		if (w->tok[i] == TOK_RUN) {
+		if (w->tok[i] == DCFG_TOKEN_RUN) {
 			top++;
 			st[top] = (struct dcfg_window_level){ i, i + 2, w->match[i], w->tok[i + 1] };
 			i += 2;
@@ -146,10 +144,10 @@ measure(struct dcfg_window *w)
 		}
 	}
 	for (i = 0; i < w->n_tok; i++) {
-		if (w->tok[i] == TOK_RUN) {
+		if (w->tok[i] == DCFG_TOKEN_RUN) {
 			opens[depth++] = i++;
 			ins[depth] = eds[depth] = 0;
-		} else if (w->tok[i] == TOK_END) {
+		} else if (w->tok[i] == DCFG_TOKEN_END) {
 			size_t r = opens[--depth];
 			uint64_t m, count = w->tok[r + 1];
 			w->match[r] = i;
@@ -284,7 +282,7 @@ walk(struct dcfg_window *w)
 			}
 			continue;
 		}
-		if (w->tok[i] == TOK_RUN) {
+		if (w->tok[i] == DCFG_TOKEN_RUN) {
 			if ((rc = settle(w, i, w->tok[i + 1], &left)) < 0)
 				return rc;
 			if (left > 0) {
@@ -330,10 +328,10 @@ dcfg_window_take(struct dcfg_window *w, const uint32_t *ids, size_t n,
 		if (w->open == DCFG_RUN_DEPTH_MAX)
 			return -2;
 		w->open++;
-		if (keep(w, TOK_RUN) < 0 || keep(w, ev->count) < 0)
+		if (keep(w, DCFG_TOKEN_RUN) < 0 || keep(w, ev->count) < 0)
 			return -2;
 	} else if (ev->kind == DCFG_RUN_END) {
-		if (keep(w, TOK_END) < 0)
+		if (keep(w, DCFG_TOKEN_END) < 0)
 			return -2;
 		if (--w->open == 0)
 			return walk(w);

@@ -32,8 +32,6 @@ digest_add(struct digest *d, uint32_t id)
 		d->hash = (d->hash ^ id) * UINT64_C(0x100000001b3);
 }
 
-#define TOK_RUN (UINT64_C(1) << 32)
-#define TOK_END (UINT64_C(2) << 32)
 
 /* A run being read: its tokens are kept until the outermost one ends. */
 struct unrun {
@@ -52,10 +50,10 @@ expand_kept(struct unrun *u, struct digest *d)
 	int top = -1;
 
 	for (i = 0; i < u->n; i++) {
-		if (u->tok[i] == TOK_RUN) {
+		if (u->tok[i] == DCFG_TOKEN_RUN) {
 			opens[depth++] = i;
 			i++;
-		} else if (u->tok[i] == TOK_END) {
+		} else if (u->tok[i] == DCFG_TOKEN_END) {
 			u->match[opens[--depth]] = i;
 		}
 	}
@@ -71,7 +69,7 @@ expand_kept(struct unrun *u, struct digest *d)
 		}
 		if (i >= u->n)
 			break;
-		if (u->tok[i] == TOK_RUN) {
+		if (u->tok[i] == DCFG_TOKEN_RUN) {
 			top++;
 			u->stack[top].at = i + 2;
 			u->stack[top].end = u->match[i];
@@ -120,13 +118,13 @@ check_runs(struct dcfg_chunk *c, struct run *r, const struct digest *plain, ssiz
 		if (ev.kind == DCFG_RUN_BEGIN) {
 			if (ev.count < 2 || u.depth == DCFG_RUN_DEPTH_MAX)
 				abort();
-			keep(&u, TOK_RUN);
+			keep(&u, DCFG_TOKEN_RUN);
 			keep(&u, ev.count);
 			u.depth++;
 		} else if (ev.kind == DCFG_RUN_END) {
 			if (u.depth == 0)
 				abort();
-			keep(&u, TOK_END);
+			keep(&u, DCFG_TOKEN_END);
 			if (--u.depth == 0)
 				expand_kept(&u, &d);
 		}
