@@ -11,6 +11,7 @@
 #include "stream.h"
 #include "trace.h"
 #include "trace_summary.h"
+#include "window.h"
 
 /* Inputs may claim any EDGE_COUNT; a run stops after this many edges. */
 #define MAX_EDGES 200000
@@ -24,6 +25,54 @@ struct run {
 struct digest {
 	uint64_t n, hash;
 };
+
+/*
+ * An instruction window over the chunk, with each edge's instructions
+ * made up (its id mod 7): what falls inside, worked out edge by edge on
+ * the plain decoding, and by window.h on the decoding with runs.
+ */
+struct cut {
+	uint64_t from, to, icount, first, edges, instrs, hash;
+	int past;
+};
+
+static int
+made_up_instrs(void *ctx, uint32_t edge, uint64_t *n)
+{
+	(void)ctx;
+	*n = edge % 7;
+	return edge == 4242 ? -1 : 0;   /* one id "not in the DCFG" */
+}
+
+static void
+cut_edge(struct cut *k, uint32_t id)
+{
+	uint64_t n;
+
+	if (k->past)
+		return;
+	if (made_up_instrs(NULL, id, &n) < 0 || k->icount >= k->to) {
+		k->past = 1;
+		return;
+	}
+	if (k->icount >= k->from) {
+		if (k->edges++ == 0)
+			k->first = k->icount;
+		k->instrs += n;
+		k->hash = (k->hash ^ id) * UINT64_C(0x100000001b3);
+	}
+	k->icount += n;
+}
+
+static void
+cut_write(void *ctx, const uint32_t *ids, size_t n)
+{
+	uint64_t *hash = ctx;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		*hash = (*hash ^ ids[i]) * UINT64_C(0x100000001b3);
+}
 
 static void
 digest_add(struct digest *d, uint32_t id)
@@ -96,12 +145,21 @@ keep(struct unrun *u, uint64_t t)
  */
 static void
 check_runs(struct dcfg_chunk *c, struct run *r, const struct digest *plain, ssize_t plain_rc,
-    uint64_t plain_at)
+    uint64_t plain_at, const struct cut *want)
 {
 	static struct unrun u;
+	static struct dcfg_window w;
 	struct dcfg_run_event ev;
 	struct digest d = { 0, 0 };
+	uint64_t hash = 0;
+	int wrc = 0;
 	ssize_t n, i;
+
+	dcfg_window_init(&w, want->from, want->to, 0);
+	w.edge_instrs = made_up_instrs;
+	w.write = cut_write;
+	w.write_run = NULL;
+	w.ctx = &hash;
 
 	u.n = 0;
 	u.depth = 0;
@@ -109,6 +167,8 @@ check_runs(struct dcfg_chunk *c, struct run *r, const struct digest *plain, ssiz
 	do {
 		if ((n = dcfg_chunk_next_runs(c, r->ids, 1 + r->edges % 1024, &ev)) < 0)
 			break;
+		if (wrc == 0 && !w.past)
+			wrc = dcfg_window_take(&w, r->ids, (size_t)n, &ev);
 		for (i = 0; i < n; i++) {
 			if (u.depth > 0)
 				keep(&u, r->ids[i]);
@@ -134,6 +194,11 @@ check_runs(struct dcfg_chunk *c, struct run *r, const struct digest *plain, ssiz
 			abort();
 		return;
 	}
+	/* the window, where the plain decoding saw the chunk to its end or past the window */
+	if (n == 0 && wrc == 0 && plain_rc == 0 && plain->n < MAX_EDGES &&
+	    (w.edges != want->edges || w.instrs != want->instrs || hash != want->hash ||
+	    (w.edges > 0 && w.first != want->first)))
+		abort();
 	/* a failing call hands over none of its edges: compare where it failed */
 	if ((n < 0) != (plain_rc < 0))
 		abort();
@@ -156,18 +221,24 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 	ssize_t n;
 
 	struct digest plain = { 0, 0 };
+	struct cut want = { 0 };
 	ssize_t i;
 
 	if (dcfg_chunk_info(c)->index == 3)
 		return DCFG_TRACE_OK;   /* a chunk left undecoded, as --from-icount does */
+	want.from = dcfg_chunk_info(c)->edge_count % 97;
+	want.to = dcfg_chunk_info(c)->index == 2 ? UINT64_MAX :
+	    want.from + 1 + dcfg_chunk_info(c)->first_edge_id % 500;
 	while ((n = dcfg_chunk_next(c, r->ids, sizeof r->ids / sizeof r->ids[0])) > 0) {
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
 			digest_add(&plain, r->ids[i]);
+			cut_edge(&want, r->ids[i]);
+		}
 		r->edges += (uint64_t)n;
 		if (plain.n >= MAX_EDGES)
 			break;
 	}
-	check_runs(c, r, &plain, n, dcfg_chunk_emitted(c));
+	check_runs(c, r, &plain, n, dcfg_chunk_emitted(c), &want);
 	if (r->edges > MAX_EDGES)
 		return DCFG_TRACE_STOP;
 	if (n == 0 && dcfg_chunk_info(c)->index == 1) {
