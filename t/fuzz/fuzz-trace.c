@@ -194,6 +194,9 @@ check_runs(struct dcfg_chunk *c, struct run *r, const struct digest *plain, ssiz
 			abort();
 		return;
 	}
+	/* the plain decoding failed past the cap: its failing call handed over none of its edges */
+	if (d.n >= MAX_EDGES && plain_rc < 0 && plain_at >= MAX_EDGES)
+		return;
 	/* the window, where the plain decoding saw the chunk to its end or past the window */
 	if (n == 0 && wrc == 0 && plain_rc == 0 && plain->n < MAX_EDGES &&
 	    (w.edges != want->edges || w.instrs != want->instrs || hash != want->hash ||
