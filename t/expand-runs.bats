@@ -17,13 +17,6 @@
 
 load test_helper
 
-bit_edges() {
-	local bits="$*" i
-	bits=${bits//[[:space:]]/}
-	for ((i = 0; i < ${#bits}; i++)); do
-		echo "1${bits:i:1}"
-	done
-}
 
 # bits_trace FILE EDGE_COUNT SEQUENCE [DICTIONARY] [TABLE ROWS]
 bits_trace() {

@@ -15,15 +15,8 @@
 
 load test_helper
 
-# bit_edges BITS...: what the one-bit table of bits_trace decodes from BITS
-# (white space only for reading): one edge per bit, 10 for a 0 and 11 for a 1.
-bit_edges() {
-	local bits="$*" i
-	bits=${bits//[[:space:]]/}
-	for ((i = 0; i < ${#bits}; i++)); do
-		echo "1${bits:i:1}"
-	done
-}
+# bit_edges BITS... (test_helper.bash): the edges bits_trace's table
+# decodes from BITS.
 
 # bits_trace FILE EDGE_COUNT SEQUENCE [DICTIONARY]: process 1, thread 0, one
 # chunk [0, 0, EDGE_COUNT, 10, SEQUENCE] with the one-bit table

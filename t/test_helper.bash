@@ -127,3 +127,14 @@ instr_count() {
 	     .[col($e; "COUNT_PER_THREAD")] | to_entries[] |
 	     select($t == "" or .key == ($t | tonumber)) | .value * $k] | add' p/prog.dcfg.json
 }
+
+# bit_edges BITS...: what the one-bit table of t/expand.bats decodes from
+# BITS (white space only for reading): one edge per bit, 10 for a 0 and 11
+# for a 1.
+bit_edges() {
+	local bits="$*" i
+	bits=${bits//[[:space:]]/}
+	for ((i = 0; i < ${#bits}; i++)); do
+		echo "1${bits:i:1}"
+	done
+}
