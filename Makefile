@@ -41,6 +41,7 @@ TEST_TOOLS = $(BUILD)/t/lookup $(BUILD)/t/gen-trace $(BUILD)/t/gen-pair \
 # builds without coverage instrumentation, and into fuzz-mutate for tests.
 FUZZ_TARGETS = dcfg trace stream sequence convert
 FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?= -1
 CHECK_FUZZ_SECONDS ?= 20
 FUZZ_CC  ?= clang
 FUZZ_SAN  = -fsanitize=address,undefined -fno-sanitize-recover=undefined
@@ -99,7 +100,7 @@ build-fuzz/fuzz-%: t/fuzz/fuzz-%.c t/fuzz/fuzz.h t/fuzz/seqref.h $(FUZZ_MUT_OBJ)
 	    $< $(FUZZ_MUT_OBJ) build-fuzz/libdcfg.a $(DCFG_LIBS) -o $@
 
 fuzz: $(FUZZ_TARGETS:%=build-fuzz/fuzz-%)
-	@sh scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	@FUZZ_RUNS=$(FUZZ_RUNS) sh scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 deps:
 	@sh scripts/deps.sh

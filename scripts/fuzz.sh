@@ -1,7 +1,9 @@
 #!/bin/sh
-# Runs each libFuzzer target (build-fuzz/fuzz-NAME, see t/fuzz) for SECONDS.
+# Runs each libFuzzer target (build-fuzz/fuzz-NAME, see t/fuzz) for SECONDS,
+# or until FUZZ_RUNS executions if that comes first.
 #
 #   sh scripts/fuzz.sh SECONDS NAME...          (make fuzz FUZZ_SECONDS=N)
+#   make fuzz FUZZ_SECONDS=86400 FUZZ_RUNS=10000000
 #
 # Seeds: the hand-made files of t/fuzz/seeds/NAME (every legal shape of the
 # format; convert shares dcfg's), t/data (DCFGs, traces and streams, plain
@@ -32,6 +34,7 @@ bin=${FUZZ_BIN:-$top/build/bin}
 timeout=${FUZZ_TIMEOUT:-5}
 rss=${FUZZ_RSS_MB:-2048}
 keep_going=${FUZZ_KEEP_GOING:-0}
+runs_limit=${FUZZ_RUNS:--1}
 status=0
 
 seed_dcfg() {
@@ -109,7 +112,7 @@ for name in "$@"; do
 	esac
 	log=$fb/fuzz-$name.log
 	set -- -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb="$rss" \
-	    -max_len=65536 -dict="$top/t/fuzz/dcfg.dict" -print_final_stats=1
+	    -max_len=65536 -dict="$top/t/fuzz/dcfg.dict" -print_final_stats=1 -runs="$runs_limit"
 	if [ "$keep_going" = 1 ]; then
 		rm -rf "$fb/findings/$name"
 		mkdir -p "$fb/findings/$name"
@@ -132,7 +135,7 @@ for name in "$@"; do
 		grep -E 'ERROR|SUMMARY|Test unit written' "$log" | head -n 5 >&2
 		status=1
 	else
-		echo "fuzz: $name: ${runs:-?} executions in $seconds s, no finding"
+		echo "fuzz: $name: ${runs:-?} executions in $took s, no finding"
 	fi
 done
 exit $status
