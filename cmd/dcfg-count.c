@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "count.h"
+#include "count_merge.h"
 #include "json.h"
 #include "stagecli.h"
 
@@ -11,14 +12,17 @@ static const char help[] =
     "usage: dcfg-count --dcfg FILE [--by KIND] [--top N] [-o FILE] [STREAM]\n"
     "       dcfg-count --dcfg FILE --from-dcfg [--by KIND] [--top N]\n"
     "       dcfg-count --dcfg FILE --bbv INTERVAL [STREAM]\n"
+    "       dcfg-count --merge [--top N] [--dcfg FILE] [-o FILE] TABLE...\n"
     "Count executions and instructions by edge, block, routine, loop, image, type,\n"
-    "thread, source line or source file; or write SimPoint basic-block vectors.\n"
+    "thread, source line or source file; or write SimPoint basic-block vectors;\n"
+    "or merge the tables (or vectors) of shards of one trace into the whole's.\n"
     "  -d, --dcfg FILE      the DCFG the stream's edges come from\n"
     "  -b, --by KIND        edge (default), block, routine, loop, image, type,\n"
     "                       thread, line, file\n"
     "  -n, --top N          only the first N rows of each process\n"
     "      --from-dcfg      count from the DCFG's own edge counts, not a stream\n"
     "      --bbv INTERVAL   basic-block vectors, one a thread's INTERVAL instructions\n"
+    "      --merge          add up tables that dcfg-count wrote for shards\n"
     "  -o, --output FILE    write to FILE\n"
     "      --progress       show progress on standard error\n"
     "  -q, --quiet          never show progress\n"
@@ -37,16 +41,46 @@ number(const char *opt, const char *arg, uint64_t *v)
 	return 0;
 }
 
+/* --merge: the tables are the arguments; the kind is theirs. */
+static int
+merge_tables(int argc, char **argv, const struct dcfg_stage_args *a, uint64_t top, int kind_given)
+{
+	struct dcfg_count_merge_options mo = { .top = top };
+	struct dcfg_cli_io io;
+	struct dcfg_error err;
+	int rc;
+
+	if (kind_given) {
+		fprintf(stderr, "%s: --merge takes the kind from the tables: no --by, --bbv or "
+		    "--from-dcfg\n", prog);
+		return DCFG_EXIT_USAGE;
+	}
+	if (optind == argc) {
+		fprintf(stderr, "%s: --merge needs the tables to merge\n%s", prog, help);
+		return DCFG_EXIT_USAGE;
+	}
+	if (dcfg_cli_setup(&io, prog, a->dcfg_path, 0, a->out_path, a->mode) < 0)
+		return DCFG_EXIT_USAGE;
+	if (io.dcfg) {
+		mo.check_dcfg = 1;
+		mo.crc32 = io.dcfg->crc32;
+		mo.bytes = io.dcfg->bytes;
+	}
+	rc = dcfg_count_merge(argv + optind, (size_t)(argc - optind), &mo, io.out, &err);
+	return dcfg_cli_finish(&io, rc, &err, 0);
+}
+
 int
 main(int argc, char **argv)
 {
-	enum { OPT_FROM = 256, OPT_BBV };
+	enum { OPT_FROM = 256, OPT_BBV, OPT_MERGE };
 	static const struct option longopts[] = {
 		DCFG_STAGE_LONGOPTS,
 		{ "by", required_argument, NULL, 'b' },
 		{ "top", required_argument, NULL, 'n' },
 		{ "from-dcfg", no_argument, NULL, OPT_FROM },
 		{ "bbv", required_argument, NULL, OPT_BBV },
+		{ "merge", no_argument, NULL, OPT_MERGE },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct dcfg_stage_args a = { .mode = DCFG_PROGRESS_AUTO };
@@ -54,7 +88,7 @@ main(int argc, char **argv)
 	struct dcfg_stage s = { 0 };
 	struct dcfg_cli_io io;
 	struct dcfg_error err;
-	int c, from_dcfg = 0, rc;
+	int c, from_dcfg = 0, merge = 0, by_given = 0, rc;
 
 	dcfg_cli_start();
 	while ((c = getopt_long(argc, argv, DCFG_STAGE_SHORTOPTS "b:n:", longopts, NULL)) != -1) {
@@ -64,21 +98,25 @@ main(int argc, char **argv)
 		case 'b':
 			if (dcfg_count_by_parse(optarg, &o.by) < 0) {
 				fprintf(stderr, "%s: --by %s: not edge, block, routine, loop, image, "
-				    "type or thread\n", prog, optarg);
+				    "type, thread, line or file\n", prog, optarg);
 				return DCFG_EXIT_USAGE;
 			}
+			by_given = 1;
 			break;
 		case 'n':
 			if (number("--top", optarg, &o.top) < 0)
 				return DCFG_EXIT_USAGE;
 			break;
 		case OPT_FROM: from_dcfg = 1; break;
+		case OPT_MERGE: merge = 1; break;
 		case OPT_BBV:
 			if (number("--bbv", optarg, &o.bbv) < 0)
 				return DCFG_EXIT_USAGE;
 			break;
 		}
 	}
+	if (merge)
+		return merge_tables(argc, argv, &a, o.top, by_given || from_dcfg || o.bbv);
 	if (dcfg_stage_finish_args(argc, argv, prog, help, &a, 1) < 0)
 		return DCFG_EXIT_USAGE;
 	if (from_dcfg && (o.bbv || optind < argc)) {

@@ -7,16 +7,13 @@
 #include "count_table.h"
 #include "vec.h"
 
-static const char *const by_names[] = { "edge", "block", "routine", "loop", "image",
-	"type", "thread", "line", "file" };
-
 int
 dcfg_count_by_parse(const char *name, enum dcfg_count_by *by)
 {
-	size_t i;
+	int i;
 
-	for (i = 0; i < sizeof by_names / sizeof by_names[0]; i++)
-		if (strcmp(name, by_names[i]) == 0) {
+	for (i = DCFG_BY_EDGE; i <= DCFG_BY_FILE; i++)
+		if (strcmp(name, dcfg_count_by_name((enum dcfg_count_by)i)) == 0) {
 			*by = (enum dcfg_count_by)i;
 			return 0;
 		}
@@ -40,7 +37,17 @@ struct counter {
 	 * tables made from it.
 	 */
 	int exec_overflow, thread_overflow;
+	int headed;                /* the "# dcfg-count" line is written */
 };
+
+/* Written before the first table, so that a stream refused at once leaves no output. */
+static void
+head(struct counter *c, int from_dcfg)
+{
+	if (!c->headed)
+		dcfg_count_out_header(c->out, c->d->crc32, c->d->bytes, c->o, from_dcfg);
+	c->headed = 1;
+}
 
 /* ---- the stream ---- */
 
@@ -60,6 +67,7 @@ on_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
 
 	if (p == NULL) {   /* the end of c->p */
 		int rc;
+		head(c, 0);
 		if (c->o->bbv) {
 			rc = dcfg_bbv_flush(&c->bbv);
 		} else {
@@ -71,6 +79,8 @@ on_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
 		dcfg_tally_clear(&c->table.exec);
 		return rc < 0 ? count_error(c, err, c->overflow) : 0;
 	}
+	if (c->o->bbv)
+		head(c, 0);
 	c->p = p;
 	c->n_threads = 0;
 	c->thread = 0;
@@ -165,6 +175,8 @@ dcfg_count_stream(struct dcfg_stage *s, struct dcfg_output *out, const char *pat
 	s->ctx = &c;
 	c.name = path;
 	rc = dcfg_stage_run(s, path, err);
+	if (rc == 0)
+		head(&c, 0);
 	dcfg_count_table_free(&c.table);
 	dcfg_bbv_free(&c.bbv);
 	free(c.threads);
@@ -184,6 +196,7 @@ dcfg_count_dcfg(const struct dcfg *d, struct dcfg_output *out,
 
 	if (dcfg_count_table_init(&c.table, d, o) < 0)
 		return dcfg_error_set(err, name, "out of memory");
+	head(&c, 1);
 	for (i = 0; i < d->n_processes && rc == 0; i++) {
 		const struct dcfg_process *p = &d->processes[i];
 		c.p = p;

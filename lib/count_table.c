@@ -214,11 +214,10 @@ build_rows(struct dcfg_count_table *t, const struct dcfg_process *p,
 	return 0;
 }
 
-static int
-by_instr(const void *a, const void *b)
+int
+dcfg_count_row_cmp(const void *a, const void *b)
 {
 	const struct dcfg_count_row *x = a, *y = b;
-
 	int c;
 
 	if (x->instr != y->instr)
@@ -228,8 +227,8 @@ by_instr(const void *a, const void *b)
 	return x->key < y->key ? -1 : x->key > y->key;
 }
 
-static void
-out_share(struct dcfg_output *out, uint64_t part, uint64_t total)
+void
+dcfg_count_out_share(struct dcfg_output *out, uint64_t part, uint64_t total)
 {
 	unsigned __int128 h = total ? ((unsigned __int128)part * 20000 + total) / ((unsigned __int128)total * 2) : 0;
 
@@ -239,9 +238,17 @@ out_share(struct dcfg_output *out, uint64_t part, uint64_t total)
 	dcfg_out_char(out, (char)('0' + (unsigned)(h % 10)));
 }
 
-static void
-print_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t n,
-    uint64_t total, struct dcfg_output *out, const struct dcfg_names *names)
+static const char *const by_names[] = { "edge", "block", "routine", "loop", "image",
+	"type", "thread", "line", "file" };
+
+const char *
+dcfg_count_by_name(enum dcfg_count_by by)
+{
+	return by_names[by];
+}
+
+const char *
+dcfg_count_columns(enum dcfg_count_by by)
 {
 	static const char *const headers[] = {
 		"# edge\texecutions\tinstructions\tshare\n",
@@ -254,6 +261,59 @@ print_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t n,
 		"# line\texecutions\tinstructions\tshare\n",
 		"# file\texecutions\tinstructions\tshare\n",
 	};
+
+	return headers[by];
+}
+
+void
+dcfg_count_out_header(struct dcfg_output *out, uint32_t crc, uint64_t bytes,
+    const struct dcfg_count_options *o, int from_dcfg)
+{
+	static const char hex[] = "0123456789abcdef";
+	int i;
+
+	dcfg_out_str(out, "# dcfg-count 1 ");
+	if (o->bbv) {
+		dcfg_out_str(out, "bbv=");
+		dcfg_out_u64(out, o->bbv);
+	} else {
+		dcfg_out_str(out, "by=");
+		dcfg_out_str(out, by_names[o->by]);
+	}
+	dcfg_out_str(out, " dcfg=");
+	for (i = 28; i >= 0; i -= 4)
+		dcfg_out_char(out, hex[(crc >> i) & 0xf]);
+	dcfg_out_char(out, ':');
+	dcfg_out_u64(out, bytes);
+	if (o->top && !o->bbv) {
+		dcfg_out_str(out, " top=");
+		dcfg_out_u64(out, o->top);
+	}
+	if (from_dcfg)
+		dcfg_out_str(out, " from=dcfg");
+	dcfg_out_char(out, '\n');
+}
+
+void
+dcfg_count_out_key(struct dcfg_output *out, enum dcfg_count_by by, const struct dcfg_count_row *r)
+{
+	if (r->name == NULL) {
+		dcfg_out_u64(out, r->key);
+		return;
+	}
+	dcfg_out_str(out, r->name);
+	if (r->key == DCFG_COUNT_NO_LINE) {
+		dcfg_out_str(out, ":-");
+	} else if (by == DCFG_BY_LINE) {
+		dcfg_out_char(out, ':');
+		dcfg_out_u64(out, r->key);
+	}
+}
+
+static void
+print_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t n,
+    uint64_t total, struct dcfg_output *out, const struct dcfg_names *names)
+{
 	const struct dcfg *d = t->d;
 	enum dcfg_count_by by = t->o->by;
 	size_t i;
@@ -261,22 +321,12 @@ print_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t n,
 	dcfg_out_str(out, "# process ");
 	dcfg_out_u64(out, p->pid);
 	dcfg_out_char(out, '\n');
-	dcfg_out_str(out, headers[by]);
+	dcfg_out_str(out, dcfg_count_columns(by));
 	if (t->o->top && n > t->o->top)
 		n = (size_t)t->o->top;
 	for (i = 0; i < n; i++) {
 		const struct dcfg_count_row *r = &t->rows[i];
-		if (r->name == NULL) {
-			dcfg_out_u64(out, r->key);
-		} else {
-			dcfg_out_str(out, r->name);
-			if (r->key == DCFG_COUNT_NO_LINE) {
-				dcfg_out_str(out, ":-");
-			} else if (by == DCFG_BY_LINE) {
-				dcfg_out_char(out, ':');
-				dcfg_out_u64(out, r->key);
-			}
-		}
+		dcfg_count_out_key(out, by, r);
 		dcfg_out_char(out, '\t');
 		if (by == DCFG_BY_ROUTINE) {
 			const struct dcfg_block *b = dcfg_block_by_node(d, p, (uint32_t)r->key);
@@ -299,9 +349,46 @@ print_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t n,
 		}
 		dcfg_out_u64(out, r->instr);
 		dcfg_out_char(out, '\t');
-		out_share(out, r->instr, total);
+		dcfg_count_out_share(out, r->instr, total);
 		dcfg_out_char(out, '\n');
 	}
+}
+
+/* Named rows by name, then key: rows that would read alike side by side. */
+static int
+by_name_key(const void *a, const void *b)
+{
+	const struct dcfg_count_row *x = a, *y = b;
+	int c = x->name && y->name ? strcmp(x->name, y->name) : (x->name != NULL) - (y->name != NULL);
+
+	if (c)
+		return c;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/*
+ * Images of one file name (or of none), and such, would make rows that
+ * read alike: each is one row, so that every row of a table has its own
+ * key and tables of shards merge (count_merge.h).
+ */
+static size_t
+join_alike(struct dcfg_count_table *t, size_t n, int *of)
+{
+	struct dcfg_count_row *r = t->rows;
+	size_t i, k = 0;
+
+	qsort(r, n, sizeof *r, by_name_key);
+	for (i = 0; i < n; i++) {
+		if (k > 0 && r[i].name && r[k - 1].name && r[i].key == r[k - 1].key &&
+		    strcmp(r[i].name, r[k - 1].name) == 0) {
+			r[k - 1].exec = dcfg_count_add(of, r[k - 1].exec, r[i].exec);
+			r[k - 1].iter = dcfg_count_add(of, r[k - 1].iter, r[i].iter);
+			r[k - 1].instr = dcfg_count_add(of, r[k - 1].instr, r[i].instr);
+		} else {
+			r[k++] = r[i];
+		}
+	}
+	return k;
 }
 
 int
@@ -319,12 +406,14 @@ dcfg_count_table_print(struct dcfg_count_table *t, const struct dcfg_process *p,
 	dcfg_tally_clear(&t->group);
 	if (rc < 0)
 		return -1;
+	if (n > 1)
+		n = join_alike(t, n, overflow);
 	for (i = 0; i < n; i++)
 		total = dcfg_count_add(overflow, total, t->rows[i].instr);
 	if (*overflow)
 		return -1;   /* nothing is printed of a table that would lie */
 	if (n > 1)
-		qsort(t->rows, n, sizeof *t->rows, by_instr);
+		qsort(t->rows, n, sizeof *t->rows, dcfg_count_row_cmp);
 	if ((names = names_of(t, p)) == NULL)
 		return -1;
 	print_rows(t, p, n, total, out, names);

@@ -53,6 +53,27 @@ int dcfg_count_table_print(struct dcfg_count_table *t, const struct dcfg_process
     const struct dcfg_count_thread *threads, size_t n_threads, struct dcfg_output *out,
     int *overflow);
 
+/*
+ * The first line of every output of dcfg-count: what a merge of tables
+ * (dcfg-count --merge) must find equal in all of them, and what it refuses.
+ *   # dcfg-count 1 by=KIND dcfg=CRC:BYTES [top=N] [from=dcfg]
+ *   # dcfg-count 1 bbv=INTERVAL dcfg=CRC:BYTES
+ * CRC and BYTES are the CRC-32 (8 lowercase hexadecimal digits) and size
+ * of the DCFG's data, decompressed, as gzip(1) records them.
+ */
+void dcfg_count_out_header(struct dcfg_output *out, uint32_t crc, uint64_t bytes,
+    const struct dcfg_count_options *o, int from_dcfg);
+/* The name of a kind, as --by takes it. */
+const char *dcfg_count_by_name(enum dcfg_count_by by);
+/* The line that names a table's columns, with its newline. */
+const char *dcfg_count_columns(enum dcfg_count_by by);
+/* Rows by instructions, the most first, then by name, then by key. */
+int dcfg_count_row_cmp(const void *a, const void *b);
+/* A row's first column, and the share of PART in TOTAL (two decimals, half up). */
+void dcfg_count_out_key(struct dcfg_output *out, enum dcfg_count_by by,
+    const struct dcfg_count_row *r);
+void dcfg_count_out_share(struct dcfg_output *out, uint64_t part, uint64_t total);
+
 /* ---- between count_table.c and count_source.c ---- */
 
 struct dcfg_count_row {

@@ -175,6 +175,9 @@ struct dcfg {
 	uint64_t major_version, minor_version;
 	int has_version;
 	unsigned keep;
+	/* the CRC-32 and size of the file's data, decompressed: which DCFG this is */
+	uint32_t crc32;
+	uint64_t bytes;
 
 	struct dcfg_file_name *file_names;       size_t n_file_names;
 	struct dcfg_edge_type *edge_types;       size_t n_edge_types;

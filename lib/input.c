@@ -50,6 +50,9 @@ struct dcfg_input {
 	bz_stream bz;
 	int z_live, bz_live;
 	struct ring *ring;         /* NULL: read in the caller's thread */
+	int summing;               /* dcfg_input_sum_start() was called */
+	uint32_t crc;              /* CRC-32 (zlib's, gzip's) of the data read so far */
+	uint64_t bytes;            /* the data read so far */
 };
 
 static ssize_t decompress(struct dcfg_input *in, void *buf, size_t size,
@@ -414,11 +417,31 @@ ssize_t
 dcfg_input_read(struct dcfg_input *in, void *buf, size_t size,
     struct dcfg_error *err)
 {
+	ssize_t n;
+
 	if (size == 0)
 		return 0;
-	if (in->ring)
-		return consume(in, buf, size, err);
-	return decompress(in, buf, size, err);
+	n = in->ring ? consume(in, buf, size, err) : decompress(in, buf, size, err);
+	if (in->summing && n > 0) {
+		in->crc = (uint32_t)crc32_z(in->crc, buf, (size_t)n);
+		in->bytes += (uint64_t)n;
+	}
+	return n;
+}
+
+void
+dcfg_input_sum_start(struct dcfg_input *in)
+{
+	in->summing = 1;
+	in->crc = (uint32_t)crc32_z(0, Z_NULL, 0);
+	in->bytes = 0;
+}
+
+uint32_t
+dcfg_input_sum(const struct dcfg_input *in, uint64_t *bytes)
+{
+	*bytes = in->bytes;
+	return in->crc;
 }
 
 static ssize_t

@@ -35,6 +35,14 @@ enum dcfg_compression dcfg_input_compression(const struct dcfg_input *in);
  */
 uint64_t dcfg_input_raw_bytes(const struct dcfg_input *in);
 
+/*
+ * The identity of the data, for telling files apart whatever their
+ * compression: after dcfg_input_sum_start(), before the first read, every
+ * byte read is summed into a CRC-32 (the one gzip(1) stores) and counted.
+ */
+void dcfg_input_sum_start(struct dcfg_input *in);
+uint32_t dcfg_input_sum(const struct dcfg_input *in, uint64_t *bytes);
+
 void dcfg_input_close(struct dcfg_input *in);
 
 #endif

@@ -467,7 +467,9 @@ dcfg_load(const char *path, const struct dcfg_load_options *opt,
 		rc = -1;
 	} else {
 		L.d->keep = L.keep;
+		dcfg_input_sum_start(in);
 		rc = dcfg_json_parse(L.j, in, err);
+		L.d->crc32 = dcfg_input_sum(in, &L.d->bytes);
 		if (rc == 1)
 			rc = dcfg_kind_error(err, dcfg_input_name(in), L.trace_line,
 			    L.trace_column, DCFG_KIND_TRACE, DCFG_KIND_DCFG);

@@ -23,9 +23,55 @@ dcfg_expand() { capture dcfg-expand "$@"; }
 dcfg_encode() { capture dcfg-encode "$@"; }
 dcfg_edges() { capture dcfg-edges "$@"; }
 dcfg_blocks() { capture dcfg-blocks "$@"; }
-dcfg_count() { capture dcfg-count "$@"; }
+dcfg_count() { capture dcfg-count "$@"; count_header "$@"; }
 dcfg_check() { capture dcfg-check "$@"; }
 dcfg_convert() { capture dcfg-convert "$@"; }
+
+# dcfg_id FILE: the identity dcfg-count gives a DCFG, CRC:SIZE, worked out
+# by a second route: the CRC-32 and size of its data that gzip(1) writes in
+# the last 8 bytes of what it compresses.
+dcfg_id() {
+	case "$1" in
+	*.gz) gzip -dc "$1" ;;
+	*.bz2) bzip2 -dc "$1" ;;
+	*) cat "$1" ;;
+	esac | gzip -c | tail -c 8 | od -An -tu4 | awk '{ printf "%08x:%d\n", $1, $2 }'
+}
+
+# count_header ARGS...: after dcfg_count ARGS, checks the first line of a
+# table that was written, "# dcfg-count 1 by=KIND dcfg=CRC:SIZE [top=N]
+# [from=dcfg]" or "# dcfg-count 1 bbv=N dcfg=CRC:SIZE", against what ARGS
+# ask for, and takes it off ./stdout so that tests compare the tables alone
+# (also what was written before an error).
+# A wrong line is a failure (status 98, the lines on stderr).
+count_header() {
+	local dcfg="" by=edge top="" from="" bbv="" merge="" want
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-d|--dcfg) dcfg=$2; shift ;;
+		--dcfg=*) dcfg=${1#--dcfg=} ;;
+		-b|--by) by=$2; shift ;;
+		-n|--top) top=" top=$2"; shift ;;
+		--bbv) bbv=$2; shift ;;
+		--from-dcfg) from=" from=dcfg" ;;
+		--merge) merge=1 ;;
+		esac
+		shift
+	done
+	[ -s stdout ] && [ -z "$merge" ] && [ -f "$dcfg" ] || return 0
+	if [ -n "$bbv" ]; then
+		want="# dcfg-count 1 bbv=$bbv dcfg=$(dcfg_id "$dcfg")"
+	else
+		want="# dcfg-count 1 by=$by dcfg=$(dcfg_id "$dcfg")$top$from"
+	fi
+	if [ "$(head -n 1 stdout)" != "$want" ]; then
+		{ echo "count_header: first line:"; head -n 1 stdout; echo "count_header: wanted:"
+		  echo "$want"; } >> stderr
+		status=98
+		return 0
+	fi
+	sed 1d stdout > stdout.table && mv stdout.table stdout
+}
 
 # row WORD...: one tab-separated line.
 row() {

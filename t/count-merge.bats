@@ -1,0 +1,301 @@
+#!/usr/bin/env bats
+# dcfg-count --merge, as a user runs it: tables that dcfg-count wrote for
+# disjoint shards of one trace, added up into the table one run over the
+# whole trace writes, byte for byte.  The merged tables are compared with
+# that single run (the property users rely on), and hand-written shard
+# tables with merges worked out by hand (shares from the summed counts,
+# the sort rules of dcfg-count(1)).
+#
+# The program is t/data/count-prog.dcfg.json (see t/count.bats): process
+# 300 with threads 0 and 1, and process 42.
+
+load test_helper
+
+D="$DATA/count-prog.dcfg.json"
+KINDS="edge block routine loop image type thread line file"
+
+# The streams: the whole, and three shards that split thread 0 of process
+# 300 after its 9th edge (a shard starts inside a loop), keep thread 1
+# whole, and give process 42 a shard of its own.
+whole() {
+	printf '%s\n' '# dcfg-stream 1' '# process 300' \
+	    '# thread 0' 50 51 52 53 54 55 56 57 52 53 54 56 58 59 61 61 60 \
+	    '# thread 1' 50 51 52 53 54 55 55 55 56 58 59 61 60 \
+	    '# process 42' '# thread 0' 80 81 82 81 83
+}
+shards() {
+	printf '%s\n' '# dcfg-stream 1' '# process 300' '# thread 0' 50 51 52 53 54 55 56 57 52 > s1
+	printf '%s\n' '# dcfg-stream 1' '# process 300' '# thread 0' 53 54 56 58 59 61 61 60 \
+	    '# thread 1' 50 51 52 53 54 55 55 55 56 58 59 61 60 > s2
+	printf '%s\n' '# dcfg-stream 1' '# process 42' '# thread 0' 80 81 82 81 83 > s3
+}
+
+# head_line KIND [DCFG]: the first line of a table by KIND of the DCFG.
+head_line() {
+	echo "# dcfg-count 1 by=$1 dcfg=$(dcfg_id "${2:-$D}")"
+}
+
+@test "every kind: the shards' tables merged are the whole stream's table, byte for byte" {
+	whole > all.edges
+	shards
+	for kind in $KINDS; do
+		dcfg-count --dcfg "$D" --by "$kind" all.edges > one
+		for s in s1 s2 s3; do
+			dcfg-count --dcfg "$D" --by "$kind" "$s" > "$s.$kind"
+		done
+		dcfg_count --merge s1."$kind" s2."$kind" s3."$kind"
+		expect_stdout < one
+	done
+}
+
+@test "the order of the shards changes nothing but the order of processes, first seen first" {
+	whole > all.edges
+	shards
+	for s in s1 s2 s3; do dcfg-count --dcfg "$D" --by loop "$s" > "$s.t"; done
+	dcfg-count --dcfg "$D" --by loop all.edges > one
+	dcfg_count --merge s2.t s1.t s3.t
+	expect_stdout < one
+	# process 42 first when its shard comes first
+	dcfg_count --merge s3.t s2.t s1.t
+	{ head -n 1 one; sed -n '/^# process 42/,$p' one; sed -n '2,/^# process 42/p' one | sed '$d'; } |
+	    expect_stdout
+}
+
+@test "by hand: rows of one key added, shares worked out again, rows sorted again" {
+	# Two shards of process 300 by routine.  The shares written in the
+	# shards (nonsense here) are not read: 10 has 30 + 5 = 35 of 64
+	# instructions, 54.6875% -> 54.69; 20 has 29, 45.3125% -> 45.31.
+	{ head_line routine; printf '# process 300\n'
+	  row '# routine' name executions instructions share
+	  row 20 sq+0xc 3 29 99.99
+	  row 10 main 2 30 0.00; } > a
+	{ head_line routine; printf '# process 300\n'
+	  row '# routine' name executions instructions share
+	  row 10 main 0 5 100.00; } > b
+	dcfg_count --merge a b
+	{ head_line routine; printf '# process 300\n'
+	  row '# routine' name executions instructions share
+	  row 10 main 2 35 54.69
+	  row 20 sq+0xc 3 29 45.31; } | expect_stdout
+}
+
+@test "by hand: ties sorted by name, then by line number as a number; loops keep their columns" {
+	# src/a.c:9 and src/a.c:12 tie at 3 instructions with /bin/app:- (1+2):
+	# names as bytes ("/bin/app" < "src/a.c"), then 9 before 12.
+	{ head_line line; printf '# process 5\n'
+	  row '# line' executions instructions share
+	  row src/a.c:12 1 3 50.00
+	  row /bin/app:- 1 1 50.00; } > a
+	{ head_line line; printf '# process 5\n'
+	  row '# line' executions instructions share
+	  row src/a.c:9 2 3 60.00
+	  row /bin/app:- 1 2 40.00; } > b
+	dcfg_count --merge b a
+	{ head_line line; printf '# process 5\n'
+	  row '# line' executions instructions share
+	  row /bin/app:- 2 3 33.33
+	  row src/a.c:9 2 3 33.33
+	  row src/a.c:12 1 3 33.33; } | expect_stdout
+	# a loop: entries, iterations and instructions add up; the rest is kept
+	{ head_line loop; printf '# process 5\n'
+	  row '# loop' routine name source depth innermost static entries iterations instructions share
+	  row 11 10 f src/a.c:10 1 yes 6 1 4 30 100.00; } > l1
+	{ head_line loop; printf '# process 5\n'
+	  row '# loop' routine name source depth innermost static entries iterations instructions share
+	  row 11 10 f src/a.c:10 1 yes 6 2 3 10 100.00; } > l2
+	dcfg_count --merge l1 l2
+	{ head_line loop; printf '# process 5\n'
+	  row '# loop' routine name source depth innermost static entries iterations instructions share
+	  row 11 10 f src/a.c:10 1 yes 6 3 7 40 100.00; } | expect_stdout
+}
+
+@test "--merge --top N keeps the first N rows of the merged table, and says so" {
+	whole > all.edges
+	shards
+	for s in s1 s2 s3; do dcfg-count --dcfg "$D" --by block "$s" > "$s.t"; done
+	dcfg_count --merge --top 3 s1.t s2.t s3.t
+	dcfg-count --dcfg "$D" --by block --top 3 all.edges | expect_stdout
+	grep -q '^# dcfg-count 1 by=block dcfg=[0-9a-f]*:[0-9]* top=3$' stdout
+}
+
+@test "a table is read from standard input, '-', and gzip or bzip2 files" {
+	whole > all.edges
+	shards
+	for s in s1 s2 s3; do dcfg-count --dcfg "$D" --by type "$s" > "$s.t"; done
+	dcfg-count --dcfg "$D" --by type all.edges > one
+	gzip s2.t
+	bzip2 s3.t
+	status=0
+	dcfg-count --merge - s2.t.gz s3.t.bz2 < s1.t > stdout 2> stderr || status=$?
+	expect_stdout < one
+	dcfg_count --merge -o out s1.t s2.t.gz s3.t.bz2
+	[ "$status" -eq 0 ] && [ ! -s stdout ] || { show; false; }
+	cmp one out
+}
+
+@test "--dcfg with --merge: the tables must be of that DCFG" {
+	shards
+	dcfg-count --dcfg "$D" --by edge s1 > a
+	dcfg_count --merge --dcfg "$D" a
+	dcfg-count --dcfg "$D" --by edge s1 | expect_stdout
+	gzip -c "$D" > d.gz
+	dcfg_count --merge --dcfg d.gz a
+	[ "$status" -eq 0 ] || { show; false; }
+	dcfg_count --merge --dcfg "$DATA/names.dcfg.json" a
+	expect_error 'dcfg-count: a:1:1: made with another DCFG than --dcfg'"'"'s'
+}
+
+@test "images of one file name are one row, so that every row has its own key" {
+	# t/data/names.dcfg.json: images 2 and 4 are both /lib/libc.so.6; blocks
+	# 20, 21 (image 2) and 40 (image 4) run once, one instruction each.
+	N="$DATA/names.dcfg.json"
+	dcfg_count --dcfg "$N" --from-dcfg --by image
+	{ printf '# process 77\n'; row '# image' executions instructions share
+	  row /lib/libc.so.6 3 3 50.00
+	  row /usr/bin/prog 2 2 33.33
+	  row /opt/x/libc.so.6 1 1 16.67; } | expect_stdout
+}
+
+# ---------------------------------------------------------------------------
+# What cannot be merged is refused, naming the file and line; nothing is
+# written.
+
+@test "a table cut by --top, or made from the DCFG's own counts" {
+	shards
+	dcfg-count --dcfg "$D" --by edge s1 > a
+	dcfg-count --dcfg "$D" --by edge --top 2 s2 > b
+	dcfg_count --merge a b
+	expect_error 'dcfg-count: b:1:1: a table cut by --top: rows are missing, so it cannot be merged (give --top to --merge instead)'
+	dcfg-count --dcfg "$D" --by edge --from-dcfg > c
+	dcfg_count --merge a c
+	expect_error "dcfg-count: c:1:1: a table of the DCFG's own counts (--from-dcfg), not of a shard of a trace"
+}
+
+@test "tables of another kind, vectors, another DCFG" {
+	shards
+	dcfg-count --dcfg "$D" --by edge s1 > a
+	dcfg-count --dcfg "$D" --by block s2 > b
+	dcfg_count --merge a b
+	expect_error 'dcfg-count: b:1:1: a table by block, not by edge as in a'
+	dcfg-count --dcfg "$D" --bbv 10 s2 > v
+	dcfg_count --merge a v
+	expect_error 'dcfg-count: v:1:1: vectors, not a table as in a'
+	dcfg-count --dcfg "$D" --bbv 20 s1 > w
+	dcfg_count --merge v w
+	expect_error 'dcfg-count: w:1:1: vectors of interval 20, not 10 as in v'
+	# the same table, said to be of another DCFG
+	sed '1s/dcfg=[0-9a-f]*:/dcfg=00000000:/' a > other
+	dcfg_count --merge a other
+	expect_error 'dcfg-count: other:1:1: made with another DCFG than a'
+}
+
+@test "files that are not tables of dcfg-count" {
+	whole > all.edges
+	dcfg-count --dcfg "$D" --by edge all.edges > a
+	dcfg_count --merge a all.edges
+	expect_error 'dcfg-count: all.edges:1:1: not a table of dcfg-count: its first line is not "# dcfg-count 1 ..."'
+	: > empty
+	dcfg_count --merge a empty
+	expect_error 'dcfg-count: empty:1:1: an empty file, not a table of dcfg-count'
+	dcfg_count --merge a missing
+	expect_error_like '^dcfg-count: missing: .*(No such file|cannot open)'
+	sed '1s/dcfg-count 1/dcfg-count 2/' a > v2
+	dcfg_count --merge v2
+	expect_error 'dcfg-count: v2:1:1: a table of another version of dcfg-count: this one reads version 1'
+	sed '1s/$/ color=red/' a > word
+	dcfg_count --merge word
+	expect_error 'dcfg-count: word:1:1: the "# dcfg-count" line has a word this dcfg-count does not know'
+	printf '\0' > nul
+	dcfg_count --merge nul
+	expect_error 'dcfg-count: nul:1:1: a NUL byte: not a text file'
+}
+
+@test "rows that are not what dcfg-count writes" {
+	whole > all.edges
+	dcfg-count --dcfg "$D" --by edge all.edges > a
+	# line 4 is the first row, "54 3 15 23.44"
+	sed '4s/\t23.44$//' a > cols
+	dcfg_count --merge cols
+	expect_error "dcfg-count: cols:4:1: a row with another number of columns than the table's"
+	sed '4s/^54/x4/' a > key
+	dcfg_count --merge key
+	expect_error 'dcfg-count: key:4:1: a row whose key is not a number'
+	sed '4s/\t3\t15/\t03\t15/' a > lead
+	dcfg_count --merge lead
+	expect_error 'dcfg-count: lead:4:1: a row whose counts are not numbers as dcfg-count writes them'
+	sed '4s/\t15\t/\t18446744073709551616\t/' a > big
+	dcfg_count --merge big
+	expect_error 'dcfg-count: big:4:1: a row whose counts are not numbers as dcfg-count writes them'
+	sed '4s/23.44/23.4/' a > share
+	dcfg_count --merge share
+	expect_error 'dcfg-count: share:4:1: a row whose counts are not numbers as dcfg-count writes them'
+	sed '3s/executions/runs/' a > header
+	dcfg_count --merge header
+	expect_error 'dcfg-count: header:3:1: not the columns of the table'"'"'s kind after "# process"'
+	sed '2d' a > noproc
+	dcfg_count --merge noproc
+	expect_error 'dcfg-count: noproc:2:1: a line before the first "# process" line'
+	sed '5s/^/# note\n/' a > note
+	dcfg_count --merge note
+	expect_error "dcfg-count: note:5:1: a '#' line inside a table"
+	head -n 2 a > cut
+	dcfg_count --merge cut
+	expect_error "dcfg-count: cut:2:1: the file ends before the table's columns are named"
+	sed '4p' a > twice
+	dcfg_count --merge twice
+	expect_error 'dcfg-count: twice:5:1: a second row of the same key in process 300 (the first at line 4): rows that read alike cannot be merged'
+}
+
+@test "rows of one key that differ in what is not a count, and sums past 2^64 - 1" {
+	{ head_line routine; printf '# process 300\n'
+	  row '# routine' name executions instructions share
+	  row 10 main 2 30 100.00; } > a
+	sed 's/main/start/' a > b
+	dcfg_count --merge a b
+	expect_error 'dcfg-count: b:4:1: a row whose columns other than counts differ from those of the same key in a line 4'
+	# 2^64 - 1 instructions in one shard and 1 in the other: no wrapped number
+	{ head_line routine; printf '# process 300\n'
+	  row '# routine' name executions instructions share
+	  row 10 main 1 18446744073709551615 100.00; } > c
+	{ head_line routine; printf '# process 300\n'
+	  row '# routine' name executions instructions share
+	  row 20 sq+0xc 1 1 100.00; } > d
+	dcfg_count --merge c d
+	expect_error 'dcfg-count: c: process 300: a count does not fit in 64 bits'
+	# the largest sum that fits
+	sed 's/18446744073709551615/18446744073709551614/' c > e
+	dcfg_count --merge e d
+	[ "$status" -eq 0 ] && grep -q "^10	main	1	18446744073709551614	100.00$" stdout ||
+	    { show; false; }
+}
+
+@test "usage: no tables, a kind given, a missing --top number" {
+	dcfg_count --merge
+	[ "$status" -eq 2 ] && grep -q 'dcfg-count: --merge needs the tables to merge' stderr || { show; false; }
+	dcfg_count --merge --by block a
+	expect_error 'dcfg-count: --merge takes the kind from the tables: no --by, --bbv or --from-dcfg'
+	dcfg_count --merge --bbv 10 a
+	expect_error 'dcfg-count: --merge takes the kind from the tables: no --by, --bbv or --from-dcfg'
+	dcfg_count --merge --top 0 a
+	expect_error 'dcfg-count: --top 0: a number above 0 is needed'
+}
+
+@test "a failed write is an error; a closed pipe is quiet success" {
+	whole > all.edges
+	dcfg-count --dcfg "$D" --by edge all.edges > a
+	status=0
+	dcfg-count --merge a > /dev/full 2> stderr || status=$?
+	[ "$status" -eq 2 ] && grep -q 'dcfg-count: .*No space left on device' stderr || { show; false; }
+	status=0
+	dcfg-count --merge a a a | head -n 1 > first || status=$?
+	[ "$status" -eq 0 ]
+}
+
+@test "the man page and --help describe --merge" {
+	dcfg_count --help
+	grep -q -- '--merge' stdout
+	man -l "$BATS_TEST_DIRNAME/../man/man1/dcfg-count.1" 2>/dev/null | col -b > page ||
+	    skip "man is not installed"
+	grep -q 'MERGING' page
+	grep -q 'parallel' page
+}
