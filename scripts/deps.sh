@@ -15,6 +15,8 @@ command -v jq >/dev/null 2>&1 || missing="$missing jq"
 command -v callgrind_annotate >/dev/null 2>&1 || missing="$missing valgrind"
 # dot, which every Graphviz output must satisfy
 command -v dot >/dev/null 2>&1 || missing="$missing graphviz"
+# GNU parallel, the engine t/shards.bats runs shards of a trace with
+command -v parallel >/dev/null 2>&1 || missing="$missing parallel"
 # clang with libFuzzer, for make fuzz (make check runs it briefly)
 command -v clang >/dev/null 2>&1 || missing="$missing clang"
 [ -z "$missing" ] && exit 0
