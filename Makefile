@@ -127,7 +127,7 @@ check: deps
 demo: deps all
 	@sh scripts/demo.sh $(BUILD)/bin $(BUILD)/demo
 
-bench: deps all
+bench: deps all $(BUILD)/t/gen-pair $(BUILD)/t/gen-trace
 	@sh scripts/bench.sh $(BUILD)/bin
 
 # Line coverage of lib/ and cmd/ under the whole test suite, and the error

@@ -17,8 +17,9 @@
 #   BENCH_N=10000 sh scripts/bench.sh build/bin
 #   BENCH_ONLY=expand BENCH_EDGES=10000000 sh scripts/bench.sh build/bin
 #
-# BENCH_ONLY=info, expand, encode, stages, convert or runs runs one section
-# only; runs is scripts/bench-runs.sh (repeats kept compressed).
+# BENCH_ONLY=info, expand, encode, stages, convert, runs or shards runs one
+# section only; runs is scripts/bench-runs.sh (repeats kept compressed),
+# shards scripts/bench-shards.sh (a trace in shards on GNU parallel).
 #
 # The input comes from scripts/gen-dcfg.awk and is cached in build/bench/
 # (BENCH_DIR), keyed by n and the generator's checksum. Times are the best
@@ -48,16 +49,17 @@ case $edges in
 ''|*[!0-9]*|0*) echo "bench: BENCH_EDGES must be a number > 0" >&2; exit 2 ;;
 esac
 only=${BENCH_ONLY:-}
-do_info=0; do_expand=0; do_encode=0; do_stages=0; do_convert=0; do_runs=0
+do_info=0; do_expand=0; do_encode=0; do_stages=0; do_convert=0; do_runs=0; do_shards=0
 case $only in
-'') do_info=1; do_expand=1; do_encode=1; do_stages=1; do_convert=1; do_runs=1 ;;
+'') do_info=1; do_expand=1; do_encode=1; do_stages=1; do_convert=1; do_runs=1; do_shards=1 ;;
 info) do_info=1 ;;
 expand) do_expand=1 ;;
 encode) do_encode=1 ;;
 stages) do_stages=1 ;;
 convert) do_convert=1 ;;
 runs) do_runs=1 ;;
-*) echo "bench: BENCH_ONLY must be info, expand, encode, stages, convert or runs" >&2; exit 2 ;;
+shards) do_shards=1 ;;
+*) echo "bench: BENCH_ONLY must be info, expand, encode, stages, convert, runs or shards" >&2; exit 2 ;;
 esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -717,6 +719,12 @@ fi
 
 if [ "$do_runs" = 1 ]; then
 	TIME_CMD=$TIME sh "$top/scripts/bench-runs.sh" "$bindir" "$top/build/t" "$cache" || status=1
+fi
+
+# === shards ============================================================
+
+if [ "$do_shards" = 1 ]; then
+	TIME_CMD=$TIME sh "$top/scripts/bench-shards.sh" "$bindir" "$top/build/t" "$cache" || status=1
 fi
 
 exit $status

@@ -23,6 +23,6 @@ setup() {
 	chmod +x bin/id
 	run env PATH="$PWD/bin" sh "$ROOT/scripts/deps.sh"
 	[ "$status" -eq 1 ]
-	[ "${lines[0]}" = "deps: missing: bats mandoc bzip2 gzip jq valgrind graphviz clang" ]
-	[ "${lines[1]}" = "deps: run: sudo apt-get install -y bats mandoc bzip2 gzip jq valgrind graphviz clang" ]
+	[ "${lines[0]}" = "deps: missing: bats mandoc bzip2 gzip jq valgrind graphviz parallel clang" ]
+	[ "${lines[1]}" = "deps: run: sudo apt-get install -y bats mandoc bzip2 gzip jq valgrind graphviz parallel clang" ]
 }
