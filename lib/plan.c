@@ -53,11 +53,13 @@ enum unit_kind { WHOLE, THREADS, SPLIT };
 
 struct unit {
 	enum unit_kind kind;
-	uint64_t sum;             /* edges, while packing */
-	/* SPLIT: the thread, its pieces, the largest piece allowed, and how cuts are placed */
+	uint64_t sum;             /* edges (SPLIT: of its largest piece) */
+	/* SPLIT: the thread, its pieces, and how its cuts are placed */
 	size_t thread;
-	uint64_t pieces, max;
-	int nearest;              /* cuts nearest to equal shares (else filled up to max) */
+	uint64_t pieces;
+	uint64_t fill;            /* fill() with this makes them */
+	uint64_t max;             /* the largest piece that makes */
+	int nearest;              /* cuts nearest to equal shares instead, none larger */
 };
 
 /* Members go on every line of their unit, or only its first or last. */
@@ -512,18 +514,26 @@ share(uint64_t e, uint64_t i, uint64_t pieces)
 	return (uint64_t)((unsigned __int128)e * i / pieces);
 }
 
-/* Whether the cuts nearest to equal shares keep every piece within MAX. */
+/*
+ * Whether the cuts nearest to equal shares keep every piece within MAX;
+ * *LARGEST is then their largest piece.
+ */
 static int
-nearest_fits(const struct space *sp, uint64_t pieces, uint64_t max)
+nearest_fits(const struct space *sp, uint64_t pieces, uint64_t max, uint64_t *largest)
 {
 	uint64_t at = 0, i, c;
 
+	*largest = 0;
 	for (i = 1; i < pieces; i++) {
 		if (!nearest(sp, at, share(sp->t->edges, i, pieces), max, &c))
 			return 0;
+		if (cum(sp, c) - at > *largest)
+			*largest = cum(sp, c) - at;
 		at = cum(sp, c);
 	}
-	return sp->t->edges - at <= max;
+	if (sp->t->edges - at > *largest)
+		*largest = sp->t->edges - at;
+	return *largest <= max;
 }
 
 /* ---- the shape of the plan ------------------------------------------------ */
@@ -557,22 +567,35 @@ note_unit(struct dcfg_plan *pl, struct proc *p)
 	return add_member(pl, pl->n_units - 1, 0, (size_t)(p - pl->procs), ALL);
 }
 
+/* The largest piece fill() makes with MAX. */
+static uint64_t
+fill_largest(const struct space *sp, uint64_t max)
+{
+	uint64_t at = 0, c, largest = 0;
+
+	while (fill(sp, at, max, &c)) {
+		if (cum(sp, c) - at > largest)
+			largest = cum(sp, c) - at;
+		at = cum(sp, c);
+	}
+	return sp->t->edges - at > largest ? sp->t->edges - at : largest;
+}
+
 /*
  * A thread of more than C edges cut into pieces: as few as fill() needs
- * with C, then balanced among themselves: the smallest largest piece
- * those allow, and cuts nearest to equal shares when they stay within it.
+ * with C; then, keeping that many, filled with the smallest MAX that
+ * needs no more, and the cuts moved nearest to equal shares when no
+ * piece then grows past the largest of those.
  */
 static int
 split(struct dcfg_plan *pl, struct proc *p, size_t ti, uint64_t c)
 {
 	struct space sp;
-	uint64_t pieces, lo, hi;
+	uint64_t pieces, lo = 1, hi = c;
 	struct unit *u;
 
 	space_init(&sp, pl, &pl->threads[ti]);
 	pieces = fill_count(&sp, c, UINT64_MAX);
-	lo = pl->threads[ti].edges / pieces;
-	hi = c;
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
 		if (fill_count(&sp, mid, pieces) <= pieces)
@@ -586,8 +609,11 @@ split(struct dcfg_plan *pl, struct proc *p, size_t ti, uint64_t c)
 	u = &pl->units[pl->n_units - 1];
 	u->thread = ti;
 	u->pieces = pieces;
-	u->max = lo;
-	u->nearest = pieces > 1 && nearest_fits(&sp, pieces, lo);
+	u->fill = lo;
+	u->max = fill_largest(&sp, lo);
+	u->nearest = pieces > 1 && nearest_fits(&sp, pieces, u->max, &u->sum);
+	if (!u->nearest)
+		u->sum = u->max;
 	pl->threads[ti].unit = pl->n_units - 1;
 	if (note_unit(pl, p) < 0)
 		return -1;
@@ -815,7 +841,7 @@ split_lines(const struct dcfg_plan *pl, struct dcfg_output *out, const struct un
 	for (i = 0; i < u->pieces; i++) {
 		int cut = i + 1 < u->pieces &&
 		    (u->nearest ? nearest(&sp, at, share(sp.t->edges, i + 1, u->pieces), u->max, &c) :
-		    fill(&sp, at, u->max, &c));
+		    fill(&sp, at, u->fill, &c));
 		line(pl, out, u, m, n, i == 0, !cut, i > 0, from, cut, cut ? pos(&sp, c) : 0);
 		if (!cut)
 			break;
@@ -879,11 +905,28 @@ capacity(struct dcfg_plan *pl, uint64_t *c)
 	return 0;
 }
 
+/*
+ * The largest shard. When it is more than the capacity (a piece that
+ * cannot be cut), the plan is shaped again with it: no more lines, no
+ * larger shard, and what fits then goes whole.
+ */
+static uint64_t
+largest(const struct dcfg_plan *pl)
+{
+	uint64_t m = 0;
+	size_t i;
+
+	for (i = 0; i < pl->n_units; i++)
+		if (pl->units[i].sum > m)
+			m = pl->units[i].sum;
+	return m;
+}
+
 int
 dcfg_plan_write(struct dcfg_plan *pl, struct dcfg_output *out, const char *trace,
     struct dcfg_error *err)
 {
-	uint64_t c;
+	uint64_t c, big;
 	size_t i;
 
 	if (build_index(pl) < 0)
@@ -898,9 +941,13 @@ dcfg_plan_write(struct dcfg_plan *pl, struct dcfg_output *out, const char *trace
 		for (i = 0; i < pl->n_procs; i++)
 			if (add_member(pl, 0, 0, i, ALL) < 0)
 				return dcfg_error_set(err, trace, "out of memory");
-	} else if (capacity(pl, &c) < 0 || shape(pl, c, UINT64_MAX, 1) == UINT64_MAX ||
-	    attach(pl) < 0) {
-		return dcfg_error_set(err, trace, "out of memory");
+	} else {
+		if (capacity(pl, &c) < 0 || shape(pl, c, UINT64_MAX, 1) == UINT64_MAX)
+			return dcfg_error_set(err, trace, "out of memory");
+		if ((big = largest(pl)) > c && shape(pl, big, UINT64_MAX, 1) == UINT64_MAX)
+			return dcfg_error_set(err, trace, "out of memory");
+		if (attach(pl) < 0)
+			return dcfg_error_set(err, trace, "out of memory");
 	}
 	return write_units(pl, out);
 }
