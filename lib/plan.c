@@ -312,7 +312,8 @@ build_index(struct dcfg_plan *pl)
 	/* chunks by thread and place, then segments */
 	for (i = 0; i < pl->n_chunks; i++)
 		pl->chunks[i].thread = thread_of_trow[pl->chunks[i].thread];
-	qsort(pl->chunks, pl->n_chunks, sizeof *pl->chunks, by_place);
+	if (pl->n_chunks > 0)
+		qsort(pl->chunks, pl->n_chunks, sizeof *pl->chunks, by_place);
 	if ((pl->segs = malloc((pl->n_chunks + 1) * sizeof *pl->segs)) == NULL)
 		goto out;
 	for (i = 0; i < pl->n_chunks; i = j) {
@@ -855,7 +856,8 @@ write_units(struct dcfg_plan *pl, struct dcfg_output *out)
 {
 	size_t i, j;
 
-	qsort(pl->members, pl->n_members, sizeof *pl->members, by_line);
+	if (pl->n_members > 0)
+		qsort(pl->members, pl->n_members, sizeof *pl->members, by_line);
 	for (i = 0; i < pl->n_members; i = j) {
 		const struct unit *u = &pl->units[pl->members[i].unit];
 		for (j = i; j < pl->n_members && pl->members[j].unit == pl->members[i].unit; j++)
