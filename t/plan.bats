@@ -807,6 +807,20 @@ check_plan() {
 	cmp want out
 }
 
+@test "the lines run under GNU parallel, with --colsep ' ' or {=uq=}, as dcfg-expand(1) shows" {
+	command -v parallel > /dev/null || skip "GNU parallel is not installed"
+	gen_pair p3 2 3
+	plan 5 p3/prog.trace.json
+	[ "$(wc -l < plan)" -eq 5 ]
+	exactly_once p3/prog.trace.json
+	# -k: the outputs in the order of the lines, as run_plan took them
+	parallel --will-cite -k --colsep ' ' dcfg-expand {} p3/prog.trace.json < plan |
+	    per_thread > colsep
+	cmp shards colsep
+	parallel --will-cite -k dcfg-expand {=uq=} p3/prog.trace.json < plan | per_thread > uq
+	cmp shards uq
+}
+
 # ---------------------------------------------------------------------------
 # Errors
 
