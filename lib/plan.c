@@ -11,7 +11,8 @@
  * The index. While reading: the selected process rows, thread rows and
  * chunks in file order. Then a process or thread that has several rows
  * becomes one (first appearance decides the order), each thread's chunks
- * are sorted by PRECEDING_INSTR_COUNT and made into segments: chunks that
+ * are sorted by PRECEDING_INSTR_COUNT and made into segments, in the
+ * same array (a chunk's slot holds a segment afterwards): chunks that
  * overlap (one straddles where another starts) merge into one span, and
  * a chunk of no instructions strictly inside a span joins it; the others
  * are points. No segment straddles the start of another, so a cut at a
@@ -30,6 +31,12 @@ struct trow {
 struct seg {
 	uint64_t start, len;      /* instructions [start, start+len); len 0: a point */
 	uint64_t edges, before;   /* its edges, and the thread's edges before it */
+};
+
+/* A chunk as read; once sorted, the same array holds the segments. */
+union slot {
+	struct chunk c;
+	struct seg s;
 };
 
 struct thread {
@@ -78,13 +85,13 @@ struct dcfg_plan {
 
 	uint64_t *prows; size_t n_prows, cap_prows;
 	struct trow *trows; size_t n_trows, cap_trows;
-	struct chunk *chunks; size_t n_chunks, cap_chunks;
+	union slot *slots; size_t n_chunks, cap_chunks;
 	uint64_t total;           /* the selection's edges */
 
 	struct proc *procs; size_t n_procs;
 	struct thread *threads; size_t n_threads;
 	size_t *order;            /* thread indices, grouped by process */
-	struct seg *segs; size_t n_segs;
+	size_t n_segs;            /* in slots, after build_index */
 
 	struct unit *units; size_t n_units, cap_units;
 	struct member *members; size_t n_members, cap_members;
@@ -149,10 +156,10 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 	if (__builtin_add_overflow(pl->total, ci->edge_count, &pl->total))
 		return dcfg_chunk_fail_row(c,
 		    "the EDGE_COUNT of the selected chunks adds up to more than 2^64-1");
-	if (dcfg_reserve((void **)&pl->chunks, &pl->cap_chunks, pl->n_chunks + 1,
-	    sizeof *pl->chunks) < 0)
+	if (dcfg_reserve((void **)&pl->slots, &pl->cap_chunks, pl->n_chunks + 1,
+	    sizeof *pl->slots) < 0)
 		return dcfg_chunk_fail_row(c, "out of memory");
-	pl->chunks[pl->n_chunks++] = (struct chunk){ ci->preceding_instr_count,
+	pl->slots[pl->n_chunks++].c = (struct chunk){ ci->preceding_instr_count,
 	    ci->instr_count, ci->edge_count, pl->n_trows - 1 };
 	return DCFG_TRACE_OK;
 }
@@ -191,7 +198,7 @@ by_key(const void *a, const void *b)
 static int
 by_place(const void *a, const void *b)
 {
-	const struct chunk *x = a, *y = b;
+	const struct chunk *x = &((const union slot *)a)->c, *y = &((const union slot *)b)->c;
 
 	if (x->thread != y->thread)
 		return x->thread < y->thread ? -1 : 1;
@@ -226,37 +233,42 @@ unify(struct keyed *k, size_t n, size_t *number, size_t *count)
 	return 0;
 }
 
+/*
+ * Thread T's chunks, slots [FROM, TO) sorted, into its segments, written
+ * from slot pl->n_segs on (never past the chunk being read).
+ */
 static void
-make_segments(struct dcfg_plan *pl, struct thread *t, const struct chunk *c, size_t n)
+make_segments(struct dcfg_plan *pl, struct thread *t, size_t from, size_t to)
 {
+	uint64_t before = 0;
 	size_t i;
 
 	t->seg = pl->n_segs;
-	for (i = 0; i < n; i++) {
-		struct seg *last = pl->n_segs > t->seg ? &pl->segs[pl->n_segs - 1] : NULL;
-		uint64_t end = c[i].p + c[i].n;
+	for (i = from; i < to; i++) {
+		struct chunk c = pl->slots[i].c;
+		struct seg *last = pl->n_segs > t->seg ? &pl->slots[pl->n_segs - 1].s : NULL;
+		uint64_t end = c.p + c.n;
 
-		t->edges += c[i].e;
-		if (c[i].p == UINT64_MAX || end == UINT64_MAX)
+		t->edges += c.e;
+		if (c.p == UINT64_MAX || end == UINT64_MAX)
 			t->reaches_max = 1;
 		/*
 		 * Sorted by start: a chunk overlaps the last span when it starts
 		 * before the span's end (a point only strictly inside it).
 		 */
-		if (last && last->len > 0 && c[i].p < last->start + last->len &&
-		    (c[i].n > 0 || c[i].p > last->start)) {
+		if (last && last->len > 0 && c.p < last->start + last->len &&
+		    (c.n > 0 || c.p > last->start)) {
 			if (end > last->start + last->len)
 				last->len = end - last->start;
-			last->edges += c[i].e;
+			last->edges += c.e;
 			continue;
 		}
-		pl->segs[pl->n_segs++] = (struct seg){ c[i].p, c[i].n, c[i].e, 0 };
+		pl->slots[pl->n_segs++].s = (struct seg){ c.p, c.n, c.e, 0 };
 	}
 	t->n_seg = pl->n_segs - t->seg;
-	uint64_t before = 0;
 	for (i = t->seg; i < pl->n_segs; i++) {
-		pl->segs[i].before = before;
-		before += pl->segs[i].edges;
+		pl->slots[i].s.before = before;
+		before += pl->slots[i].s.edges;
 	}
 }
 
@@ -309,24 +321,19 @@ build_index(struct dcfg_plan *pl)
 		struct proc *p = &pl->procs[pl->threads[i].proc];
 		pl->order[p->thread + fill[pl->threads[i].proc]++] = i;
 	}
-	/* chunks by thread and place, then segments */
+	/* chunks by thread and place, then segments in their place */
 	for (i = 0; i < pl->n_chunks; i++)
-		pl->chunks[i].thread = thread_of_trow[pl->chunks[i].thread];
+		pl->slots[i].c.thread = thread_of_trow[pl->slots[i].c.thread];
 	if (pl->n_chunks > 0)
-		qsort(pl->chunks, pl->n_chunks, sizeof *pl->chunks, by_place);
-	if ((pl->segs = malloc((pl->n_chunks + 1) * sizeof *pl->segs)) == NULL)
-		goto out;
+		qsort(pl->slots, pl->n_chunks, sizeof *pl->slots, by_place);
 	for (i = 0; i < pl->n_chunks; i = j) {
-		for (j = i; j < pl->n_chunks && pl->chunks[j].thread == pl->chunks[i].thread; j++)
+		size_t ti = pl->slots[i].c.thread;
+		for (j = i; j < pl->n_chunks && pl->slots[j].c.thread == ti; j++)
 			;
-		make_segments(pl, &pl->threads[pl->chunks[i].thread], pl->chunks + i, j - i);
+		make_segments(pl, &pl->threads[ti], i, j);
 	}
 	for (i = 0; i < pl->n_threads; i++)
 		pl->procs[pl->threads[i].proc].edges += pl->threads[i].edges;
-	/* only the segments are needed from here */
-	free(pl->chunks);
-	pl->chunks = NULL;
-	pl->n_chunks = pl->cap_chunks = 0;
 	rc = 0;
 out:
 	free(k);
@@ -349,24 +356,25 @@ out:
 static uint64_t
 estimate(const struct dcfg_plan *pl, const struct thread *t, uint64_t a)
 {
-	const struct seg *s = pl->segs + t->seg;
+	const union slot *s = pl->slots + t->seg;
+	const struct seg *g;
 	size_t lo = 0, hi = t->n_seg;
 
 	while (lo < hi) {             /* the segments that start below A */
 		size_t mid = lo + (hi - lo) / 2;
-		if (s[mid].start < a)
+		if (s[mid].s.start < a)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	if (lo == 0)
 		return 0;
-	s += lo - 1;
-	if (s->len > 0 && a - s->start < s->len) {
-		unsigned __int128 x = (unsigned __int128)s->edges * (a - s->start);
-		return s->before + (uint64_t)((x + s->len - 1) / s->len);
+	g = &s[lo - 1].s;
+	if (g->len > 0 && a - g->start < g->len) {
+		unsigned __int128 x = (unsigned __int128)g->edges * (a - g->start);
+		return g->before + (uint64_t)((x + g->len - 1) / g->len);
 	}
-	return s->before + s->edges;
+	return g->before + g->edges;
 }
 
 /*
@@ -385,7 +393,7 @@ struct space {
 static void
 space_init(struct space *sp, const struct dcfg_plan *pl, const struct thread *t)
 {
-	const struct seg *s = pl->segs + t->seg;
+	const union slot *s = pl->slots + t->seg;
 	uint64_t last = 0;
 	size_t i;
 
@@ -402,18 +410,19 @@ space_init(struct space *sp, const struct dcfg_plan *pl, const struct thread *t)
 	}
 	/* no chunk reaches 2^64-1, so none of these sums overflows */
 	for (i = 0; i < t->n_seg; i++) {
-		uint64_t x = s[i].len ? s[i].start + s[i].len - 1 : s[i].start;
+		const struct seg *g = &s[i].s;
+		uint64_t x = g->len ? g->start + g->len - 1 : g->start;
 		if (x > last)
 			last = x;
 	}
-	sp->lo = s[0].start / sp->step + 1;
+	sp->lo = s[0].s.start / sp->step + 1;
 	sp->hi = last / sp->step;
 }
 
 static uint64_t
 pos(const struct space *sp, uint64_t i)
 {
-	return sp->step ? i * sp->step : sp->pl->segs[sp->t->seg + i].start;
+	return sp->step ? i * sp->step : sp->pl->slots[sp->t->seg + i].s.start;
 }
 
 static uint64_t
@@ -989,11 +998,10 @@ dcfg_plan_free(struct dcfg_plan *pl)
 		return;
 	free(pl->prows);
 	free(pl->trows);
-	free(pl->chunks);
+	free(pl->slots);
 	free(pl->procs);
 	free(pl->threads);
 	free(pl->order);
-	free(pl->segs);
 	free(pl->units);
 	free(pl->members);
 	free(pl);

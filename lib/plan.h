@@ -17,8 +17,9 @@
  * selects anything in it. dcfg-expand(1), SHARDS, says where cuts fall
  * and how the shards are balanced.
  *
- * Memory: three numbers per selected chunk (PRECEDING_INSTR_COUNT,
- * INSTR_COUNT, EDGE_COUNT) and a few per thread and line; never the edges.
+ * Memory: 32 bytes per selected chunk (PRECEDING_INSTR_COUNT,
+ * INSTR_COUNT, EDGE_COUNT and its thread; the same slot holds its segment
+ * later) and a few numbers per process, thread and line; never the edges.
  */
 #ifndef DCFG_PLAN_H
 #define DCFG_PLAN_H
