@@ -738,7 +738,7 @@ nearest_unit(const struct dcfg_plan *pl, size_t i, int whole_only, enum where *w
  * it in its process (the last of a split thread's), or after it when none
  * is before (the first); a process the nearest whole-process line, or,
  * when there is none and it has no threads, the nearest line as one more
- * -p (the last line before it, or the first after it). plan_write makes
+ * -p (the last line before it, or the first after it). capacity() makes
  * sure that a process with threads has a whole-process line to join.
  */
 static int
