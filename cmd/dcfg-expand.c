@@ -5,6 +5,7 @@
 
 #include "expand.h"
 #include "json.h"
+#include "plan.h"
 #include "stagecli.h"
 
 #define MAX_IDS 1024
@@ -14,6 +15,8 @@ static const char *prog = "dcfg-expand";
 static const char help[] =
 	    "usage: dcfg-expand [-p PID] [-t TID] [--chunks] [--runs] [--list | --count]\n"
 	    "                   [--from-icount N] [--to-icount N] [--dcfg FILE]\n"
+	    "                   [-o FILE] [--progress | --quiet] [TRACE]\n"
+	    "       dcfg-expand --plan N [--align INTERVAL --dcfg FILE] [-p PID] [-t TID]\n"
 	    "                   [-o FILE] [--progress | --quiet] [TRACE]\n"
 	    "Print the edges a DCFG-trace records, in order (- or no TRACE: standard input).\n"
 	    "  -p, --pid PID        only this process (repeatable)\n"
@@ -25,6 +28,10 @@ static const char help[] =
 	    "      --from-icount N  start of the instruction window, per thread\n"
 	    "      --to-icount N    end of the window (not included)\n"
 	    "  -d, --dcfg FILE      the paired DCFG: cut the window at the exact edge\n"
+	    "      --plan N         print the options of at most N balanced shards, one line\n"
+	    "                       each, from the chunk table (man page: SHARDS)\n"
+	    "      --align INTERVAL with --plan: cut at multiples of INTERVAL instructions,\n"
+	    "                       inside chunks too (exact windows: needs --dcfg)\n"
 	    "  -o, --output FILE    write to FILE\n"
 	    "      --progress       show progress on standard error\n"
 	    "  -q, --quiet          never show progress\n"
@@ -43,10 +50,78 @@ number(const char *opt, const char *arg, uint64_t *v)
 	return 0;
 }
 
+/*
+ * The lines of --plan name the DCFG as given: a word that neither the
+ * line's split at spaces nor a shell reading the line unquoted changes.
+ */
+static int
+plain_path(const char *s)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		    (*s >= '0' && *s <= '9') || strchr("._/+,:@%=-", *s)))
+			return 0;
+	return 1;
+}
+
+/* --plan: what combines with it is checked, then the plan is written. */
+static int
+plan_main(struct dcfg_plan_options *plan, const struct dcfg_expand_options *opt,
+    const struct dcfg_stage_args *a, const char *conflict)
+{
+	struct dcfg_cli_io io;
+	struct dcfg_error err;
+	int rc;
+
+	if (plan->lines == 0) {
+		fprintf(stderr, "%s: --align needs --plan: it places the cuts of a plan\n", prog);
+		return DCFG_EXIT_USAGE;
+	}
+	if (conflict) {
+		fprintf(stderr, "%s: --plan cannot be used with %s\n", prog, conflict);
+		return DCFG_EXIT_USAGE;
+	}
+	if (plan->align && a->dcfg_path == NULL) {
+		fprintf(stderr, "%s: --align needs --dcfg: only an exact window cuts inside a chunk\n",
+		    prog);
+		return DCFG_EXIT_USAGE;
+	}
+	if (!plan->align && a->dcfg_path) {
+		fprintf(stderr, "%s: --plan uses --dcfg only with --align: cuts between chunks need no DCFG\n",
+		    prog);
+		return DCFG_EXIT_USAGE;
+	}
+	if (plan->align && strcmp(a->dcfg_path, "-") == 0) {
+		fprintf(stderr, "%s: --plan writes the DCFG on every line: --dcfg must name a file\n",
+		    prog);
+		return DCFG_EXIT_USAGE;
+	}
+	if (plan->align && !plain_path(a->dcfg_path)) {
+		fprintf(stderr, "%s: --dcfg %s: --plan writes the path on every line, so it may hold "
+		    "only letters, digits and . _ / + , : @ %% = -\n", prog, a->dcfg_path);
+		return DCFG_EXIT_USAGE;
+	}
+	plan->pids = opt->pids;
+	plan->n_pids = opt->n_pids;
+	plan->tids = opt->tids;
+	plan->n_tids = opt->n_tids;
+	plan->dcfg_path = a->dcfg_path;
+	/* the DCFG is read for its processes only: each must be there */
+	if (dcfg_cli_setup(&io, prog, a->dcfg_path, 0, a->out_path, a->mode) < 0)
+		return DCFG_EXIT_USAGE;
+	plan->dcfg = io.dcfg;
+	plan->progress = dcfg_progress_bytes;
+	plan->progress_ctx = &io.progress;
+	rc = dcfg_plan(a->stream, plan, io.out, &err);
+	/* a plan is a document: nothing of it is written after an error */
+	return dcfg_cli_finish(&io, rc, &err, 0);
+}
+
 int
 main(int argc, char **argv)
 {
-	enum { OPT_CHUNKS = 256, OPT_LIST, OPT_COUNT, OPT_FROM, OPT_TO, OPT_RUNS };
+	enum { OPT_CHUNKS = 256, OPT_LIST, OPT_COUNT, OPT_FROM, OPT_TO, OPT_RUNS, OPT_PLAN,
+	    OPT_ALIGN };
 	static const struct option longopts[] = {
 		DCFG_STAGE_LONGOPTS,
 		{ "pid", required_argument, NULL, 'p' },
@@ -57,10 +132,14 @@ main(int argc, char **argv)
 		{ "runs", no_argument, NULL, OPT_RUNS },
 		{ "from-icount", required_argument, NULL, OPT_FROM },
 		{ "to-icount", required_argument, NULL, OPT_TO },
+		{ "plan", required_argument, NULL, OPT_PLAN },
+		{ "align", required_argument, NULL, OPT_ALIGN },
 		{ NULL, 0, NULL, 0 }
 	};
 	static uint64_t pids[MAX_IDS], tids[MAX_IDS];
 	struct dcfg_expand_options opt = { .mode = DCFG_EXPAND_EDGES, .pids = pids, .tids = tids };
+	struct dcfg_plan_options plan = { 0 };
+	const char *conflict = NULL;
 	struct dcfg_stage_args a = { .mode = DCFG_PROGRESS_AUTO };
 	struct dcfg_cli_io io;
 	struct dcfg_error err;
@@ -82,24 +161,45 @@ main(int argc, char **argv)
 			    c == 'p' ? &pids[opt.n_pids++] : &tids[opt.n_tids++]) < 0)
 				return DCFG_EXIT_USAGE;
 			break;
-		case OPT_CHUNKS: opt.chunks = 1; break;
-		case OPT_LIST: opt.mode = DCFG_EXPAND_LIST; break;
-		case OPT_COUNT: opt.mode = DCFG_EXPAND_COUNT; break;
-		case OPT_RUNS: opt.runs = 1; break;
+		case OPT_CHUNKS: opt.chunks = 1; conflict = "--chunks"; break;
+		case OPT_LIST: opt.mode = DCFG_EXPAND_LIST; conflict = "--list"; break;
+		case OPT_COUNT: opt.mode = DCFG_EXPAND_COUNT; conflict = "--count"; break;
+		case OPT_RUNS: opt.runs = 1; conflict = "--runs"; break;
+		case OPT_PLAN:
+			if (number("--plan", optarg, &plan.lines) < 0)
+				return DCFG_EXIT_USAGE;
+			if (plan.lines == 0) {
+				fprintf(stderr, "%s: --plan %s: a plan has at least 1 line\n", prog, optarg);
+				return DCFG_EXIT_USAGE;
+			}
+			break;
+		case OPT_ALIGN:
+			if (number("--align", optarg, &plan.align) < 0)
+				return DCFG_EXIT_USAGE;
+			if (plan.align == 0) {
+				fprintf(stderr, "%s: --align %s: the interval is at least 1 instruction\n",
+				    prog, optarg);
+				return DCFG_EXIT_USAGE;
+			}
+			break;
 		case OPT_FROM:
 			if (number("--from-icount", optarg, &opt.from) < 0)
 				return DCFG_EXIT_USAGE;
 			has_from = 1;
+			conflict = "--from-icount";
 			break;
 		case OPT_TO:
 			if (number("--to-icount", optarg, &opt.to) < 0)
 				return DCFG_EXIT_USAGE;
 			has_to = 1;
+			conflict = "--to-icount";
 			break;
 		}
 	}
 	if (dcfg_stage_finish_args(argc, argv, prog, help, &a, 0) < 0)
 		return DCFG_EXIT_USAGE;
+	if (plan.lines || plan.align)
+		return plan_main(&plan, &opt, &a, conflict);
 	if (has_from && has_to && opt.from >= opt.to) {
 		fprintf(stderr, "%s: --from-icount must be below --to-icount\n", prog);
 		return DCFG_EXIT_USAGE;

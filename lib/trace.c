@@ -590,3 +590,21 @@ dcfg_chunk_fail(struct dcfg_chunk *c, uint64_t edge_index, const char *fmt, ...)
 	c->failed = 1;
 	return DCFG_TRACE_ERROR;
 }
+
+int
+dcfg_chunk_fail_row(struct dcfg_chunk *c, const char *fmt, ...)
+{
+	struct dcfg_trace *t = c->trace;
+	char msg[300];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	t->data_error = 1;
+	dcfg_json_fail_at(t->j, t->seq_line, t->seq_column, "process %llu thread %llu chunk %lu: %s",
+	    (unsigned long long)c->info.pid, (unsigned long long)c->info.tid,
+	    c->info.index, msg);
+	c->failed = 1;
+	return DCFG_TRACE_ERROR;
+}

@@ -85,4 +85,12 @@ void dcfg_chunk_rewind(struct dcfg_chunk *c);
 int dcfg_chunk_fail(struct dcfg_chunk *c, uint64_t edge_index, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/*
+ * An error about the chunk's row as a whole (its counts, not one edge),
+ * found by the consumer: "process P thread T chunk C: ..." at the chunk's
+ * EDGE_ID_SEQUENCE, where decoding errors are placed.
+ */
+int dcfg_chunk_fail_row(struct dcfg_chunk *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 #endif
