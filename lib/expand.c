@@ -234,6 +234,15 @@ window_run(void *ctx, uint64_t count)
 	}
 }
 
+/* A thread's instructions, summed for --count: past 2^64 - 1 is an error, never a wrap. */
+static int
+add_instrs(struct expand *x, struct dcfg_chunk *c, uint64_t n)
+{
+	if (__builtin_add_overflow(x->instrs, n, &x->instrs) && x->o->mode == DCFG_EXPAND_COUNT)
+		return dcfg_chunk_fail_row(c, "the thread's instructions pass 2^64 - 1");
+	return DCFG_TRACE_OK;
+}
+
 /*
  * A chunk cut by the window, with the DCFG: emits the edges whose
  * instruction count is in [from, to). With markers the cut is measured in
@@ -272,7 +281,7 @@ cut_chunk(struct expand *x, struct dcfg_chunk *c, const struct dcfg_chunk_info *
 	if (emitting) {
 		tick(x, w->edges);
 		x->edges += w->edges;
-		x->instrs += w->instrs;
+		return add_instrs(x, c, w->instrs);
 	}
 	return DCFG_TRACE_OK;
 }
@@ -282,6 +291,7 @@ cut_chunk(struct expand *x, struct dcfg_chunk *c, const struct dcfg_chunk_info *
  * multiplying (--count), never expanded. An edge's index in an error is
  * the decoder's count of the edges before it.
  */
+
 static int
 runs_chunk(struct expand *x, struct dcfg_chunk *c, const struct dcfg_chunk_info *ci)
 {
@@ -322,8 +332,7 @@ runs_chunk(struct expand *x, struct dcfg_chunk *c, const struct dcfg_chunk_info 
 		if (dcfg_output_failed(x->out))
 			return DCFG_TRACE_STOP;
 	} while (n > 0 || ev.kind != DCFG_RUN_NONE);
-	x->instrs += ci->instr_count;
-	return DCFG_TRACE_OK;
+	return add_instrs(x, c, ci->instr_count);
 }
 
 static int
@@ -331,7 +340,7 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 {
 	struct expand *x = ctx;
 	const struct dcfg_chunk_info *ci = dcfg_chunk_info(c);
-	uint64_t p = ci->preceding_instr_count, end = p + ci->instr_count;
+	uint64_t p = ci->preceding_instr_count, end;
 	uint64_t index = 0, instrs;
 	ssize_t n, i;
 
@@ -341,6 +350,9 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 		list_row(x, ci);
 		return DCFG_TRACE_OK;
 	}
+	if (__builtin_add_overflow(p, ci->instr_count, &end) && x->o->window)
+		return dcfg_chunk_fail_row(c, "PRECEDING_INSTR_COUNT + INSTR_COUNT does not fit "
+		    "in 64 bits: no window can place the chunk");
 	if (x->o->window) {
 		/* Chunks wholly outside are skipped without being decoded. */
 		if (p >= x->o->to || end < x->o->from)
@@ -379,8 +391,7 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 	}
 	if (n < 0)
 		return DCFG_TRACE_ERROR;
-	x->instrs += ci->instr_count;
-	return DCFG_TRACE_OK;
+	return add_instrs(x, c, ci->instr_count);
 }
 
 static void

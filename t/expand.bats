@@ -1341,3 +1341,18 @@ table_trace() {
 	[ ! -s stdout ]
 	[ "$(head -n 1 stderr)" = "dcfg-expand: one input file at most" ]
 }
+
+@test "instruction counts past 2^64 - 1: a window or --count says so, never wraps" {
+	# a chunk from 2^64 - 10 of 20 instructions ends past 2^64 - 1
+	rows_trace big.json ', [10, "", [10]]' '[18446744073709551606, 20, 2, 10, "A"]'
+	dcfg_expand --from-icount 5 big.json
+	head1 | expect_error_after "dcfg-expand: big.json:7:41: $SEQ1: PRECEDING_INSTR_COUNT + INSTR_COUNT does not fit in 64 bits: no window can place the chunk"
+	# without a window the counts are not used: the edges come out
+	dcfg_expand big.json
+	{ head1; printf '10\n10\n'; } | expect_stdout
+	# two chunks of 2^63 instructions each: the thread's 2^64 instructions
+	rows_trace two.json ', [10, "", [10]]' '[0, 9223372036854775808, 1, 10, ""], [9223372036854775808, 9223372036854775808, 1, 10, ""]'
+	dcfg_expand --count two.json
+	printf '# pid\ttid\tedges\tinstructions\n' |
+	    expect_error_after "dcfg-expand: two.json:7:94: PROCESSES[1].THREAD_DATA[1].TRACE_DATA[2].EDGE_ID_SEQUENCE: process 1 thread 0 chunk 1: the thread's instructions pass 2^64 - 1"
+}
