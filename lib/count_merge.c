@@ -349,6 +349,7 @@ read_bbv_line(struct merge *m, char *line, size_t len)
 {
 	struct piece *pc = m->piece == NONE ? NULL : &m->pieces[m->piece];
 	uint64_t a, b;
+	size_t i;
 	char *sp;
 
 	if (strncmp(line, "# thread ", 9) == 0) {
@@ -379,6 +380,11 @@ read_bbv_line(struct merge *m, char *line, size_t len)
 		pc->from = a;
 		pc->to = b;
 		m->closed = 1;
+		/* every block of the section starts in [FROM, TO]: so does every interval */
+		for (i = pc->first; i < pc->first + pc->n; i++)
+			if (m->vectors[i].k < a / m->h.interval || m->vectors[i].k > b / m->h.interval)
+				return fail(m, "the section's vectors lie outside the instructions its "
+				    "\"# instructions\" line says it covers");
 		return 0;
 	}
 	if (!vector_ok(line, len))

@@ -66,6 +66,29 @@ seed_stream() {
 	return 0
 }
 
+# Tables and vectors of dcfg-count, as shards of the count-prog streams write
+# them, joined by "%%" lines as fuzz-merge reads them (t/fuzz/fuzz-merge.c).
+seed_merge() {
+	cp "$top"/t/fuzz/seeds/merge/* "$1"/ 2>/dev/null
+	[ -x "$bin/dcfg-count" ] && [ -x "$bin/dcfg-expand" ] || return 0
+	d=$data/count-prog.dcfg.json
+	printf '%s\n' '# dcfg-stream 1' '# process 300' '# chunk 0 19 8' '# thread 0' \
+	    50 51 52 53 54 55 56 57 > "$1/a.stream"
+	printf '%s\n' '# dcfg-stream 1' '# process 300' '# thread 0' '# chunk 19 18 9' \
+	    52 53 54 56 58 59 61 61 60 '# thread 1' '# chunk 0 27 13' \
+	    50 51 52 53 54 55 55 55 56 58 59 61 60 '# process 42' '# thread 0' 80 81 82 81 83 > "$1/b.stream"
+	for by in edge block routine loop image type thread line file; do
+		{ "$bin/dcfg-count" --dcfg "$d" --by $by "$1/a.stream"; echo '%%'
+		  "$bin/dcfg-count" --dcfg "$d" --by $by "$1/b.stream"; } > "$1/table-$by" 2>/dev/null
+	done
+	for i in 1 4 10 1000; do
+		{ "$bin/dcfg-count" --dcfg "$d" --bbv $i "$1/a.stream"; echo '%%'
+		  "$bin/dcfg-count" --dcfg "$d" --bbv $i "$1/b.stream"; } > "$1/bbv-$i" 2>/dev/null
+	done
+	rm -f "$1/a.stream" "$1/b.stream"
+	return 0
+}
+
 # executions LOG SECONDS: the executions libFuzzer reported by then.
 executions() {
 	sed -n 's/^#\([0-9]*\):* .* time: \([0-9]*\)s.*/\1 \2/p; s/^#\([0-9]*\)\t.*/\1 0/p' "$1" |
@@ -109,6 +132,7 @@ for name in "$@"; do
 	trace) seed_trace "$seeds" ;;
 	stream) seed_stream "$seeds" ;;
 	sequence) cp "$top"/t/fuzz/seeds/sequence/* "$seeds"/ ;;
+	merge) seed_merge "$seeds" ;;
 	esac
 	log=$fb/fuzz-$name.log
 	set -- -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb="$rss" \

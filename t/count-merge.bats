@@ -291,6 +291,81 @@ head_line() {
 	[ "$status" -eq 0 ]
 }
 
+# ---------------------------------------------------------------------------
+# Vectors (dcfg-count(1), BASIC-BLOCK VECTORS), written by hand: interval
+# 10, so interval K holds the blocks that start at instructions [10K, 10K+10).
+
+# vec_head: the first line of vectors of interval 10 of the count-prog DCFG.
+vec_head() {
+	echo "# dcfg-count 1 bbv=10 dcfg=$(dcfg_id "$D")"
+}
+
+@test "by hand: vectors placed by their instructions, an interval two shards share added node by node" {
+	# shard a covers instructions 30 to 75 of thread 0: intervals 3 and 7
+	{ vec_head; printf '%s\n' '# process 300' '# thread 0' '# interval 3' 'T:5:4 :7:2' \
+	    '# skip 3' 'T:5:10' '# instructions 30 75'; } > a
+	# shard b covers 75 to 90: interval 7 again (the cut at 75 is inside it), and 8
+	{ vec_head; printf '%s\n' '# process 300' '# thread 0' '# interval 7' 'T:5:1 :6:3' \
+	    'T:9:2' '# instructions 75 90' '# thread 1' 'T:5:1'; } > b
+	# b given first: the pieces go by their instructions, not the files' order
+	dcfg_count --merge b a
+	{ vec_head; printf '%s\n' '# process 300' '# thread 0' '# interval 3' 'T:5:4 :7:2' \
+	    '# skip 3' 'T:5:11 :6:3' 'T:9:2' '# instructions 30 90' '# thread 1' 'T:5:1'; } |
+	    expect_stdout
+}
+
+@test "by hand: a thread of one file is copied as it is, its skips kept" {
+	{ vec_head; printf '%s\n' '# process 300' '# thread 0' '# skip 2' 'T:5:4' '# skip 1' 'T:5:1' \
+	    '# process 42' '# thread 0' 'T:70:3'; } > a
+	dcfg_count --merge a
+	expect_stdout < a
+}
+
+@test "vectors that cannot be merged: overlaps, no placement, broken lines" {
+	{ vec_head; printf '%s\n' '# process 300' '# thread 0' '# interval 3' 'T:5:4' \
+	    '# instructions 30 75'; } > a
+	{ vec_head; printf '%s\n' '# process 300' '# thread 0' '# interval 7' 'T:5:1' \
+	    '# instructions 70 90'; } > b
+	dcfg_count --merge a b
+	expect_error 'dcfg-count: b:3:1: thread 0 of process 300: instructions 70 to 90 here overlap 30 to 75 in a: shards that overlap would count twice'
+	# the same file twice
+	dcfg_count --merge a a
+	expect_error_like '^dcfg-count: a:3:1: thread 0 of process 300: instructions 30 to 75 here overlap 30 to 75 in a'
+	# a thread in two files, one not placed on instruction counts
+	{ vec_head; printf '%s\n' '# process 300' '# thread 0' 'T:5:1'; } > c
+	dcfg_count --merge a c
+	expect_error "dcfg-count: c:3:1: thread 0 of process 300 is in several files, and here its vectors are not placed on the trace's instruction counts (no \"# instructions\" line): expand the shards with dcfg-expand --chunks"
+	# an interval outside the instructions the section covers
+	{ vec_head; printf '%s\n' '# process 300' '# thread 0' '# interval 9' 'T:5:1' \
+	    '# instructions 30 75'; } > out
+	dcfg_count --merge out
+	expect_error 'dcfg-count: out:6:1: the section'"'"'s vectors lie outside the instructions its "# instructions" line says it covers'
+	# lines that are not what dcfg-count --bbv writes
+	for bad in 'T' 'T:5:1 :5:2' 'T:6:1 :5:2' 'T:5:' 'T:5:1:' 'T:05:1' 'T:5:1  :6:1' 'X:5:1' '# skip 0' \
+	    '# skip x' '# interval x' '# instructions 9 8' '# something' '5 1 2 3'; do
+		{ vec_head; printf '%s\n' '# process 300' '# thread 0' "$bad"; } > bad
+		dcfg_count --merge bad
+		[ "$status" -eq 2 ] && [ ! -s stdout ] && grep -q '^dcfg-count: bad:4:1: ' stderr ||
+		    { echo "line: $bad"; show; false; }
+	done
+	{ vec_head; printf '%s\n' '# process 300' 'T:5:1'; } > early
+	dcfg_count --merge early
+	expect_error 'dcfg-count: early:3:1: a line of vectors before any "# thread" line'
+	{ vec_head; printf '%s\n' '# process 300' '# thread 0' 'T:5:1' '# interval 4' 'T:5:1'; } > late
+	dcfg_count --merge late
+	expect_error 'dcfg-count: late:5:1: a "# interval" line that is not a number before the first vector'
+	{ vec_head; printf '%s\n' '# process 300' '# thread 0' '# instructions 0 9' 'T:5:1'; } > after
+	dcfg_count --merge after
+	expect_error 'dcfg-count: after:5:1: a line after the thread'"'"'s "# instructions" line'
+	# counts that add past 2^64 - 1
+	{ vec_head; printf '%s\n' '# process 300' '# thread 0' '# interval 1' 'T:5:18446744073709551615' \
+	    '# instructions 10 15'; } > x
+	{ vec_head; printf '%s\n' '# process 300' '# thread 0' '# interval 1' 'T:5:1' \
+	    '# instructions 15 20'; } > y
+	dcfg_count --merge x y
+	expect_error 'dcfg-count: x: a count of a vector does not fit in 64 bits'
+}
+
 @test "the man page and --help describe --merge" {
 	dcfg_count --help
 	grep -q -- '--merge' stdout

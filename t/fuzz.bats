@@ -47,10 +47,14 @@ expect_shapes() {
 
 @test "every kept reproducer replays cleanly through its target" {
 	local t files
-	for t in dcfg trace stream sequence convert; do
+	for t in dcfg trace stream sequence convert merge; do
 		mapfile -t files < <(regressions "$t")
 		[ "${#files[@]}" -eq 0 ] || replay "$t" "${files[@]}"
 	done
+}
+
+@test "the merge seeds: tables and vectors of every shape, through dcfg-count --merge" {
+	replay merge "$SEEDS"/merge/*
 }
 
 @test "the DCFG seeds: loader, summary, checks and every converter" {
