@@ -38,13 +38,7 @@ dcfg_bbv_init(struct dcfg_bbv *v, const struct dcfg *d, struct dcfg_output *out,
     uint64_t interval)
 {
 	*v = (struct dcfg_bbv){ .d = d, .out = out, .interval = interval };
-	v->sorted = malloc((d->n_blocks ? d->n_blocks : 1) * sizeof *v->sorted);
-	if (v->sorted == NULL || dcfg_tally_init(&v->tally, d->n_blocks, 1) < 0) {
-		free(v->sorted);
-		v->sorted = NULL;
-		return -1;
-	}
-	return 0;
+	return dcfg_tally_init(&v->tally, d->n_blocks, 1);
 }
 
 void
@@ -55,7 +49,7 @@ dcfg_bbv_free(struct dcfg_bbv *v)
 	free(v->items);
 	v->sorted = NULL;
 	v->items = NULL;
-	v->n_items = v->cap_items = 0;
+	v->n_items = v->cap_items = v->cap_sorted = 0;
 }
 
 static int
@@ -81,7 +75,7 @@ write_vector(struct dcfg_bbv *v)
 	struct dcfg_bbv_entry *e = v->sorted;
 	size_t i, n = v->tally.n_touched;
 
-	if (n == 0)
+	if (n == 0 || n > v->cap_sorted)   /* nothing, or after an error */
 		return;
 	if (v->written) {
 		if (v->cur - v->last > 1)
@@ -164,12 +158,19 @@ enter(struct dcfg_bbv *v, uint64_t k)
 	v->cur = k;
 }
 
-/* X more instructions of block BLOCK in the tally's interval. */
+/*
+ * X more instructions of block BLOCK in the tally's interval. The room to
+ * sort the interval's blocks grows with them, so that writing it cannot
+ * fail. -1: an overflow, or out of memory.
+ */
 static int
 add(struct dcfg_bbv *v, uint32_t block, uint64_t x)
 {
 	uint64_t *t = dcfg_tally_at(&v->tally, block);
 
+	if (v->tally.n_touched > v->cap_sorted && dcfg_reserve((void **)&v->sorted,
+	    &v->cap_sorted, v->tally.n_touched, sizeof *v->sorted) < 0)
+		return -1;
 	return __builtin_add_overflow(*t, x, t) ? overflow(v) : 0;
 }
 
@@ -256,8 +257,10 @@ add_copies(struct dcfg_bbv *v, uint32_t run, uint64_t k)
 		if (it->block == DCFG_BBV_NO_BLOCK || it->block == RUN)
 			continue;
 		if (__builtin_mul_overflow(k, it->weight / r->weight, &x) ||
-		    __builtin_mul_overflow(x, it->n, &x) || add(v, it->block, x) < 0)
+		    __builtin_mul_overflow(x, it->n, &x))
 			return overflow(v);
+		if (add(v, it->block, x) < 0)
+			return -1;
 	}
 	return 0;
 }

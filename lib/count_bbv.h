@@ -37,7 +37,8 @@ struct dcfg_bbv {
 	struct dcfg_output *out;
 	uint64_t interval;
 	struct dcfg_tally tally;   /* per block: its instructions in interval CUR */
-	struct dcfg_bbv_entry *sorted;   /* room for every block, to write a vector */
+	struct dcfg_bbv_entry *sorted;   /* room to sort the tally's blocks */
+	size_t cap_sorted;
 	/* the thread section */
 	int open;                  /* one is open */
 	int data;                  /* it has had a data line */
