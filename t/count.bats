@@ -1223,3 +1223,31 @@ thread_instrs() {
 	dcfg_count --dcfg "$D" --top 0 s.edges
 	expect_usage '^dcfg-count: --top 0: a number above 0 is needed$'
 }
+
+@test "the man page's --bbv examples: thread 1 whole and in three windows" {
+	# the vectors worked out in the --bbv 10 test above; the windows cut
+	# thread 1 at instructions 10 and 20 (its edges' counts 0 0 4 6 9 |
+	# 14 16 18 | 20 22 23 25 26, by the starts above less each edge's S)
+	{ echo '# dcfg-stream 1'; p300; } > p300.edges
+	dcfg-encode --dcfg "$D" p300.edges > prog.trace.json
+	dcfg-expand -t 1 prog.trace.json | dcfg-count --dcfg "$D" --bbv 10 > stdout
+	status=0
+	printf '%s\n' '# process 300' '# thread 1' 'T:10:4 :11:2 :12:3 :20:5' 'T:21:6' \
+	    'T:13:1 :14:2 :21:2 :30:2' | expect_body
+	for w in '--to-icount 10' '--from-icount 10 --to-icount 20' '--from-icount 20'; do
+		# shellcheck disable=SC2086
+		dcfg-expand --chunks --dcfg "$D" -t 1 $w prog.trace.json |
+		    dcfg-count --dcfg "$D" --bbv 10
+	done > stdout
+	printf '%s\n' '# process 300' '# thread 1' '# interval 0' 'T:10:4 :11:2 :12:3 :20:5' \
+	    'T:21:2' '# instructions 0 14' \
+	    '# process 300' '# thread 1' '# interval 1' 'T:21:4' 'T:21:2' '# instructions 14 20' \
+	    '# process 300' '# thread 1' '# interval 2' 'T:13:1 :14:2 :30:2' '# instructions 20 27' |
+	    expect_body
+	# the page shows them so
+	man="$BATS_TEST_DIRNAME/../man/man1/dcfg-count.1"
+	for l in 'T:21:6' 'T:13:1 :14:2 :21:2 :30:2' '# instructions 0 14' 'T:21:4' \
+	    '# instructions 14 20' '# interval 2' 'T:13:1 :14:2 :30:2' '# instructions 20 27'; do
+		grep -qxF -- "$l" "$man" || { echo "not in the page: $l"; return 1; }
+	done
+}
