@@ -21,6 +21,7 @@ dcfg_count_by_parse(const char *name, enum dcfg_count_by *by)
 }
 
 struct counter {
+	const struct dcfg_stage *s;   /* reading a stream: the stage */
 	const struct dcfg *d;
 	struct dcfg_output *out;
 	const struct dcfg_count_options *o;
@@ -69,7 +70,8 @@ on_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
 		int rc;
 		head(c, 0);
 		if (c->o->bbv) {
-			rc = dcfg_bbv_flush(&c->bbv);
+			dcfg_bbv_end(&c->bbv);
+			rc = 0;
 		} else {
 			/* Thread totals overflow only the thread table, an edge's executions the others. */
 			c->overflow = c->o->by == DCFG_BY_THREAD ? c->thread_overflow : c->exec_overflow;
@@ -100,10 +102,11 @@ on_thread(void *ctx, uint64_t tid)
 	size_t i;
 
 	if (c->o->bbv) {
-		dcfg_bbv_flush(&c->bbv);
+		dcfg_bbv_end(&c->bbv);
 		dcfg_out_str(c->out, "# thread ");
 		dcfg_out_u64(c->out, tid);
 		dcfg_out_char(c->out, '\n');
+		dcfg_bbv_start(&c->bbv);
 	}
 	for (i = 0; i < c->n_threads && c->threads[i].tid != tid; i++)
 		;
@@ -117,6 +120,8 @@ on_thread(void *ctx, uint64_t tid)
  * A data line stands for WEIGHT executions of its edge (dcfg-stream(5),
  * runs). Every table is a sum over single edges, so it counts WEIGHT times;
  * only the vectors depend on the order, and dcfg_bbv keeps runs for that.
+ * The vectors place each block by the instructions before it: those of
+ * every edge's source, whether it enters a block or not.
  */
 static int
 on_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e,
@@ -126,6 +131,7 @@ on_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e
 	const struct dcfg_process *p = c->p;
 	uint64_t w = r->weight, *x;
 	uint32_t b;
+	const struct dcfg_block *to;
 
 	x = dcfg_tally_at(&c->table.exec, (uint32_t)(e - c->d->edges));
 	*x = dcfg_count_add(&c->exec_overflow, *x, w);
@@ -138,10 +144,30 @@ on_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e
 		t->instrs = dcfg_count_add(of, t->instrs,
 		    dcfg_count_mul(of, w, dcfg_count_source_instrs(c->d, p, e)));
 	}
-	if (c->o->bbv && (b = dcfg_idmap_get(&p->block_by_node, e->target)) != DCFG_NONE &&
-	    dcfg_bbv_line(&c->bbv, p->blocks.first + b, c->d->blocks[p->blocks.first + b].num_instrs,
-	    w) < 0)
+	if (!c->o->bbv)
+		return 0;
+	b = dcfg_idmap_get(&p->block_by_node, e->target);
+	to = b == DCFG_NONE ? NULL : &c->d->blocks[p->blocks.first + b];
+	if (dcfg_bbv_line(&c->bbv, dcfg_count_source_instrs(c->d, p, e),
+	    to ? p->blocks.first + b : DCFG_BBV_NO_BLOCK, to ? to->num_instrs : 0, w) < 0)
 		return count_error(c, err, c->bbv.overflow);
+	return 0;
+}
+
+/* --bbv: a chunk marker places the thread section's vectors (dcfg-count(1)). */
+static int
+on_chunk(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
+{
+	struct counter *c = ctx;
+
+	if (c->p == NULL)   /* before any "# process": no thread to place */
+		return 0;
+	if (c->thread == c->n_threads)   /* before any "# thread": thread 0's */
+		on_thread(c, 0);
+	if (dcfg_bbv_chunk(&c->bbv, r->preceding) < 0)
+		return dcfg_error_at(err, c->s->name, r->lineno, 1,
+		    "chunk marker at instruction %llu goes back from %llu",
+		    (unsigned long long)r->preceding, (unsigned long long)c->bbv.pos);
 	return 0;
 }
 
@@ -157,7 +183,7 @@ int
 dcfg_count_stream(struct dcfg_stage *s, struct dcfg_output *out, const char *path,
     const struct dcfg_count_options *o, struct dcfg_error *err)
 {
-	struct counter c = { .d = s->dcfg, .out = out, .o = o };
+	struct counter c = { .s = s, .d = s->dcfg, .out = out, .o = o };
 	int rc;
 
 	if (dcfg_count_table_init(&c.table, s->dcfg, o) < 0 ||
@@ -170,6 +196,8 @@ dcfg_count_stream(struct dcfg_stage *s, struct dcfg_output *out, const char *pat
 	s->line = on_line;
 	s->run = on_run;
 	s->runs = 1;
+	if (o->bbv)
+		s->chunk = on_chunk;
 	s->thread = on_thread;
 	s->process = on_process;
 	s->ctx = &c;

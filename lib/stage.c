@@ -122,6 +122,13 @@ dcfg_stage_run(struct dcfg_stage *s, const char *path, struct dcfg_error *err)
 				goto done;
 			}
 			break;
+		case DCFG_STREAM_CHUNK:
+			pass(s, &r);
+			if (s->chunk && s->chunk(s->ctx, &r, err) < 0) {
+				rc = -1;
+				goto done;
+			}
+			break;
 		case DCFG_STREAM_THREAD:
 			pass(s, &r);
 			if (s->thread)

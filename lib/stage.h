@@ -26,6 +26,13 @@ struct dcfg_stage {
 	 */
 	int (*run)(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err);
 	int runs;                        /* the stage honours runs; else a run is an error */
+	/*
+	 * "# chunk PRECEDING INSTRS EDGES", after it is written (or seen, when
+	 * the stage writes nothing), with the record: R->preceding, R->instrs
+	 * and R->edges. It may come before any "# process" line (s->p NULL);
+	 * never inside a run. May be NULL. -1 with ERR set.
+	 */
+	int (*chunk)(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err);
 	/* "# thread TID" seen, after it is written. May be NULL. */
 	void (*thread)(void *ctx, uint64_t tid);
 	/* A process starts (P) or the previous one ends (P NULL: the end). May be NULL. */

@@ -3,9 +3,11 @@
 # written out COUNT times (dcfg-stream(5), Runs).  Every table and every
 # basic-block vector of a stream with runs must be exactly those of the
 # stream written out: the tests below expand the runs by a second method,
-# the awk program of dcfg-stream(5), and compare; and some outputs are
-# worked out by hand from t/data/count-prog.dcfg.json, whose program is
-# drawn at the top of t/count.bats.  In short, the edges used here:
+# the awk program of dcfg-stream(5), and compare; the vectors of the
+# stream written out are checked once more by bbv_ref (t/test_helper.bash),
+# the rule of dcfg-count(1) applied by awk; and some outputs are worked
+# out by hand from t/data/count-prog.dcfg.json, whose program is drawn at
+# the top of t/count.bats.  In short, the edges used here:
 #
 #   edge  source -> target      source instrs   target instrs
 #    50   START -> 10           0               4
@@ -45,7 +47,8 @@ expand() {
 }
 
 # same DCFG FILE ARGS...: dcfg-count DCFG ARGS on FILE, a stream with runs,
-# prints what it prints on FILE expanded, and that is a table or vectors.
+# prints what it prints on FILE expanded, and that is a table or vectors;
+# vectors (--bbv INTERVAL, the last two ARGS) are those bbv_ref works out.
 same() {
 	local dcfg=$1 file=$2
 	shift 2
@@ -56,6 +59,12 @@ same() {
 		echo "on the expanded stream: $*"
 		show
 		return 1
+	fi
+	if [ "$1" = --bbv ] && command -v jq > /dev/null; then
+		bbv_map "$dcfg" > bbv.map
+		bbv_ref "$2" bbv.map < "$file.v1" > ref.out
+		bbv_body < stdout | cmp -s ref.out - ||
+		    { echo "not the vectors of the rule: $*"; bbv_body < stdout | diff ref.out - | head; return 1; }
 	fi
 	mv stdout expanded.out
 	dcfg_count --dcfg "$dcfg" "$@" "$file"
@@ -179,44 +188,52 @@ loop42() {
 }
 
 # ---------------------------------------------------------------------------
-# Basic-block vectors: an interval closes at the block execution that
-# reaches it, wherever that falls in a run.
+# Basic-block vectors: each block execution counts in the interval it
+# starts in (dcfg-count(1), BASIC-BLOCK VECTORS), wherever that falls in a
+# run: the position before a line plus its source's instructions.
 
 @test "--bbv by hand: intervals that close inside a run, many in one run" {
-	# 80 enters 70 (+3); each copy of the period enters 71 (+1) then 70 (+3):
-	#   80 3;  copy 1: 4, 7;  copy 2: 8, 11 >= 10: close   -> 70:9 71:2 (11)
-	#   copies 3, 4, 5: 4, 8, then 9, 12: close            -> 70:9 71:3 (12)
-	#   and so every three copies: copies 3..1000 are 998 = 3 x 332 + 2, so
-	#   332 such intervals, then copies 999 and 1000 (8) and 81 (+1, 9),
-	#   83 enters END: the thread's last interval          -> 70:6 71:3 (9)
-	#   11 + 332 x 12 + 9 = 4004, the instructions of the table above.
+	# 80 (S 0) starts 70 (3 instructions) at 0.  Copy j of the period (j
+	# from 0), from position 4j: 81 (S 3) starts 71 (1) at 4j + 3, 82 (S 1)
+	# 70 at 4j + 4.  After the 1000 copies, at 4000, 81 starts 71 at 4003
+	# and 83 (S 1) ends the thread at 4004.  So 70 starts at every multiple
+	# of 4 from 0 to 4000, 71 at every 4j + 3 from 3 to 3999, and at 4003.
+	# Intervals of 10 go in pairs, every 20 instructions:
+	#   20m .. 20m+9:    70 at 20m, +4, +8;   71 at +3, +7        -> 70:9 71:2
+	#   20m+10 .. +19:   70 at +12, +16;      71 at +11, +15, +19 -> 70:6 71:3
+	# for m from 0 to 199 (intervals 0 to 399, up to 3999); interval 400
+	# holds 70 at 4000 and 71 at 4003                             -> 70:3 71:1
+	# 200 x (11 + 9) + 4 = 4004, the instructions of the table above.
 	loop42 > s.edges
 	dcfg_count --dcfg "$D" --bbv 10 s.edges
 	{
-		printf '%s\n' '# process 42' '# thread 0' 'T:70:9 :71:2'
-		for i in $(seq 332); do echo 'T:70:9 :71:3'; done
-		echo 'T:70:6 :71:3'
-	} | expect_stdout
+		printf '%s\n' '# process 42' '# thread 0'
+		for i in $(seq 200); do echo 'T:70:9 :71:2'; echo 'T:70:6 :71:3'; done
+		echo 'T:70:3 :71:1'
+	} | expect_body
 	same "$D" s.edges --bbv 10
 }
 
 @test "--bbv by hand: intervals that close inside nested runs" {
-	# 50 51 (52 53 54 (55) x4 56 57) x3 52 53 54 56 58 59 (61) x5 60, --bbv 9;
-	# running sums of the target blocks' instructions:
-	#   50 10:+4=4  51 11:+2=6  52 12:+3=9 close          -> 10:4 11:2 12:3
-	#   53 20:+5=5  54 21:+2=7  55 21:+2=9 close (copy 1 of the inner run)
-	#                                                      -> 20:5 21:4
-	#   55 55 55 21:+6=6  56 13:+1=7  57 11:+2=9 close     -> 11:2 13:1 21:6
-	#   52 12:+3=3  53 20:+5=8  54 21:+2=10 close          -> 12:3 20:5 21:2
-	#   55 x4 21:+8=8  56 13:+1=9 close                    -> 13:1 21:8
-	#   57 11:+2=2  52 12:+3=5  53 20:+5=10 close          -> 11:2 12:3 20:5
-	#   54 21:+2=2  55 x4 +8=10 close                      -> 21:10
-	#   56 13:+1=1  57 11:+2=3  (the run ends) 52 12:+3=6  53 20:+5=11 close
-	#                                                      -> 11:2 12:3 13:1 20:5
-	#   54 21:+2=2  56 13:+1=3  58 14:+2=5  59 30:+1=6  61 61 61 30:+3=9 close
-	#     (copy 3 of 5)                                    -> 13:1 14:2 21:2 30:4
-	#   61 61 30:+2=2  60 END: the last                    -> 30:2
-	# 9+9+9+10+9+10+10+11+9+2 = 88 = 6 + 21 x 3 + 14 + 5.
+	# 50 51 (52 53 54 (55) x4 56 57) x3 52 53 54 56 58 59 (61) x5 60, --bbv 9.
+	# 50 (S 0) starts 10 at 0, 51 (S 4) 11 at 4.  A copy of the outer run
+	# from position P: 52 (S 2) 12 at P+2, 53 (S 3) 20 at P+5, 54 (S 5) 21
+	# at P+10, 55 x4 (S 2) 21 at P+12, +14, +16, +18, 56 (S 2) 13 at P+20,
+	# 57 (S 1) 11 at P+21; it moves the position by 21.  P = 4, 25, 46;
+	# then from 67: 52 12 at 69, 53 20 at 72, 54 21 at 77, 56 13 at 79, 58
+	# (S 1) 14 at 80, 59 (S 2) 30 at 82, 61 x5 (S 1) 30 at 83 .. 87, 60
+	# (S 1) ends at 88.  Intervals of 9:
+	#   0..8:   10 (0) 11 (4) 12 (6)                     -> 10:4 11:2 12:3
+	#   9..17:  20 (9) 21 (14, 16)                       -> 20:5 21:4
+	#   18..26: 21 (18, 20, 22) 13 (24) 11 (25)          -> 11:2 13:1 21:6
+	#   27..35: 12 (27) 20 (30) 21 (35)                  -> 12:3 20:5 21:2
+	#   36..44: 21 (37, 39, 41, 43)                      -> 21:8
+	#   45..53: 13 (45) 11 (46) 12 (48) 20 (51)          -> 11:2 12:3 13:1 20:5
+	#   54..62: 21 (56, 58, 60, 62)                      -> 21:8
+	#   63..71: 21 (64) 13 (66) 11 (67) 12 (69)          -> 11:2 12:3 13:1 21:2
+	#   72..80: 20 (72) 21 (77) 13 (79) 14 (80)          -> 13:1 14:2 20:5 21:2
+	#   81..89: 30 (82, 83, 84, 85, 86, 87)              -> 30:6
+	# 9+9+9+10+8+11+8+8+10+6 = 88 = 6 + 21 x 3 + 14 + 5.
 	printf '%s\n' '# dcfg-stream 2' '# process 300' '# thread 0' 50 51 \
 	    '# run 3' 52 53 54 '# run 4' 55 '# end run' 56 57 '# end run' \
 	    52 53 54 56 58 59 '# run 5' 61 '# end run' 60 > s.edges
@@ -226,12 +243,12 @@ loop42() {
 	    'T:20:5 :21:4' \
 	    'T:11:2 :13:1 :21:6' \
 	    'T:12:3 :20:5 :21:2' \
-	    'T:13:1 :21:8' \
-	    'T:11:2 :12:3 :20:5' \
-	    'T:21:10' \
+	    'T:21:8' \
 	    'T:11:2 :12:3 :13:1 :20:5' \
-	    'T:13:1 :14:2 :21:2 :30:4' \
-	    'T:30:2' | expect_stdout
+	    'T:21:8' \
+	    'T:11:2 :12:3 :13:1 :21:2' \
+	    'T:13:1 :14:2 :20:5 :21:2' \
+	    'T:30:6' | expect_body
 	for i in 1 2 3 5 9 10 13 21 22 40 63 64 100; do
 		same "$D" s.edges --bbv "$i"
 	done
@@ -246,14 +263,21 @@ loop42() {
 	done
 }
 
-@test "--bbv: a period of no instructions adds nothing however often it runs" {
-	# No "# thread" line: the edges are thread 0's.  83 enters END, so the
-	# inner run adds nothing to a vector, 10^12 times in each copy.  80
-	# enters 70 (+3), each copy 71 (+1) then 70 (+3); --bbv 5:
-	#   80 3;  copy 1: 81 4, 82 7 close                 -> 70:6 71:1 (7)
-	#   copy 2: 81 1, 82 4;  copy 3: 81 5 close         -> 70:3 71:2 (5)
-	#   82 3; then 81 4, 83: the last                   -> 70:3 71:1 (4)
-	#   7 + 5 + 4 = 16 = 3 + 3 x (1 + 3) + 1.
+@test "--bbv: a period that starts no block only moves the position, however often it runs" {
+	# No "# thread" line: the edges are thread 0's.  83 (S 1) enters END:
+	# the inner run starts no block and moves the position by 10^12 in
+	# each copy of the outer.  80 starts 70 at 0; a copy from P: 81 (S 3)
+	# 71 at P+3, the inner run to P+3+10^12, 82 (S 1) 70 at P+4+10^12; P =
+	# 0, 1000000000004, 2000000000008; then 81 71 at 3000000000015 and 83
+	# ends at 3000000000016.  Intervals of 5 (start / 5):
+	#   70 at 0, 71 at 3: interval 0                        -> 70:3 71:1
+	#   70 at 1000000000004: 200000000000, 199999999999 after 0
+	#   71 at 1000000000007: 200000000001
+	#   70 at 2000000000008: 400000000001, 199999999999 after 200000000001
+	#   71 at 2000000000011: 400000000002
+	#   70 at 3000000000012: 600000000002, 199999999999 after 400000000002
+	#   71 at 3000000000015: 600000000003
+	#   4 + 3 x (3 + 1) = 16 = 3 + 3 x (1 + 3) + 1.
 	# The table counts 83 by its weight all the same: 3 x 10^12 + 1
 	# executions x 1 (its source 71) = 3000000000001 instructions; 81 4 x 3
 	# = 12; 82 3 x 1 = 3; total 3000000000016, of which 83 is 99.9999... ->
@@ -261,8 +285,10 @@ loop42() {
 	printf '%s\n' '# dcfg-stream 2' '# process 42' 80 \
 	    '# run 3' 81 '# run 1000000000000' 83 '# end run' 82 '# end run' 81 83 > s.edges
 	dcfg_count --dcfg "$D" --bbv 5 s.edges
-	printf '%s\n' '# process 42' '# thread 0' 'T:70:6 :71:1' 'T:70:3 :71:2' 'T:70:3 :71:1' |
-	    expect_stdout
+	printf '%s\n' '# process 42' '# thread 0' 'T:70:3 :71:1' \
+	    '# skip 199999999999' 'T:70:3' 'T:71:1' \
+	    '# skip 199999999999' 'T:70:3' 'T:71:1' \
+	    '# skip 199999999999' 'T:70:3' 'T:71:1' | expect_body
 	dcfg_count --dcfg "$D" s.edges
 	tsv <<-'EOF' | expect_stdout
 	# process 42
@@ -279,6 +305,38 @@ loop42() {
 	# thread executions instructions share
 	0 3000000000009 3000000000016 100.00
 	EOF
+}
+
+@test "--bbv: a period that moves no position starts all its copies in one interval" {
+	# 80 (S 0, from START) starts 70 at the position itself, so the run of
+	# 10^12 copies of it moves nothing: all its copies start 70 at 3, in
+	# interval 1 of 2.  80 starts 70 at 0 (interval 0), 81 (S 3) 71 at 3,
+	# the run 70 at 3 x 10^12, 81 (S 3) 71 at 6 (interval 3), 83 ends at 7:
+	#   0: 70:3 | 1: 70:3000000000000 71:1 | 3: 71:1, one interval skipped
+	printf '%s\n' '# dcfg-stream 2' '# process 42' '# thread 0' 80 81 \
+	    '# run 1000000000000' 80 '# end run' 81 83 > s.edges
+	dcfg_count --dcfg "$D" --bbv 2 s.edges
+	printf '%s\n' '# process 42' '# thread 0' 'T:70:3' 'T:70:3000000000000 :71:1' \
+	    '# skip 1' 'T:71:1' | expect_body
+}
+
+@test "--bbv: chunk markers around runs place them as the stream written out" {
+	# runs_all with thread 0 anchored at 1000 (its first chunk 6 + 21 x 3
+	# = 69 instructions, its second 16 from 1069 to 1085), and process 42
+	# in two chunks, of 8 instructions from 0 and of 12 from 20 after a
+	# gap (to 32); markers between runs, never in them
+	printf '%s\n' '# dcfg-stream 2' '# process 300' '# thread 0' '# chunk 1000 69 30' 50 51 52 \
+	    '# run 3' 53 54 '# run 2' '# run 2' 55 '# end run' '# end run' 56 57 52 '# end run' \
+	    '# chunk 1069 16 8' 53 54 56 58 59 '# run 2' 61 '# end run' 60 \
+	    '# thread 1' 50 51 52 53 54 '# run 1000' 55 '# end run' 56 58 59 61 60 \
+	    '# process 42' '# thread 0' '# chunk 0 8 5' 80 '# run 2' 81 82 '# end run' \
+	    '# chunk 20 12 6' '# run 2' 81 82 '# end run' 81 83 > s.edges
+	for i in 1 2 3 7 10 21 100 1000; do
+		same "$D" s.edges --bbv "$i"
+	done
+	dcfg_count --dcfg "$D" --bbv 1000 s.edges
+	grep -q '^# interval 1$' stdout && grep -q '^# instructions 1000 1085$' stdout &&
+	    grep -q '^# instructions 0 32$' stdout || { show; false; }
 }
 
 # ---------------------------------------------------------------------------
@@ -301,20 +359,19 @@ loop42() {
 	83 1 1 0.00
 	80 1 0 0.00
 	EOF
-	# Vectors: 80 puts 3 in the first interval, each copy 71:1 then 70:3.
-	# After 80 and c whole copies an interval holds 3 + 4c, so the 81 of
-	# copy 25000000 brings it to 3 + 4 x 24999999 + 1 = 10^8 exactly: it
-	# closes with 70: 3 + 3 x 24999999 = 75000000, 71: 24999999 + 1 =
-	# 25000000.  The 82 of that copy starts the next with 3, as 80 did, so
-	# every 25000000 copies close one: 10^9 / 25000000 = 40, the 40th at the
-	# last copy's 81.  Its 82 (70:3) and the 81 after the run (71:1) are the
-	# last interval.  40 x 10^8 + 4 = 4000000004.
+	# Vectors: as in the loop of a thousand copies above, 80 starts 70 at
+	# 0, copy j (from 0) 71 at 4j + 3 and 70 at 4j + 4, the 81 after the run
+	# 71 at 4 x 10^9 + 3.  An interval of 10^8, a multiple of 4, from k x
+	# 10^8 for k < 40 holds 10^8 / 4 = 25000000 starts of 70 (the multiples
+	# of 4) and as many of 71 (4j + 3): 70:75000000 71:25000000.  Interval
+	# 40 holds 70 at 4 x 10^9 (the last copy's 82) and 71 at 4 x 10^9 + 3.
+	# 40 x 10^8 + 4 = 4000000004.
 	dcfg_count --dcfg "$D" --bbv 100000000 s.edges
 	{
 		printf '%s\n' '# process 42' '# thread 0'
 		for i in $(seq 40); do echo 'T:70:75000000 :71:25000000'; done
 		echo 'T:70:3 :71:1'
-	} | expect_stdout
+	} | expect_body
 }
 
 @test "a run of 10^9 copies of a 12-line period across calls and back edges" {
@@ -347,28 +404,41 @@ loop42() {
 	61 1 1 0.00
 	50 1 0 0.00
 	EOF
-	# Vectors of 10^8: a copy enters 11 +4, 12 +6, 13 +2, 20 +10, 21 +8 (30).
-	# 50 51 put 10:4 11:2 (6); 3333333 copies bring it to 99999996; the next
-	# copy's 52 (+3) to 99999999 and its 53 (+5) close the first interval:
-	#   11: 2 + 4 x 3333333 = 13333334    12: 6 x 3333333 + 3 = 20000001
-	#   13: 2 x 3333333 = 6666666         20: 10 x 3333333 + 5 = 33333335
-	#   21: 8 x 3333333 = 26666664        (100000004)
+	# Vectors of 10^8.  50 (S 0) starts 10 at 0, 51 (S 4) 11 at 4.  A copy
+	# from position P (P = 4 + 30c for copy c from 0) starts, by the
+	# sources 2 3 5 2 2 2 1 2 3 5 2 1 (30 in all):
+	#   12 at P+2  20 P+5  21 P+10, P+12, P+14  13 P+16  11 P+17
+	#   12 P+19  20 P+22  21 P+27  13 P+29  11 P+30
+	# so 11 +4, 12 +6, 13 +2, 20 +10, 21 +8 per copy.  Copies 0 to 3333332
+	# start all their blocks below 10^8 (the last at 4 + 30 x 3333332 + 30 =
+	# 99999994); copy 3333333, from 99999994, starts 12 at 99999996 and 20
+	# at 99999999, the rest from 10^8 + 4 on.  Interval 0:
+	#   10: 4    11: 2 + 4 x 3333333 = 13333334    12: 6 x 3333333 + 3 = 20000001
+	#   13: 2 x 3333333 = 6666666     20: 10 x 3333333 + 5 = 33333335
+	#   21: 8 x 3333333 = 26666664
+	# After the run, from 4 + 3 x 10^10 = 30000000004: 52 starts 12 at
+	# 30000000006, 53 20 at ...009, 54 21 at ...014, 56 13 at ...016, 58
+	# (S 1) 14 at ...017, 59 (S 2) 30 at ...019, 61 (S 1) 30 at ...020.  The
+	# last interval, 300, from 3 x 10^10, holds those and the blocks of the
+	# last copy (from 29999999974) that start from offset 26 on: 21 (+27),
+	# 13 (+29), 11 (+30):
+	#   11:2 12:3 13:1+1 14:2 20:5 21:2+2 30:1+1
+	# A copy moves 30 instructions, so every interval from 0 to 300 has a
+	# start: 301 vectors, no "# skip".
 	dcfg_count --dcfg "$D" --bbv 100000000 s.edges
 	[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; false; }
-	[ "$(sed -n 3p stdout)" = 'T:10:4 :11:13333334 :12:20000001 :13:6666666 :20:33333335 :21:26666664' ] ||
+	bbv_body < stdout > body
+	[ "$(sed -n 3p body)" = 'T:10:4 :11:13333334 :12:20000001 :13:6666666 :20:33333335 :21:26666664' ] ||
 	    { show; false; }
-	# Every interval but the last holds 10^8 to 10^8 + 4 instructions (the
-	# block that closes it holds at most 5), and the blocks add up to the
-	# block entries x NUM_INSTRS: 10 1 x 4; 11 (51 + 57) (1 + 2 x 10^9) x 2;
-	# 12 (52) (2 x 10^9 + 1) x 3; 13 (56) (2 x 10^9 + 1) x 1; 14 (58) 1 x 2;
-	# 20 (53) (2 x 10^9 + 1) x 5; 21 (54 + 55) (4 x 10^9 + 1) x 2;
-	# 30 (59 + 61) 2 x 1.
-	awk 'NR > 2 { s = 0; n = split($0, f, /[ :]+/)
-	        for (i = 2; i + 1 <= n; i += 2) { s += f[i + 1]; b[f[i]] += f[i + 1] }
-	        if (last != "" && (last < 100000000 || last > 100000004)) bad = 1
-	        last = s }
-	    END { if (bad) print "an interval out of bounds"
-	        for (k in b) printf "%s %.0f\n", k, b[k] }' stdout | sort -n > sums
+	[ "$(sed -n '$p' body)" = 'T:11:2 :12:3 :13:2 :14:2 :20:5 :21:4 :30:2' ] || { show; false; }
+	[ "$(grep -c '^T:' body)" -eq 301 ] && [ "$(grep -c '^#' body)" -eq 2 ] || { show; false; }
+	# The blocks add up to the block entries x NUM_INSTRS: 10 1 x 4;
+	# 11 (51 + 57) (1 + 2 x 10^9) x 2; 12 (52) (2 x 10^9 + 1) x 3;
+	# 13 (56) (2 x 10^9 + 1) x 1; 14 (58) 1 x 2; 20 (53) (2 x 10^9 + 1) x 5;
+	# 21 (54 + 55) (4 x 10^9 + 1) x 2; 30 (59 + 61) 2 x 1.
+	awk 'NR > 2 { n = split($0, f, /[ :]+/)
+	        for (i = 2; i + 1 <= n; i += 2) b[f[i]] += f[i + 1] }
+	    END { for (k in b) printf "%s %.0f\n", k, b[k] }' body | sort -n > sums
 	printf '%s\n' '10 4' '11 4000000002' '12 6000000003' '13 2000000001' '14 2' \
 	    '20 10000000005' '21 8000000002' '30 2' > expected
 	diff -u expected sums
@@ -455,15 +525,48 @@ loop42() {
 	EOF
 }
 
-@test "--bbv: an interval that would pass 2^64 - 1 instructions is an error" {
-	# --bbv 2^64 - 1 and 2^64 - 1 copies of 81 82 (4 instructions):
-	# (2^64 - 2) / 4 = 4611686018427387903 copies hold 18446744073709551612,
-	# the next 81 makes ...613 and its 82 (+3) 2^64: no vector can say it.
+@test "--bbv: a position past 2^64 - 1 is an error, after the vectors before it" {
+	# --bbv 2^64 - 1 and 2^64 - 1 copies of 81 82: copy j (from 0) starts
+	# 71 at 4j + 3 and 70 at 4j + 4 and moves the position by 4.  Copies 0
+	# to 2^62 - 2 start their blocks below 2^64 - 1, in interval 0:
+	# 2^62 - 1 = 4611686018427387903 starts of each, 70:3 x that =
+	# 13835058055282163709, 71:4611686018427387903.  Copy 2^62 - 1, from
+	# 2^64 - 4, starts 71 at 2^64 - 1, interval 1, which writes interval 0;
+	# its 82 would move the position to 2^64.
 	printf '%s\n' '# dcfg-stream 2' '# process 42' '# thread 0' \
 	    '# run 18446744073709551615' 81 82 '# end run' > s.edges
 	dcfg_count --dcfg "$D" --bbv 18446744073709551615 s.edges
+	[ "$status" -eq 2 ] || { show; false; }
+	[ "$(cat stderr)" = 'dcfg-count: s.edges: process 42: a count does not fit in 64 bits' ] ||
+	    { show; false; }
+	printf '%s\n' '# process 42' '# thread 0' 'T:70:13835058055282163709 :71:4611686018427387903' |
+	    cmp - <(bbv_body < stdout)
+	# a chunk marker can bring it there too: 81 from 2^64 - 2 starts 71 at
+	# 2^64 + 1
+	printf '%s\n' '# dcfg-stream 1' '# process 42' '# thread 0' \
+	    '# chunk 18446744073709551614 3 1' 81 > s.edges
+	dcfg_count --dcfg "$D" --bbv 10 s.edges
 	printf '%s\n' '# process 42' '# thread 0' |
 	    expect_error_after 'dcfg-count: s.edges: process 42: a count does not fit in 64 bits'
+}
+
+@test "--bbv: a block whose count in one interval would pass 2^64 - 1 is an error" {
+	# 80 (S 0) starts 70 (3 instructions) at 0, 2^64 - 1 times: 3 x (2^64 -
+	# 1) in interval 0.  Nothing written but the section's line.  2^63
+	# times is 3 x 2^63 too; a third of 2^64 - 1, 6148914691236517205
+	# times, is 18446744073709551615 exactly.
+	for n in 18446744073709551615 9223372036854775808; do
+		printf '%s\n' '# dcfg-stream 2' '# process 42' '# thread 0' \
+		    "# run $n" 80 '# end run' > s.edges
+		dcfg_count --dcfg "$D" --bbv 10 s.edges
+		bbv_body < stdout > body && mv body stdout
+		printf '%s\n' '# process 42' '# thread 0' |
+		    expect_error_after 'dcfg-count: s.edges: process 42: a count does not fit in 64 bits'
+	done
+	printf '%s\n' '# dcfg-stream 2' '# process 42' '# thread 0' \
+	    '# run 6148914691236517205' 80 '# end run' > s.edges
+	dcfg_count --dcfg "$D" --bbv 10 s.edges
+	printf '%s\n' '# process 42' '# thread 0' 'T:70:18446744073709551615' | expect_body
 }
 
 # ---------------------------------------------------------------------------

@@ -657,14 +657,37 @@ loop_5() {
 
 # ---------------------------------------------------------------------------
 # Basic-block vectors.  The vectors and their "# thread" lines are checked
-# first, with the stream's "# dcfg-stream" and "# process" lines set aside
-# (expect_vectors); the last test checks those lines.
+# first, with the "# process" lines set aside (expect_vectors); a later test
+# checks those lines.
+#
+# The rule (dcfg-count(1), BASIC-BLOCK VECTORS): per thread section a
+# position, 0 at its start (or a chunk marker's PRECEDING); a data line
+# whose edge leaves a source of S instructions starts its target block at
+# position + S, which counts the block's NUM_INSTRS in interval
+# (position + S) / INTERVAL; then position += S.  The block starts of the
+# streams of p300 and p42 (source instrs from the table at the top):
+#
+#   process 300 thread 0:  edge  50 51 52 53 54 55 56 57 52 53 54 56 58 59 61 61 60
+#                          S      0  4  2  3  5  2  2  1  2  3  5  2  1  2  1  1  1
+#                          block 10 11 12 20 21 21 13 11 12 20 21 13 14 30 30 30  -
+#                          start  0  4  6  9 14 16 18 19 21 24 29 31 32 34 35 36 (37)
+#   process 300 thread 1:  edge  50 51 52 53 54 55 55 55 56 58 59 61 60
+#                          S      0  4  2  3  5  2  2  2  2  1  2  1  1
+#                          block 10 11 12 20 21 21 21 21 13 14 30 30  -
+#                          start  0  4  6  9 14 16 18 20 22 23 25 26 (27)
+#   process 42 thread 0:   edge  80 81 82 81 83
+#                          S      0  3  1  3  1
+#                          block 70 71 70 71  -
+#                          start  0  3  4  7 (8)
+#
+# with the NUM_INSTRS 10 4, 11 2, 12 3, 13 1, 14 2, 20 5, 21 2, 30 1,
+# 70 3, 71 1; (N) is the position at the end.
 
 # expect_vectors < EXPECTED: like expect_stdout, for the output without its
-# "# dcfg-stream" and "# process" lines.
+# "# process" lines (and without the "# dcfg-count" header, bbv_body).
 expect_vectors() {
 	cat > expected
-	grep -v '^# \(dcfg-stream\|process\) ' stdout > vectors || true
+	bbv_body < stdout | grep -v '^# process ' > vectors || true
 	if [ "$status" -ne 0 ] || [ -s stderr ] || ! cmp -s expected vectors; then
 		show
 		echo "--- diff expected vectors:"
@@ -673,49 +696,39 @@ expect_vectors() {
 	fi
 }
 
-@test "--bbv 10: intervals per thread, closed by the block that reaches 10" {
-	# Each edge enters its target and adds its NUM_INSTRS; running sums:
-	# process 300 thread 0:
-	#   50>10 +4=4  51>11 +2=6  52>12 +3=9  53>20 +5=14 close
-	#     -> 10:4 11:2 12:3 20:5 (14)
-	#   54>21 +2=2  55>21 +2=4  56>13 +1=5  57>11 +2=7  52>12 +3=10 close
-	#     -> 11:2 12:3 13:1 21:4 (10)
-	#   53>20 +5=5  54>21 +2=7  56>13 +1=8  58>14 +2=10 close
-	#     -> 13:1 14:2 20:5 21:2 (10)
-	#   59>30 +1  61>30 +1  61>30 +1  60>END +0, the last, partial
-	#     -> 30:3 (3)
-	#   14+10+10+3 = 37
-	# thread 1:
-	#   50>10 +4=4  51>11 +2=6  52>12 +3=9  53>20 +5=14 close
-	#     -> 10:4 11:2 12:3 20:5 (14)
-	#   54>21 +2=2  55>21 +2=4 +2=6 +2=8  56>13 +1=9  58>14 +2=11 close
-	#     -> 13:1 14:2 21:8 (11)
-	#   59>30 +1  61>30 +1  60>END -> 30:2 (2)
-	#   14+11+2 = 27
-	# process 42: 80>70 +3  81>71 +1  82>70 +3  81>71 +1 = 8 < 10
-	#     -> 70:6 71:2
+@test "--bbv 10: each block in the interval it starts in" {
+	# intervals of 10 by the starts above:
+	# thread 0: 0..9:   10 (0) 11 (4) 12 (6) 20 (9)       -> 10:4 11:2 12:3 20:5
+	#           10..19: 21 (14, 16) 13 (18) 11 (19)       -> 11:2 13:1 21:4
+	#           20..29: 12 (21) 20 (24) 21 (29)           -> 12:3 20:5 21:2
+	#           30..39: 13 (31) 14 (32) 30 (34, 35, 36)   -> 13:1 14:2 30:3
+	#           14 + 7 + 10 + 6 = 37
+	# thread 1: 0..9 as thread 0; 10..19: 21 (14, 16, 18) -> 21:6
+	#           20..29: 21 (20) 13 (22) 14 (23) 30 (25, 26) -> 13:1 14:2 21:2 30:2
+	#           14 + 6 + 7 = 27
+	# process 42: 70 (0, 4) 71 (3, 7), all in 0..9       -> 70:6 71:2
 	stream_all s.edges
 	dcfg_count --dcfg "$D" --bbv 10 s.edges
 	printf '%s\n' '# thread 0' \
 	    'T:10:4 :11:2 :12:3 :20:5' \
-	    'T:11:2 :12:3 :13:1 :21:4' \
-	    'T:13:1 :14:2 :20:5 :21:2' \
-	    'T:30:3' \
+	    'T:11:2 :13:1 :21:4' \
+	    'T:12:3 :20:5 :21:2' \
+	    'T:13:1 :14:2 :30:3' \
 	    '# thread 1' \
 	    'T:10:4 :11:2 :12:3 :20:5' \
-	    'T:13:1 :14:2 :21:8' \
-	    'T:30:2' \
+	    'T:21:6' \
+	    'T:13:1 :14:2 :21:2 :30:2' \
 	    '# thread 0' \
 	    'T:70:6 :71:2' | expect_vectors
 }
 
 @test "--bbv 20" {
-	# thread 0: 4 6 9 14 16 18 19, then 57>11 +2 = 21 closes:
-	#   10:4 11:2+2 12:3 13:1 20:5 21:2+2 (21)
-	#   52>12 3, 53>20 5, 54>21 2, 56>13 1, 58>14 2, 59 61 61>30 1+1+1 (16)
-	# thread 1: 4 6 9 14 16 18, the second 55>21 +2 = 20 closes:
-	#   10:4 11:2 12:3 20:5 21:2+2+2 (20)
-	#   55>21 2, 56>13 1, 58>14 2, 59 61>30 1+1 (7)
+	# thread 0: 0..19:  10 (0) 11 (4, 19) 12 (6) 20 (9) 21 (14, 16) 13 (18)
+	#             -> 10:4 11:4 12:3 13:1 20:5 21:4 (21)
+	#           20..39: 12 (21) 20 (24) 21 (29) 13 (31) 14 (32) 30 (34..36)
+	#             -> 12:3 13:1 14:2 20:5 21:2 30:3 (16)
+	# thread 1: 0..19:  10 11 12 20 and 21 (14, 16, 18) -> 10:4 11:2 12:3 20:5 21:6
+	#           20..39: 21 (20) 13 (22) 14 (23) 30 (25, 26) -> 13:1 14:2 21:2 30:2
 	stream_300 s.edges
 	dcfg_count --dcfg "$D" --bbv 20 s.edges
 	printf '%s\n' '# thread 0' \
@@ -726,13 +739,58 @@ expect_vectors() {
 	    'T:13:1 :14:2 :21:2 :30:2' | expect_vectors
 }
 
-@test "--bbv 1: every block execution closes an interval" {
-	# process 42: 80>70 3, 81>71 1, 82>70 3, 81>71 1, 83>END: nothing is
-	# left open after the last block
+@test "--bbv 1: one interval per instruction, those in which no block starts skipped" {
+	# process 42: 70 starts at 0, 71 at 3, 70 at 4, 71 at 7: intervals 0,
+	# 3, 4, 7; 1 and 2, then 5 and 6, hold no start: "# skip 2" twice
 	{ echo '# dcfg-stream 1'; p42; } > s.edges
 	dcfg_count --dcfg "$D" --bbv 1 s.edges
 	printf '%s\n' '# thread 0' \
-	    'T:70:3' 'T:71:1' 'T:70:3' 'T:71:1' | expect_vectors
+	    'T:70:3' '# skip 2' 'T:71:1' 'T:70:3' '# skip 2' 'T:71:1' | expect_vectors
+}
+
+@test "--bbv: a block straddling a boundary counts whole in the interval it starts in" {
+	# thread 1 in intervals of 5, by the starts above:
+	#   0..4:   10 (0, 4 instrs: 0..3) 11 (4, 2 instrs: 4..5, into 5..9)
+	#                                                      -> 10:4 11:2
+	#   5..9:   12 (6) 20 (9, 5 instrs: 9..13, into 10..14) -> 12:3 20:5
+	#   10..14: 21 (14)                                    -> 21:2
+	#   15..19: 21 (16, 18)                                -> 21:4
+	#   20..24: 21 (20) 13 (22) 14 (23)                    -> 13:1 14:2 21:2
+	#   25..29: 30 (25, 26)                                -> 30:2
+	#   6 + 8 + 2 + 4 + 5 + 2 = 27
+	printf '%s\n' '# dcfg-stream 1' '# process 300' \
+	    '# thread 1' 50 51 52 53 54 55 55 55 56 58 59 61 60 > s.edges
+	dcfg_count --dcfg "$D" --bbv 5 s.edges
+	printf '%s\n' '# thread 1' \
+	    'T:10:4 :11:2' 'T:12:3 :20:5' 'T:21:2' 'T:21:4' 'T:13:1 :14:2 :21:2' 'T:30:2' |
+	    expect_vectors
+}
+
+@test "--bbv: blocks of more instructions than the interval leave intervals without a start, skipped" {
+	# thread 0 in intervals of 2, interval = start / 2:
+	#   10 0 -> 0 | 11 4 -> 2 | 12 6 -> 3 | 20 9 -> 4 | 21 14 -> 7 |
+	#   21 16 -> 8 | 13 18, 11 19 -> 9 | 12 21 -> 10 | 20 24 -> 12 |
+	#   21 29 -> 14 | 13 31 -> 15 | 14 32 -> 16 | 30 34, 35 -> 17 | 30 36 -> 18
+	# Block 10 (4 instructions) covers 0..3, so interval 1 has no start:
+	# "# skip 1"; 20 (5) covers 9..13, so 5 and 6: "# skip 2"; then 11
+	# (12 at 21 covers 21..23) and 13 (20 at 24..28).
+	# 4+2+3+5+2+2+3+3+5+2+1+2+2+1 = 37
+	printf '%s\n' '# dcfg-stream 1' '# process 300' \
+	    '# thread 0' 50 51 52 53 54 55 56 57 52 53 54 56 58 59 61 61 60 > s.edges
+	dcfg_count --dcfg "$D" --bbv 2 s.edges
+	printf '%s\n' '# thread 0' \
+	    'T:10:4' '# skip 1' 'T:11:2' 'T:12:3' 'T:20:5' '# skip 2' 'T:21:2' 'T:21:2' \
+	    'T:11:2 :13:1' 'T:12:3' '# skip 1' 'T:20:5' '# skip 1' 'T:21:2' 'T:13:1' 'T:14:2' \
+	    'T:30:2' 'T:30:1' | expect_vectors
+}
+
+@test "--bbv: an unanchored thread whose first block starts past interval 0 begins with \"# skip\"" {
+	# process 42 without its ENTRY edge 80: 81 (S 3) starts 71 at 3, 82
+	# (S 1) 70 at 4, 81 71 at 7; in intervals of 2, 71 is in 1, 70 in 2 and
+	# 71 in 3: "# skip 1" before the first, as interval 0 holds no start.
+	printf '%s\n' '# dcfg-stream 1' '# process 42' '# thread 0' 81 82 81 83 > s.edges
+	dcfg_count --dcfg "$D" --bbv 2 s.edges
+	printf '%s\n' '# thread 0' '# skip 1' 'T:71:1' 'T:70:3' 'T:71:1' | expect_vectors
 }
 
 @test "--bbv: a large interval gives one vector per thread, the block totals of the thread" {
@@ -757,15 +815,95 @@ expect_vectors() {
 	printf '%s\n' '# process 300' \
 	    '# thread 0' \
 	    'T:10:4 :11:2 :12:3 :20:5' \
-	    'T:11:2 :12:3 :13:1 :21:4' \
-	    'T:13:1 :14:2 :20:5 :21:2' \
-	    'T:30:3' \
+	    'T:11:2 :13:1 :21:4' \
+	    'T:12:3 :20:5 :21:2' \
+	    'T:13:1 :14:2 :30:3' \
 	    '# thread 1' \
 	    'T:10:4 :11:2 :12:3 :20:5' \
-	    'T:13:1 :14:2 :21:8' \
-	    'T:30:2' \
+	    'T:21:6' \
+	    'T:13:1 :14:2 :21:2 :30:2' \
 	    '# process 42' '# thread 0' \
-	    'T:70:6 :71:2' | expect_stdout
+	    'T:70:6 :71:2' | expect_body
+}
+
+# ---------------------------------------------------------------------------
+# Anchored sections: chunk markers place the vectors.
+
+@test "--bbv: chunk markers anchor a section: \"# interval\" and \"# instructions\"" {
+	# Thread 1 whole, one chunk "# chunk 0 27 13": the vectors of the
+	# --bbv 10 test, the first placed by "# interval 0", and the section
+	# ends at position 27.  Thread 0 as a window of it, from its second
+	# 52, whose instruction count is 19, on (2+3+5+2+1+2+1+1+1 = 18
+	# instructions, 9 edges: "# chunk 19 18 9"): starts 21 (12) 24 (20)
+	# 29 (21) 31 (13) 32 (14) 34 35 36 (30), as in the whole thread:
+	# intervals 2 and 3; it ends at 37.
+	# Process 42 as three chunks, the second after a gap: "# chunk 0 3 2"
+	# 80 81 (70 at 0, 71 at 3; position 3), "# chunk 100 1 1" 82 (70 at
+	# 101; position 101), "# chunk 101 4 2" 81 83 (71 at 104; 105):
+	# intervals 0 and 10, 9 between them.
+	printf '%s\n' '# dcfg-stream 1' '# process 300' \
+	    '# thread 1' '# chunk 0 27 13' 50 51 52 53 54 55 55 55 56 58 59 61 60 \
+	    '# thread 0' '# chunk 19 18 9' 52 53 54 56 58 59 61 61 60 \
+	    '# process 42' '# thread 0' '# chunk 0 3 2' 80 81 '# chunk 100 1 1' 82 \
+	    '# chunk 101 4 2' 81 83 > s.edges
+	dcfg_count --dcfg "$D" --bbv 10 s.edges
+	printf '%s\n' '# process 300' \
+	    '# thread 1' '# interval 0' \
+	    'T:10:4 :11:2 :12:3 :20:5' \
+	    'T:21:6' \
+	    'T:13:1 :14:2 :21:2 :30:2' \
+	    '# instructions 0 27' \
+	    '# thread 0' '# interval 2' \
+	    'T:12:3 :20:5 :21:2' \
+	    'T:13:1 :14:2 :30:3' \
+	    '# instructions 19 37' \
+	    '# process 42' '# thread 0' '# interval 0' \
+	    'T:70:3 :71:1' \
+	    '# skip 9' \
+	    'T:70:3 :71:1' \
+	    '# instructions 0 105' | expect_body
+}
+
+@test "--bbv: anchored sections without vectors, markers before \"# thread\", markers after data" {
+	# Thread 3: a marker and no edge: "# instructions 500 500".  Thread 4:
+	# two markers, the second a gap, then 61 (S 1, 30 at 201) and 60 (S 1):
+	# "# interval 20" (201 / 10), from the first marker's 100 to 202.
+	# Process 42 before any "# thread": thread 0's section, anchored at 30
+	# by its marker: 80 starts 70 at 30, 81 71 at 33, 83 ends at 34.
+	# Then thread 5: 50 (10 at 0) unanchored, a marker at 40 after it moves
+	# the position but anchors nothing: 51 starts 11 at 44, "# skip 3".
+	printf '%s\n' '# dcfg-stream 1' '# process 300' \
+	    '# thread 3' '# chunk 500 0 0' \
+	    '# thread 4' '# chunk 100 0 0' '# chunk 200 2 2' 61 60 \
+	    '# thread 5' 50 '# chunk 40 4 1' 51 \
+	    '# process 42' '# chunk 30 4 3' 80 81 83 > s.edges
+	dcfg_count --dcfg "$D" --bbv 10 s.edges
+	printf '%s\n' '# process 300' \
+	    '# thread 3' '# instructions 500 500' \
+	    '# thread 4' '# interval 20' 'T:30:1' '# instructions 100 202' \
+	    '# thread 5' 'T:10:4' '# skip 3' 'T:11:2' \
+	    '# process 42' '# thread 0' '# interval 3' 'T:70:3 :71:1' '# instructions 30 34' |
+	    expect_body
+}
+
+@test "--bbv: a chunk marker that goes back is an error naming its line" {
+	# 50 51 52 bring the position to 6 (0 + 0 + 4 + 2); line 8's marker
+	# says 5 instructions came before
+	printf '%s\n' '# dcfg-stream 1' '# process 300' '# thread 0' '# chunk 0 10 5' \
+	    50 51 52 '# chunk 5 3 1' 53 > bad.edges
+	dcfg_count --dcfg "$D" --bbv 10 bad.edges
+	bbv_body < stdout > body && mv body stdout
+	printf '%s\n' '# process 300' '# thread 0' |
+	    expect_error_after 'dcfg-count: bad.edges:8:1: chunk marker at instruction 5 goes back from 6'
+	# a marker at the position is no gap and no error: 53 starts 20 at 9
+	printf '%s\n' '# dcfg-stream 1' '# process 300' '# thread 0' '# chunk 0 6 3' \
+	    50 51 52 '# chunk 6 3 1' 53 > ok.edges
+	dcfg_count --dcfg "$D" --bbv 10 ok.edges
+	printf '%s\n' '# process 300' '# thread 0' '# interval 0' 'T:10:4 :11:2 :12:3 :20:5' \
+	    '# instructions 0 9' | expect_body
+	# and without --bbv the marker means nothing to the tables
+	dcfg_count --dcfg "$D" --by thread bad.edges
+	[ "$status" -eq 0 ] || { show; false; }
 }
 
 # ---------------------------------------------------------------------------
@@ -876,21 +1014,71 @@ thread_instrs() {
 @test "gen-pair: BBV counts of each thread add up to its instructions" {
 	command -v jq > /dev/null || skip "jq is not installed"
 	pair 25 3 40000
-	dcfg-expand p/prog.trace.json | dcfg-count --dcfg p/prog.dcfg.json --bbv 5000 > bbv
+	dcfg-expand p/prog.trace.json | dcfg-count --dcfg p/prog.dcfg.json --bbv 5000 | bbv_body > bbv
 	thread_instrs p | tr '\t' ' ' > want
-	# per thread: the sum of all counts; every line but a thread's last
-	# holds at least 5000; nodes ascending within a line
-	awk '/^# thread/ { t = $3; next } /^#/ { next }
+	# per thread: the sum of all counts; nodes ascending within a line;
+	# only vector lines and the "# skip" lines of blocks longer than 5000
+	# (none here) between them
+	awk '/^# thread/ { t = $3; next } /^# process/ { next }
 	    !/^T:/ { print "bad line " NR; next }
 	    { line = $0; sub(/^T/, "", line); n = split(line, e, " "); s = 0; prev = -1
 	      for (i = 1; i <= n; i++) {
 	        split(e[i], f, ":")
 	        if (f[1] != "" || f[2] + 0 <= prev) print "bad entry " NR
 	        prev = f[2] + 0; s += f[3] }
-	      sum[t] += s; if (t in last && last[t] < 5000) print "short interval before " NR
-	      last[t] = s }
+	      sum[t] += s }
 	    END { for (t in sum) print t, sum[t] }' bbv | sort > got
 	diff -u want got
+}
+
+@test "gen-pair: --bbv by a second method, the rule applied by awk to the stream" {
+	command -v jq > /dev/null || skip "jq is not installed"
+	pair 26 2 40000
+	bbv_map p/prog.dcfg.json > map
+	# unanchored (no chunk markers), then anchored: one chunk per thread,
+	# and chunks of 700 edges
+	dcfg-expand p/prog.trace.json > plain
+	dcfg-expand --chunks p/prog.trace.json > chunks
+	dcfg-expand p/prog.trace.json | dcfg-encode --chunk-edges 700 --dcfg p/prog.dcfg.json > short.json
+	dcfg-expand --chunks short.json > short
+	[ "$(grep -c '^# chunk' short)" -gt 20 ]
+	for s in plain chunks short; do
+		for i in 1 3 10 100 999 5000 100000; do
+			bbv_ref "$i" map < "$s" > want
+			dcfg-count --dcfg p/prog.dcfg.json --bbv "$i" "$s" | bbv_body > got
+			cmp want got || { echo "$s --bbv $i"; diff want got | head; return 1; }
+		done
+	done
+	# the anchored sections run from 0 to the thread's instructions, the
+	# sum of its edges' sources (--by thread), and start at interval 0
+	dcfg-count --dcfg p/prog.dcfg.json --by thread short |
+	    awk -F '\t' '!/^#/ { print "# instructions 0 " $3 }' | sort > want
+	dcfg-count --dcfg p/prog.dcfg.json --bbv 1000 short | grep '^# instructions' | sort > got
+	diff -u want got
+	[ "$(dcfg-count --dcfg p/prog.dcfg.json --bbv 1000 short | grep -c '^# interval 0$')" -eq 2 ]
+}
+
+@test "gen-pair: windows of a thread, placed and added, give the whole thread's vectors; their instructions meet" {
+	command -v jq > /dev/null || skip "jq is not installed"
+	pair 27 2 40000
+	dcfg-expand p/prog.trace.json | dcfg-encode --chunk-edges 900 --dcfg p/prog.dcfg.json > p/short.json
+	total=$(dcfg-count --dcfg p/prog.dcfg.json --by thread p/prog.edges |
+	    awk -F '\t' '!/^#/ && $3 > m { m = $3 } END { print m }')
+	[ "$total" -gt 30000 ]
+	for t in p/prog.trace.json p/short.json; do
+		# cuts at multiples of the interval: windows share no interval
+		# but where a window's last block starts past its end
+		bbv_shards "$t" p/prog.dcfg.json 1000 "0 1000 2000 5000 6000 20000 30000"
+		# cuts anywhere, a window of one instruction, windows past the
+		# end: many intervals in two windows
+		n=$(bbv_shards "$t" p/prog.dcfg.json 1000 \
+		    "0 1 999 1001 2500 2501 4321 12345 12346 $((total - 7)) $((total + 5))")
+		[ "$n" -ge 5 ] || { echo "only $n intervals shared"; return 1; }
+		n=$(bbv_shards "$t" p/prog.dcfg.json 777 "0 100 5000 5001 5002 17777 $((total / 2))")
+		[ "$n" -ge 3 ]
+		bbv_shards "$t" p/prog.dcfg.json 1 "0 3 4 5 6 7 100 101 1002 $((total - 1))"
+		bbv_shards "$t" p/prog.dcfg.json 100000000 "0 7 12000"
+	done
 }
 
 # ---------------------------------------------------------------------------
@@ -941,8 +1129,9 @@ thread_instrs() {
 	printf '%s\n' '# dcfg-stream 1' '# process 42' '# thread 0' 80 81 50 83 > bad.edges
 	dcfg_count --dcfg "$D" bad.edges
 	expect_error 'dcfg-count: bad.edges:6:1: edge id 50 is not in process 42 of the DCFG'
-	# and one in no process at all, with --bbv: no vector is written, the
-	# interval before the error (50 > 10, 4 instructions) is not full
+	# and one in no process at all, with --bbv: no vector is written, as
+	# interval 0 (50 starts 10 at 0) would be written only when a later
+	# interval starts or the thread ends
 	printf '%s\n' '# dcfg-stream 1' '# process 300' '# thread 0' 50 77 > bad.edges
 	dcfg_count --dcfg "$D" --bbv 10 bad.edges
 	[ "$status" -eq 2 ] || { show; false; }
@@ -1038,4 +1227,32 @@ thread_instrs() {
 	stream_all s.edges
 	dcfg_count --dcfg "$D" --top 0 s.edges
 	expect_usage '^dcfg-count: --top 0: a number above 0 is needed$'
+}
+
+@test "the man page's --bbv examples: thread 1 whole and in three windows" {
+	# the vectors worked out in the --bbv 10 test above; the windows cut
+	# thread 1 at instructions 10 and 20 (its edges' counts 0 0 4 6 9 |
+	# 14 16 18 | 20 22 23 25 26, by the starts above less each edge's S)
+	{ echo '# dcfg-stream 1'; p300; } > p300.edges
+	dcfg-encode --dcfg "$D" p300.edges > prog.trace.json
+	dcfg-expand -t 1 prog.trace.json | dcfg-count --dcfg "$D" --bbv 10 > stdout
+	status=0
+	printf '%s\n' '# process 300' '# thread 1' 'T:10:4 :11:2 :12:3 :20:5' 'T:21:6' \
+	    'T:13:1 :14:2 :21:2 :30:2' | expect_body
+	for w in '--to-icount 10' '--from-icount 10 --to-icount 20' '--from-icount 20'; do
+		# shellcheck disable=SC2086
+		dcfg-expand --chunks --dcfg "$D" -t 1 $w prog.trace.json |
+		    dcfg-count --dcfg "$D" --bbv 10
+	done > stdout
+	printf '%s\n' '# process 300' '# thread 1' '# interval 0' 'T:10:4 :11:2 :12:3 :20:5' \
+	    'T:21:2' '# instructions 0 14' \
+	    '# process 300' '# thread 1' '# interval 1' 'T:21:4' 'T:21:2' '# instructions 14 20' \
+	    '# process 300' '# thread 1' '# interval 2' 'T:13:1 :14:2 :30:2' '# instructions 20 27' |
+	    expect_body
+	# the page shows them so
+	man="$BATS_TEST_DIRNAME/../man/man1/dcfg-count.1"
+	for l in 'T:21:6' 'T:13:1 :14:2 :21:2 :30:2' '# instructions 0 14' 'T:21:4' \
+	    '# instructions 14 20' '# interval 2' 'T:13:1 :14:2 :30:2' '# instructions 20 27'; do
+		grep -qxF -- "$l" "$man" || { echo "not in the page: $l"; return 1; }
+	done
 }

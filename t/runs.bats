@@ -46,17 +46,47 @@ traces() {
 	done < list
 }
 
-@test "dcfg-count --bbv with runs as without, intervals cutting runs" {
+@test "dcfg-count --bbv with runs as without, intervals cutting runs, as the rule says" {
+	command -v jq > /dev/null || skip "jq is not installed"
 	traces > list
 	while read -r t d; do
-		dcfg-expand "$t" > plain
-		dcfg-expand --runs "$t" > runs
-		for i in 1000 99991 1000000; do
-			dcfg-count --dcfg "$d" --bbv "$i" plain > want
-			dcfg-count --dcfg "$d" --bbv "$i" runs > got
-			cmp want got || { echo "$t --bbv $i"; return 1; }
+		bbv_map "$d" > map
+		for c in "" --chunks; do
+			dcfg-expand $c "$t" > plain
+			dcfg-expand $c --runs "$t" > runs
+			for i in 1000 99991 1000000; do
+				bbv_ref "$i" map < plain > ref
+				dcfg-count --dcfg "$d" --bbv "$i" plain | bbv_body > want
+				cmp ref want || { echo "$t $c --bbv $i: not the rule's vectors"; return 1; }
+				dcfg-count --dcfg "$d" --bbv "$i" runs | bbv_body > got
+				cmp want got || { echo "$t $c --bbv $i"; return 1; }
+			done
 		done
 	done < list
+}
+
+@test "dcfg-count --bbv of windows with runs, placed and added, gives the whole threads' vectors" {
+	# Each thread of the long-loops programs cut into windows by
+	# dcfg-expand --runs --chunks --dcfg (runs cut by the windows), at
+	# multiples of the interval and anywhere; bbv_shards (test_helper.bash)
+	# checks the sums and that the windows' instructions meet.
+	traces > list
+	runs=0
+	while read -r t d; do
+		total=$(dcfg-expand --count --dcfg "$d" "$t" | awk -F '\t' 'NR > 1 && $4 > m { m = $4 } END { print m }')
+		[ "$total" -gt 40000 ]
+		# the windows cut runs and keep runs inside them
+		r=$(dcfg-expand --runs --chunks --dcfg "$d" --from-icount $((total / 4)) \
+		    --to-icount $((total / 2)) "$t" | grep -c '^# run ' || true)
+		runs=$((runs + r))
+		for o in --runs ""; do
+			bbv_shards "$t" "$d" 10000 "0 10000 30000 40000 $((total / 2 / 10000 * 10000))" $o
+			n=$(bbv_shards "$t" "$d" 10000 "0 1 9999 10001 33333 33334 $((total / 2)) $((total - 3))" $o)
+			[ "$n" -ge 4 ] || { echo "$t: only $n intervals shared"; return 1; }
+			bbv_shards "$t" "$d" 9973 "0 12345 19946 25000 $((total / 3)) $((total * 2 / 3))" $o
+		done
+	done < list
+	[ "$runs" -gt 5 ]
 }
 
 @test "dcfg-edges and dcfg-blocks keep the runs; written out, the plain stages' output" {

@@ -184,3 +184,171 @@ bit_edges() {
 		echo "1${bits:i:1}"
 	done
 }
+
+# bbv_body < OUTPUT: dcfg-count --bbv's output without its "# dcfg-count"
+# header line, so that a test compares the vectors and their placement
+# whether the header is there or not.
+bbv_body() { sed '/^# dcfg-count /d'; }
+
+# expect_body < EXPECTED: like expect_stdout, for the output after
+# bbv_body.
+expect_body() {
+	cat > expected
+	bbv_body < stdout > body || true
+	if [ "$status" -ne 0 ] || [ -s stderr ] || ! cmp -s expected body; then
+		show
+		echo "--- diff expected output:"
+		diff -u expected body
+		return 1
+	fi
+}
+
+# bbv_map DCFG: "PID EDGE SRC NI NODE" for every edge of every process of
+# DCFG (plain, .gz or .bz2), by jq: SRC the NUM_INSTRS of the edge's source block, NI that of
+# its target and NODE the target's node id; SRC and NI 0 for a special
+# node. The input of bbv_ref.
+bbv_map() {
+	local cat=cat
+	case $1 in *.gz) cat="gzip -dc" ;; *.bz2) cat="bzip2 -dc" ;; esac
+	$cat "$1" | jq -r '
+	    def col($t; $n): $t[0] | index($n);
+	    .PROCESSES as $p | $p[1:][] | .[col($p; "PROCESS_ID")] as $pid |
+	    .[col($p; "PROCESS_DATA")] as $d |
+	    ([$d.IMAGES as $i | $i[1:][] | .[col($i; "IMAGE_DATA")].BASIC_BLOCKS // empty |
+	      . as $b | $b[1:][] |
+	      {key: (.[col($b; "NODE_ID")] | tostring), value: .[col($b; "NUM_INSTRS")]}] |
+	     from_entries) as $n |
+	    $d.EDGES as $e | $e[1:][] |
+	    "\($pid) \(.[col($e; "EDGE_ID")]) \($n[.[col($e; "SOURCE_NODE_ID")] | tostring] // 0) " +
+	    "\($n[.[col($e; "TARGET_NODE_ID")] | tostring] // 0) \(.[col($e; "TARGET_NODE_ID")])"'
+}
+
+# bbv_ref INTERVAL MAP < STREAM: what dcfg-count --bbv INTERVAL writes for
+# a version 1 STREAM (after bbv_body), worked out by a second method from
+# the rule of dcfg-count(1), BASIC-BLOCK VECTORS, with MAP from bbv_map:
+# per thread section a position POS, 0 and unanchored at its start; a
+# chunk marker before the section's first data line anchors it at its
+# PRECEDING, any marker sets POS to it (one that goes back prints "goes
+# back" and stops); a data line adds SRC to POS and its block's NI to
+# interval POS / INTERVAL. Numbers stay below 2^53 in the tests.
+bbv_ref() {
+	awk -v I="$1" '
+	    FILENAME == ARGV[1] { k = $1 " " $2; src[k] = $3; ni[k] = $4; node[k] = $5; next }
+	    function n(x) { return sprintf("%.0f", x) }
+	    function flush(   m, i, j, t, keys, line) {
+	        if (!has) return
+	        if (wrote) { if (cur - last > 1) print "# skip " n(cur - last - 1) }
+	        else if (anch) print "# interval " n(cur)
+	        else if (cur > 0) print "# skip " n(cur)
+	        m = 0
+	        for (t in c) keys[++m] = t + 0
+	        for (i = 2; i <= m; i++)
+	            for (j = i; j > 1 && keys[j - 1] > keys[j]; j--) {
+	                t = keys[j]; keys[j] = keys[j - 1]; keys[j - 1] = t }
+	        line = "T"
+	        for (i = 1; i <= m; i++) line = line (i > 1 ? " " : "") ":" keys[i] ":" n(c[keys[i]])
+	        print line
+	        for (t in c) delete c[t]
+	        wrote = 1; last = cur; has = 0
+	    }
+	    function end_section() {
+	        if (!open) return
+	        flush()
+	        if (anch) print "# instructions " n(from) " " n(pos)
+	        open = 0
+	    }
+	    function start_section(t) {
+	        end_section(); print "# thread " t
+	        open = 1; pos = 0; anch = 0; data = 0; wrote = 0; has = 0
+	    }
+	    /^# process / { end_section(); print; pid = $3; next }
+	    /^# thread / { start_section($3); next }
+	    /^# chunk / {
+	        if (pid == "") next
+	        if (!open) start_section(0)
+	        if ($3 + 0 < pos) { print "goes back"; exit 1 }
+	        pos = $3 + 0
+	        if (!data && !anch) { anch = 1; from = pos }
+	        next
+	    }
+	    /^#/ { next }
+	    {
+	        if (!open) start_section(0)
+	        data = 1; split($0, f, "\t"); k = pid " " f[1]
+	        if (!(k in src)) { print "no edge " k; exit 1 }
+	        pos += src[k]
+	        if (ni[k] > 0) {
+	            iv = (pos - pos % I) / I
+	            if (has && iv != cur) flush()
+	            cur = iv; has = 1; c[node[k]] += ni[k]
+	        }
+	    }
+	    END { end_section() }' "$2" -
+}
+
+# bbv_place < OUTPUTS: dcfg-count --bbv outputs placed by their metadata
+# lines, as a merge would place them: per "# thread" section the interval
+# of each vector (0 at the section's start, K after "# interval K", one
+# more after each vector and N more after "# skip N"); then "PID TID K
+# NODE COUNT" per block and interval, the counts of all outputs added,
+# sorted.
+bbv_place() {
+	awk '/^# process / { p = $3; next }
+	    /^# thread / { t = $3; k = 0; next }
+	    /^# interval / { k = $3 + 0; next }
+	    /^# skip / { k += $3; next }
+	    /^#/ { next }
+	    /^T/ { line = $0; sub(/^T/, "", line); n = split(line, e, " ")
+	        for (i = 1; i <= n; i++) {
+	            split(e[i], f, ":"); s[p " " t " " sprintf("%.0f", k) " " f[2]] += f[3] }
+	        k++; next }
+	    { print "not a vector: " $0; exit 1 }
+	    END { for (x in s) printf "%s %.0f\n", x, s[x] }' | sort
+}
+
+# bbv_shards TRACE DCFG INTERVAL "CUTS" [DCFG-EXPAND OPTIONS]: the shard
+# property of dcfg-count(1), "Pieces of a thread". The threads of TRACE
+# cut into the windows [A, B) between consecutive CUTS (put in order,
+# once each; the first must be 0; the last window open), each expanded by "dcfg-expand --chunks --dcfg DCFG
+# --from-icount A --to-icount B OPTIONS" and counted by --bbv INTERVAL:
+# placed and added by bbv_place, the windows' vectors must be those of the
+# whole trace; per thread, their "# instructions FROM TO" lines must meet,
+# the first FROM and the last TO being the whole thread's. Prints the
+# number of (thread, interval) that two windows share, and fails with a
+# message when the property does not hold.
+bbv_shards() {
+	local trace=$1 dcfg=$2 iv=$3 cuts=$4 a b j=0 files=() cut=() opts=()
+	read -ra cut <<< "$(printf '%s\n' $cuts | sort -nu | tr '\n' ' ')"
+	shift 4
+	opts=("$@")
+	dcfg-expand --chunks --dcfg "$dcfg" "${opts[@]}" "$trace" |
+	    dcfg-count --dcfg "$dcfg" --bbv "$iv" | bbv_body > whole.bbv
+	for ((j = 0; j < ${#cut[@]}; j++)); do
+		a=${cut[j]}
+		b=${cut[j + 1]:-}
+		dcfg-expand --chunks --dcfg "$dcfg" "${opts[@]}" --from-icount "$a" \
+		    ${b:+--to-icount "$b"} "$trace" |
+		    dcfg-count --dcfg "$dcfg" --bbv "$iv" | bbv_body > "w$j.bbv"
+		files+=("w$j.bbv")
+	done
+	bbv_place < whole.bbv > whole.placed
+	cat "${files[@]}" | bbv_place > windows.placed
+	[ -s whole.placed ] || { echo "no vectors"; return 1; }
+	diff -u whole.placed windows.placed > placed.diff ||
+	    { echo "the windows' vectors, placed and added, are not the whole trace's (--bbv $iv, cuts $cuts)"; head -20 placed.diff; return 1; }
+	# per thread: the whole section's FROM TO, then each window's in order
+	awk '/^# process / { p = $3 } /^# thread / { t = $3 }
+	    /^# instructions / { print FILENAME, p, t, $3, $4 }' whole.bbv "${files[@]}" |
+	    awk '$1 == "whole.bbv" { from[$2 " " $3] = $4; to[$2 " " $3] = $5; next }
+	        { k = $2 " " $3
+	          if (!(k in at)) { at[k] = from[k] }
+	          if ($4 != at[k]) { print "thread " k ": " $1 " starts at " $4 ", not " at[k]; bad = 1 }
+	          at[k] = $5 }
+	        END { for (k in from) if (at[k] != to[k]) {
+	                print "thread " k ": the windows end at " at[k] ", not " to[k]; bad = 1 }
+	              exit bad }' || return 1
+	# how many (thread, interval) two windows hold
+	for f in "${files[@]}"; do
+		bbv_place < "$f" | awk '{ print $1, $2, $3 }' | sort -u
+	done | sort | uniq -d | wc -l
+}
