@@ -39,7 +39,42 @@ struct counter {
 	 */
 	int exec_overflow, thread_overflow;
 	int headed;                /* the "# dcfg-count" line is written */
+	/*
+	 * Per edge of the DCFG, the NUM_INSTRS of its source: worked out once,
+	 * since every line needs it (twice with --bbv) and the block lookup is
+	 * most of a line's cost.
+	 */
+	uint64_t *source_instrs;
+	uint32_t *target_block;    /* with --bbv: the block (in d->blocks) it enters, or none */
 };
+
+static int
+source_instrs_init(struct counter *c)
+{
+	const struct dcfg *d = c->d;
+	size_t i;
+	uint32_t k;
+
+	size_t n = d->n_edges ? d->n_edges : 1;
+
+	if ((c->source_instrs = malloc(n * sizeof *c->source_instrs)) == NULL ||
+	    (c->o->bbv && (c->target_block = malloc(n * sizeof *c->target_block)) == NULL))
+		return -1;
+	for (i = 0; i < d->n_processes; i++) {
+		const struct dcfg_process *p = &d->processes[i];
+		for (k = 0; k < p->edges.count; k++) {
+			const struct dcfg_edge *e = &d->edges[p->edges.first + k];
+			c->source_instrs[p->edges.first + k] = dcfg_count_source_instrs(d, p, e);
+			if (c->target_block) {
+				uint32_t b = dcfg_idmap_get(&p->block_by_node, e->target);
+				c->target_block[p->edges.first + k] = b == DCFG_NONE ||
+				    d->blocks[p->blocks.first + b].num_instrs == 0 ?
+				    DCFG_BBV_NO_BLOCK : p->blocks.first + b;
+			}
+		}
+	}
+	return 0;
+}
 
 /* Written before the first table, so that a stream refused at once leaves no output. */
 static void
@@ -128,29 +163,26 @@ on_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e
     struct dcfg_error *err)
 {
 	struct counter *c = ctx;
-	const struct dcfg_process *p = c->p;
-	uint64_t w = r->weight, *x;
-	uint32_t b;
-	const struct dcfg_block *to;
+	uint32_t i = (uint32_t)(e - c->d->edges), b;
+	uint64_t w = r->weight, src = c->source_instrs[i], *x;
 
-	x = dcfg_tally_at(&c->table.exec, (uint32_t)(e - c->d->edges));
-	*x = dcfg_count_add(&c->exec_overflow, *x, w);
 	if (c->thread == c->n_threads)   /* edges before any "# thread": thread 0 */
 		on_thread(c, 0);
+	if (c->o->bbv) {   /* the vectors need no table */
+		b = c->target_block[i];
+		if (dcfg_bbv_line(&c->bbv, src, b, b == DCFG_BBV_NO_BLOCK ? 0 :
+		    c->d->blocks[b].num_instrs, w) < 0)
+			return count_error(c, err, c->bbv.overflow);
+		return 0;
+	}
+	x = dcfg_tally_at(&c->table.exec, i);
+	*x = dcfg_count_add(&c->exec_overflow, *x, w);
 	if (c->thread < c->n_threads) {
 		struct dcfg_count_thread *t = &c->threads[c->thread];
 		int *of = &c->thread_overflow;
 		t->edges = dcfg_count_add(of, t->edges, w);
-		t->instrs = dcfg_count_add(of, t->instrs,
-		    dcfg_count_mul(of, w, dcfg_count_source_instrs(c->d, p, e)));
+		t->instrs = dcfg_count_add(of, t->instrs, w == 1 ? src : dcfg_count_mul(of, w, src));
 	}
-	if (!c->o->bbv)
-		return 0;
-	b = dcfg_idmap_get(&p->block_by_node, e->target);
-	to = b == DCFG_NONE ? NULL : &c->d->blocks[p->blocks.first + b];
-	if (dcfg_bbv_line(&c->bbv, dcfg_count_source_instrs(c->d, p, e),
-	    to ? p->blocks.first + b : DCFG_BBV_NO_BLOCK, to ? to->num_instrs : 0, w) < 0)
-		return count_error(c, err, c->bbv.overflow);
 	return 0;
 }
 
@@ -186,10 +218,12 @@ dcfg_count_stream(struct dcfg_stage *s, struct dcfg_output *out, const char *pat
 	struct counter c = { .s = s, .d = s->dcfg, .out = out, .o = o };
 	int rc;
 
-	if (dcfg_count_table_init(&c.table, s->dcfg, o) < 0 ||
+	if (dcfg_count_table_init(&c.table, s->dcfg, o) < 0 || source_instrs_init(&c) < 0 ||
 	    (o->bbv && dcfg_bbv_init(&c.bbv, s->dcfg, out, o->bbv) < 0)) {
 		dcfg_count_table_free(&c.table);
 		dcfg_bbv_free(&c.bbv);
+		free(c.source_instrs);
+		free(c.target_block);
 		return dcfg_error_set(err, path, "out of memory");
 	}
 	s->out = NULL;            /* nothing passes through */
@@ -208,6 +242,8 @@ dcfg_count_stream(struct dcfg_stage *s, struct dcfg_output *out, const char *pat
 	dcfg_count_table_free(&c.table);
 	dcfg_bbv_free(&c.bbv);
 	free(c.threads);
+	free(c.source_instrs);
+	free(c.target_block);
 	if (rc == 0 && dcfg_output_failed(out))
 		rc = 1;
 	return rc;

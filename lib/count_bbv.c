@@ -109,6 +109,7 @@ dcfg_bbv_start(struct dcfg_bbv *v)
 	v->open = 1;
 	v->data = v->anchored = v->written = 0;
 	v->pos = v->from = v->cur = v->last = 0;
+	v->lo = v->hi = 0;
 	v->n_items = 0;
 	v->depth = 0;
 }
@@ -156,6 +157,8 @@ enter(struct dcfg_bbv *v, uint64_t k)
 	if (v->tally.n_touched > 0 && k != v->cur)
 		write_vector(v);
 	v->cur = k;
+	v->lo = k * v->interval;
+	v->hi = v->lo + v->interval < v->lo ? UINT64_MAX : v->lo + v->interval;
 }
 
 /*
@@ -163,7 +166,7 @@ enter(struct dcfg_bbv *v, uint64_t k)
  * sort the interval's blocks grows with them, so that writing it cannot
  * fail. -1: an overflow, or out of memory.
  */
-static int
+static inline int
 add(struct dcfg_bbv *v, uint32_t block, uint64_t x)
 {
 	uint64_t *t = dcfg_tally_at(&v->tally, block);
@@ -175,14 +178,16 @@ add(struct dcfg_bbv *v, uint32_t block, uint64_t x)
 }
 
 /* One execution of a line: the position moves by SRC, and block BLOCK starts there. */
-static int
+static inline int
 step(struct dcfg_bbv *v, uint64_t src, uint32_t block, uint64_t ni)
 {
 	if (__builtin_add_overflow(v->pos, src, &v->pos))
 		return overflow(v);
 	if (block == DCFG_BBV_NO_BLOCK)
 		return 0;
-	enter(v, v->pos / v->interval);
+	/* most blocks start in the interval of the one before: no division */
+	if (v->pos < v->lo || v->pos >= v->hi)
+		enter(v, v->pos / v->interval);
 	return add(v, block, ni);
 }
 

@@ -47,6 +47,7 @@ struct dcfg_bbv {
 	uint64_t pos;              /* the instruction count before the next edge */
 	uint64_t from;             /* anchored: the first chunk marker's PRECEDING */
 	uint64_t cur, last;
+	uint64_t lo, hi;           /* the instructions of interval CUR, [LO, HI); HI saturates */
 	int overflow;              /* a count went past 2^64 - 1: the vectors would lie */
 	/* the outermost open run and the runs in it, kept until it ends */
 	struct dcfg_bbv_item *items; size_t n_items, cap_items;
