@@ -4,93 +4,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "count_merge_internal.h"
 #include "count_table.h"
 #include "textlines.h"
 #include "vec.h"
 
-#define NONE SIZE_MAX
-
-/* What the first line of a table says (count_table.h). */
-struct header {
-	int bbv;
-	enum dcfg_count_by by;
-	uint64_t interval, top;
-	uint32_t crc32;
-	uint64_t bytes;
-	int from_dcfg;
-};
-
-/* A row as read: its key, the columns that are not counts, and the counts. */
-struct row {
-	size_t name;               /* in the pool, or NONE: the key is a number */
-	uint64_t key;
-	size_t extra;              /* the columns between the key and the counts, or NONE */
-	const char *name_p, *extra_p;   /* the same, once the pool has stopped moving */
-	uint32_t file;
-	unsigned long line;
-	uint64_t exec, iter, instr;
-};
-
-/* A vector as read: interval K, and its text after the "T". */
-struct vector {
-	uint64_t k;
-	size_t text, len;
-};
-
-/* The vectors of one "# thread" section of one file. */
-struct piece {
-	uint32_t file;
-	unsigned long line;
-	int anchored;              /* "# instructions FROM TO" seen: placed on the trace's counts */
-	uint64_t from, to;
-	size_t first, n;           /* its vectors */
-};
-
-struct thread {
-	uint64_t tid;
-	size_t *pieces; size_t n_pieces, cap_pieces;
-};
-
-struct process {
-	uint64_t pid;
-	struct row *rows; size_t n_rows, cap_rows;
-	struct thread *threads; size_t n_threads, cap_threads;
-};
-
-struct merge {
-	const struct dcfg_count_merge_options *o;
-	char *const *paths;
-	struct dcfg_error *err;
-	struct header h;
-	char *pool; size_t n_pool, cap_pool;
-	struct process *procs; size_t n_procs, cap_procs;
-	struct piece *pieces; size_t n_pieces, cap_pieces;
-	struct vector *vectors; size_t n_vectors, cap_vectors;
-	/* reading: the file and line, and where its lines go */
-	uint32_t file;
-	unsigned long line;
-	size_t proc;               /* NONE before the first "# process" */
-	int columns;               /* a table's column line comes next */
-	size_t piece;              /* the open thread section, or NONE */
-	uint64_t next_k;           /* the interval of its next vector */
-	int closed;                /* its "# instructions" line is read */
-};
-
-static int
-fail(struct merge *m, const char *why)
+int
+dcfg_merge_fail(struct merge *m, const char *why)
 {
 	return dcfg_error_at(m->err, m->paths[m->file], m->line, 1, "%s", why);
 }
 
-static int
-oom(struct merge *m)
+int
+dcfg_merge_oom(struct merge *m)
 {
 	return dcfg_error_set(m->err, m->paths[m->file], "out of memory");
 }
 
-/* A decimal number as dcfg-count writes it: digits, no leading zero, below 2^64. */
-static int
-number(const char *s, size_t len, uint64_t *v)
+int
+dcfg_merge_number(const char *s, size_t len, uint64_t *v)
 {
 	size_t i;
 
@@ -103,13 +35,13 @@ number(const char *s, size_t len, uint64_t *v)
 	return 0;
 }
 
-static size_t
-keep_string(struct merge *m, const char *s, size_t len)
+size_t
+dcfg_merge_keep(struct merge *m, const char *s, size_t len)
 {
 	size_t at = m->n_pool;
 
 	if (dcfg_reserve((void **)&m->pool, &m->cap_pool, m->n_pool + len + 1, 1) < 0)
-		return NONE;
+		return MERGE_NONE;
 	memcpy(m->pool + at, s, len);
 	m->pool[at + len] = '\0';
 	m->n_pool += len + 1;
@@ -119,7 +51,7 @@ keep_string(struct merge *m, const char *s, size_t len)
 /* ---- the header ---- */
 
 static int
-read_header(struct merge *m, char *line, struct header *h)
+read_header(struct merge *m, char *line, struct merge_header *h)
 {
 	static const char lead[] = "# dcfg-count ";
 	char *tok, *save = NULL;
@@ -128,54 +60,54 @@ read_header(struct merge *m, char *line, struct header *h)
 
 	memset(h, 0, sizeof *h);
 	if (strncmp(line, lead, sizeof lead - 1) != 0)
-		return fail(m, "not a table of dcfg-count: its first line is not \"# dcfg-count 1 ...\"");
+		return dcfg_merge_fail(m, "not a table of dcfg-count: its first line is not \"# dcfg-count 1 ...\"");
 	tok = strtok_r(line + sizeof lead - 1, " ", &save);
 	if (tok == NULL || strcmp(tok, "1") != 0)
-		return fail(m, "a table of another version of dcfg-count: this one reads version 1");
+		return dcfg_merge_fail(m, "a table of another version of dcfg-count: this one reads version 1");
 	while ((tok = strtok_r(NULL, " ", &save)) != NULL) {
 		char *eq = strchr(tok, '='), *colon;
 		if (eq == NULL)
-			return fail(m, "the \"# dcfg-count\" line has a word that is not NAME=VALUE");
+			return dcfg_merge_fail(m, "the \"# dcfg-count\" line has a word that is not NAME=VALUE");
 		*eq++ = '\0';
 		if (strcmp(tok, "by") == 0 && !kind) {
 			if (dcfg_count_by_parse(eq, &h->by) < 0)
-				return fail(m, "the \"# dcfg-count\" line names an unknown kind");
+				return dcfg_merge_fail(m, "the \"# dcfg-count\" line names an unknown kind");
 			kind = 1;
 		} else if (strcmp(tok, "bbv") == 0 && !kind) {
-			if (number(eq, strlen(eq), &h->interval) < 0 || h->interval == 0)
-				return fail(m, "the \"# dcfg-count\" line has a bad interval");
+			if (dcfg_merge_number(eq, strlen(eq), &h->interval) < 0 || h->interval == 0)
+				return dcfg_merge_fail(m, "the \"# dcfg-count\" line has a bad interval");
 			h->bbv = kind = 1;
 		} else if (strcmp(tok, "dcfg") == 0 && (colon = strchr(eq, ':')) != NULL &&
 		    colon - eq == 8 && strspn(eq, "0123456789abcdef") == 8 &&
-		    number(colon + 1, strlen(colon + 1), &h->bytes) == 0) {
+		    dcfg_merge_number(colon + 1, strlen(colon + 1), &h->bytes) == 0) {
 			crc = strtoull(eq, NULL, 16);
 			h->crc32 = (uint32_t)crc;
-		} else if (strcmp(tok, "top") == 0 && number(eq, strlen(eq), &h->top) == 0) {
+		} else if (strcmp(tok, "top") == 0 && dcfg_merge_number(eq, strlen(eq), &h->top) == 0) {
 			;
 		} else if (strcmp(tok, "from") == 0 && strcmp(eq, "dcfg") == 0) {
 			h->from_dcfg = 1;
 		} else {
-			return fail(m, "the \"# dcfg-count\" line has a word this dcfg-count does not know");
+			return dcfg_merge_fail(m, "the \"# dcfg-count\" line has a word this dcfg-count does not know");
 		}
 	}
 	if (!kind)
-		return fail(m, "the \"# dcfg-count\" line says neither by= nor bbv=");
+		return dcfg_merge_fail(m, "the \"# dcfg-count\" line says neither by= nor bbv=");
 	return 0;
 }
 
 static int
-check_header(struct merge *m, const struct header *h)
+check_header(struct merge *m, const struct merge_header *h)
 {
 	char why[512];
 	const char *first = m->paths[0];
 
 	if (h->top)
-		return fail(m, "a table cut by --top: rows are missing, so it cannot be merged "
+		return dcfg_merge_fail(m, "a table cut by --top: rows are missing, so it cannot be merged "
 		    "(give --top to --merge instead)");
 	if (h->from_dcfg)
-		return fail(m, "a table of the DCFG's own counts (--from-dcfg), not of a shard of a trace");
+		return dcfg_merge_fail(m, "a table of the DCFG's own counts (--from-dcfg), not of a shard of a trace");
 	if (m->o->check_dcfg && (h->crc32 != m->o->crc32 || h->bytes != m->o->bytes))
-		return fail(m, "made with another DCFG than --dcfg's");
+		return dcfg_merge_fail(m, "made with another DCFG than --dcfg's");
 	if (m->file == 0) {
 		m->h = *h;
 		return 0;
@@ -183,21 +115,21 @@ check_header(struct merge *m, const struct header *h)
 	if (h->bbv != m->h.bbv) {
 		snprintf(why, sizeof why, "%s, not %s as in %s", h->bbv ? "vectors" : "a table",
 		    m->h.bbv ? "vectors" : "a table", first);
-		return fail(m, why);
+		return dcfg_merge_fail(m, why);
 	}
 	if (h->bbv && h->interval != m->h.interval) {
 		snprintf(why, sizeof why, "vectors of interval %llu, not %llu as in %s",
 		    (unsigned long long)h->interval, (unsigned long long)m->h.interval, first);
-		return fail(m, why);
+		return dcfg_merge_fail(m, why);
 	}
 	if (!h->bbv && h->by != m->h.by) {
 		snprintf(why, sizeof why, "a table by %s, not by %s as in %s",
 		    dcfg_count_by_name(h->by), dcfg_count_by_name(m->h.by), first);
-		return fail(m, why);
+		return dcfg_merge_fail(m, why);
 	}
 	if (h->crc32 != m->h.crc32 || h->bytes != m->h.bytes) {
 		snprintf(why, sizeof why, "made with another DCFG than %s", first);
-		return fail(m, why);
+		return dcfg_merge_fail(m, why);
 	}
 	return 0;
 }
@@ -224,15 +156,15 @@ read_row(struct merge *m, char *line)
 	enum dcfg_count_by by = m->h.by;
 	char *col[11];
 	int n = columns_of(by), i;
-	struct process *p = &m->procs[m->proc];
-	struct row r = { NONE, 0, NONE, NULL, NULL, m->file, m->line, 0, 0, 0 };
+	struct merge_process *p = &m->procs[m->proc];
+	struct merge_row r = { MERGE_NONE, 0, MERGE_NONE, NULL, NULL, m->file, m->line, 0, 0, 0 };
 	size_t klen;
 
 	for (i = 0; i < n; i++) {
 		col[i] = line;
 		line = strchr(line, '\t');
 		if ((line == NULL) != (i == n - 1))
-			return fail(m, "a row with another number of columns than the table's");
+			return dcfg_merge_fail(m, "a row with another number of columns than the table's");
 		if (line)
 			*line++ = '\0';
 	}
@@ -240,17 +172,17 @@ read_row(struct merge *m, char *line)
 	switch (by) {
 	case DCFG_BY_EDGE: case DCFG_BY_BLOCK: case DCFG_BY_ROUTINE: case DCFG_BY_LOOP:
 	case DCFG_BY_THREAD:
-		if (number(col[0], klen, &r.key) < 0)
-			return fail(m, "a row whose key is not a number");
+		if (dcfg_merge_number(col[0], klen, &r.key) < 0)
+			return dcfg_merge_fail(m, "a row whose key is not a number");
 		break;
 	case DCFG_BY_LINE: {
 		char *c = strrchr(col[0], ':');
 		if (c == NULL)
-			return fail(m, "a row whose line is not FILE:LINE or IMAGE:-");
+			return dcfg_merge_fail(m, "a row whose line is not FILE:LINE or IMAGE:-");
 		if (strcmp(c + 1, "-") == 0)
 			r.key = DCFG_COUNT_NO_LINE;
-		else if (number(c + 1, strlen(c + 1), &r.key) < 0)
-			return fail(m, "a row whose line number is not a number");
+		else if (dcfg_merge_number(c + 1, strlen(c + 1), &r.key) < 0)
+			return dcfg_merge_fail(m, "a row whose line number is not a number");
 		klen = (size_t)(c - col[0]);
 		break;
 	}
@@ -264,139 +196,24 @@ read_row(struct merge *m, char *line)
 		break;
 	}
 	if (by == DCFG_BY_IMAGE || by == DCFG_BY_TYPE || by == DCFG_BY_LINE || by == DCFG_BY_FILE) {
-		if ((r.name = keep_string(m, col[0], klen)) == NONE)
-			return oom(m);
+		if ((r.name = dcfg_merge_keep(m, col[0], klen)) == MERGE_NONE)
+			return dcfg_merge_oom(m);
 	}
 	/* the counts are the last columns; a routine's name, a loop's routine .. static before them */
 	int exec = n - 3 - (by == DCFG_BY_LOOP);
 	if (exec > 1) {
 		for (i = 1; i < exec - 1; i++)
 			col[i][strlen(col[i])] = '\t';
-		if ((r.extra = keep_string(m, col[1], strlen(col[1]))) == NONE)
-			return oom(m);
+		if ((r.extra = dcfg_merge_keep(m, col[1], strlen(col[1]))) == MERGE_NONE)
+			return dcfg_merge_oom(m);
 	}
-	if (number(col[exec], strlen(col[exec]), &r.exec) < 0 ||
-	    (by == DCFG_BY_LOOP && number(col[n - 3], strlen(col[n - 3]), &r.iter) < 0) ||
-	    number(col[n - 2], strlen(col[n - 2]), &r.instr) < 0 || !share_ok(col[n - 1]))
-		return fail(m, "a row whose counts are not numbers as dcfg-count writes them");
+	if (dcfg_merge_number(col[exec], strlen(col[exec]), &r.exec) < 0 ||
+	    (by == DCFG_BY_LOOP && dcfg_merge_number(col[n - 3], strlen(col[n - 3]), &r.iter) < 0) ||
+	    dcfg_merge_number(col[n - 2], strlen(col[n - 2]), &r.instr) < 0 || !share_ok(col[n - 1]))
+		return dcfg_merge_fail(m, "a row whose counts are not numbers as dcfg-count writes them");
 	if (dcfg_reserve((void **)&p->rows, &p->cap_rows, p->n_rows + 1, sizeof *p->rows) < 0)
-		return oom(m);
+		return dcfg_merge_oom(m);
 	p->rows[p->n_rows++] = r;
-	return 0;
-}
-
-/* ---- vectors ---- */
-
-/* "T:NODE:COUNT :NODE:COUNT ...", nodes ascending: the syntax count_bbv.c writes. */
-static int
-vector_ok(const char *s, size_t len)
-{
-	uint64_t node, count, last = 0;
-	size_t i = 1, n;
-	int first = 1;
-
-	if (len < 2 || s[0] != 'T')
-		return 0;
-	while (i < len) {
-		if (!first && s[i++] != ' ')
-			return 0;
-		if (i >= len || s[i++] != ':')
-			return 0;
-		n = strcspn(s + i, ":");
-		if (number(s + i, n, &node) < 0 || (!first && node <= last))
-			return 0;
-		i += n + 1;
-		if (i > len)
-			return 0;
-		n = strcspn(s + i, " ");
-		if (number(s + i, n, &count) < 0)
-			return 0;
-		i += n;
-		last = node;
-		first = 0;
-	}
-	return 1;
-}
-
-static int
-open_piece(struct merge *m, uint64_t tid)
-{
-	struct process *p = &m->procs[m->proc];
-	struct thread *t;
-	size_t i;
-
-	for (i = 0; i < p->n_threads && p->threads[i].tid != tid; i++)
-		;
-	if (i == p->n_threads) {
-		if (dcfg_reserve((void **)&p->threads, &p->cap_threads, i + 1, sizeof *p->threads) < 0)
-			return oom(m);
-		p->threads[p->n_threads++] = (struct thread){ tid, NULL, 0, 0 };
-	}
-	t = &p->threads[i];
-	if (dcfg_reserve((void **)&m->pieces, &m->cap_pieces, m->n_pieces + 1, sizeof *m->pieces) < 0 ||
-	    dcfg_reserve((void **)&t->pieces, &t->cap_pieces, t->n_pieces + 1, sizeof *t->pieces) < 0)
-		return oom(m);
-	m->pieces[m->n_pieces] = (struct piece){ m->file, m->line, 0, 0, 0, m->n_vectors, 0 };
-	t->pieces[t->n_pieces++] = m->n_pieces;
-	m->piece = m->n_pieces++;
-	m->next_k = 0;
-	m->closed = 0;
-	return 0;
-}
-
-static int
-read_bbv_line(struct merge *m, char *line, size_t len)
-{
-	struct piece *pc = m->piece == NONE ? NULL : &m->pieces[m->piece];
-	uint64_t a, b;
-	size_t i;
-	char *sp;
-
-	if (strncmp(line, "# thread ", 9) == 0) {
-		if (number(line + 9, len - 9, &a) < 0)
-			return fail(m, "a \"# thread\" line without a thread id");
-		return open_piece(m, a);
-	}
-	if (pc == NULL || m->closed)
-		return fail(m, pc ? "a line after the thread's \"# instructions\" line" :
-		    "a line of vectors before any \"# thread\" line");
-	if (strncmp(line, "# interval ", 11) == 0) {
-		if (pc->n > 0 || number(line + 11, len - 11, &m->next_k) < 0)
-			return fail(m, "a \"# interval\" line that is not a number before the first vector");
-		return 0;
-	}
-	if (strncmp(line, "# skip ", 7) == 0) {
-		if (number(line + 7, len - 7, &a) < 0 || a == 0 ||
-		    __builtin_add_overflow(m->next_k, a, &m->next_k))
-			return fail(m, "a \"# skip\" line that is not a number of intervals");
-		return 0;
-	}
-	if (strncmp(line, "# instructions ", 15) == 0) {
-		line += 15;
-		if ((sp = strchr(line, ' ')) == NULL || number(line, (size_t)(sp - line), &a) < 0 ||
-		    number(sp + 1, strlen(sp + 1), &b) < 0 || b < a)
-			return fail(m, "an \"# instructions\" line that is not FROM TO");
-		pc->anchored = 1;
-		pc->from = a;
-		pc->to = b;
-		m->closed = 1;
-		/* every block of the section starts in [FROM, TO]: so does every interval */
-		for (i = pc->first; i < pc->first + pc->n; i++)
-			if (m->vectors[i].k < a / m->h.interval || m->vectors[i].k > b / m->h.interval)
-				return fail(m, "the section's vectors lie outside the instructions its "
-				    "\"# instructions\" line says it covers");
-		return 0;
-	}
-	if (!vector_ok(line, len))
-		return fail(m, "not a vector (T:NODE:COUNT :NODE:COUNT ...) nor a line of dcfg-count --bbv");
-	if (dcfg_reserve((void **)&m->vectors, &m->cap_vectors, m->n_vectors + 1,
-	    sizeof *m->vectors) < 0 || (a = keep_string(m, line + 1, len - 1)) == NONE)
-		return oom(m);
-	m->vectors[m->n_vectors++] = (struct vector){ m->next_k, a, len - 1 };
-	pc->n++;
-	if (m->next_k == UINT64_MAX)
-		return fail(m, "more intervals than fit in 64 bits");
-	m->next_k++;
 	return 0;
 }
 
@@ -406,7 +223,7 @@ static int
 read_file(struct merge *m)
 {
 	struct dcfg_textlines *t = dcfg_textlines_open(m->paths[m->file], m->err);
-	struct header h;
+	struct merge_header h;
 	char *line;
 	size_t len, i;
 	uint64_t pid;
@@ -414,12 +231,12 @@ read_file(struct merge *m)
 
 	if (t == NULL)
 		return -1;
-	m->proc = m->piece = NONE;
+	m->proc = m->piece = MERGE_NONE;
 	m->columns = 0;
 	m->line = 1;
 	if ((rc = dcfg_textlines_next(t, &line, &len, m->err)) <= 0) {
 		if (rc == 0)
-			rc = fail(m, "an empty file, not a table of dcfg-count");
+			rc = dcfg_merge_fail(m, "an empty file, not a table of dcfg-count");
 	} else if ((rc = read_header(m, line, &h)) == 0) {
 		rc = check_header(m, &h);
 	}
@@ -427,8 +244,8 @@ read_file(struct merge *m)
 		rc = 0;
 		m->line = dcfg_textlines_lineno(t);
 		if (strncmp(line, "# process ", 10) == 0) {
-			if (m->columns || number(line + 10, len - 10, &pid) < 0) {
-				rc = fail(m, m->columns ? "a \"# process\" line where the columns are named" :
+			if (m->columns || dcfg_merge_number(line + 10, len - 10, &pid) < 0) {
+				rc = dcfg_merge_fail(m, m->columns ? "a \"# process\" line where the columns are named" :
 				    "a \"# process\" line without a process id");
 				break;
 			}
@@ -436,31 +253,31 @@ read_file(struct merge *m)
 				;
 			if (i == m->n_procs) {
 				if (dcfg_reserve((void **)&m->procs, &m->cap_procs, i + 1, sizeof *m->procs) < 0) {
-					rc = oom(m);
+					rc = dcfg_merge_oom(m);
 					break;
 				}
-				m->procs[m->n_procs++] = (struct process){ .pid = pid };
+				m->procs[m->n_procs++] = (struct merge_process){ .pid = pid };
 			}
 			m->proc = i;
 			m->columns = !m->h.bbv;
-			m->piece = NONE;
-		} else if (m->proc == NONE) {
-			rc = fail(m, "a line before the first \"# process\" line");
+			m->piece = MERGE_NONE;
+		} else if (m->proc == MERGE_NONE) {
+			rc = dcfg_merge_fail(m, "a line before the first \"# process\" line");
 		} else if (m->h.bbv) {
-			rc = read_bbv_line(m, line, len);
+			rc = dcfg_merge_bbv_line(m, line, len);
 		} else if (m->columns) {
 			const char *want = dcfg_count_columns(m->h.by);
 			if (strncmp(line, want, len) != 0 || want[len] != '\n')
-				rc = fail(m, "not the columns of the table's kind after \"# process\"");
+				rc = dcfg_merge_fail(m, "not the columns of the table's kind after \"# process\"");
 			m->columns = 0;
 		} else if (line[0] == '#') {
-			rc = fail(m, "a '#' line inside a table");
+			rc = dcfg_merge_fail(m, "a '#' line inside a table");
 		} else {
 			rc = read_row(m, line);
 		}
 	}
 	if (rc == 0 && m->columns)
-		rc = fail(m, "the file ends before the table's columns are named");
+		rc = dcfg_merge_fail(m, "the file ends before the table's columns are named");
 	dcfg_textlines_close(t);
 	return rc < 0 ? -1 : 0;
 }
@@ -476,7 +293,7 @@ struct out_row {
 static int
 by_key(const void *a, const void *b)
 {
-	const struct row *x = a, *y = b;
+	const struct merge_row *x = a, *y = b;
 	int c = x->name_p && y->name_p ? strcmp(x->name_p, y->name_p) : 0;
 
 	if (c)
@@ -489,7 +306,7 @@ by_key(const void *a, const void *b)
 }
 
 static int
-same_key(const struct row *x, const struct row *y)
+same_key(const struct merge_row *x, const struct merge_row *y)
 {
 	return x->key == y->key && (x->name_p == NULL) == (y->name_p == NULL) &&
 	    (x->name_p == NULL || strcmp(x->name_p, y->name_p) == 0);
@@ -502,7 +319,7 @@ same_text(const char *x, const char *y)
 }
 
 static int
-write_table(struct merge *m, struct process *p, struct dcfg_output *out)
+write_table(struct merge *m, struct merge_process *p, struct dcfg_output *out)
 {
 	struct out_row *rows = NULL;
 	size_t i, j, n = 0;
@@ -511,19 +328,19 @@ write_table(struct merge *m, struct process *p, struct dcfg_output *out)
 	char why[600];
 
 	for (i = 0; i < p->n_rows; i++) {
-		p->rows[i].name_p = p->rows[i].name == NONE ? NULL : m->pool + p->rows[i].name;
-		p->rows[i].extra_p = p->rows[i].extra == NONE ? NULL : m->pool + p->rows[i].extra;
+		p->rows[i].name_p = p->rows[i].name == MERGE_NONE ? NULL : m->pool + p->rows[i].name;
+		p->rows[i].extra_p = p->rows[i].extra == MERGE_NONE ? NULL : m->pool + p->rows[i].extra;
 	}
 	if (p->n_rows > 1)
 		qsort(p->rows, p->n_rows, sizeof *p->rows, by_key);
 	if (p->n_rows && (rows = malloc(p->n_rows * sizeof *rows)) == NULL)
-		return oom(m);
+		return dcfg_merge_oom(m);
 	for (i = 0; i < p->n_rows; i = j) {
-		const struct row *r = &p->rows[i];
+		const struct merge_row *r = &p->rows[i];
 		struct out_row o = { { r->key, r->name_p, NULL, r->exec, r->iter, r->instr },
 			r->extra_p };
 		for (j = i + 1; j < p->n_rows && same_key(r, &p->rows[j]); j++) {
-			const struct row *s = &p->rows[j];
+			const struct merge_row *s = &p->rows[j];
 			m->file = s->file;
 			m->line = s->line;
 			if (s->file == p->rows[j - 1].file) {
@@ -531,13 +348,13 @@ write_table(struct merge *m, struct process *p, struct dcfg_output *out)
 				    "(the first at line %lu): rows that read alike cannot be merged",
 				    (unsigned long long)p->pid, p->rows[j - 1].line);
 				free(rows);
-				return fail(m, why);
+				return dcfg_merge_fail(m, why);
 			}
 			if (!same_text(r->extra_p, s->extra_p)) {
 				snprintf(why, sizeof why, "a row whose columns other than counts differ "
 				    "from those of the same key in %s line %lu", m->paths[r->file], r->line);
 				free(rows);
-				return fail(m, why);
+				return dcfg_merge_fail(m, why);
 			}
 			o.r.exec = dcfg_count_add(&of, o.r.exec, s->exec);
 			o.r.iter = dcfg_count_add(&of, o.r.iter, s->iter);
@@ -581,170 +398,6 @@ write_table(struct merge *m, struct process *p, struct dcfg_output *out)
 	return 0;
 }
 
-/* ---- writing vectors ---- */
-
-struct entry {
-	uint64_t node, count;
-};
-
-static int
-by_node(const void *a, const void *b)
-{
-	const struct entry *x = a, *y = b;
-
-	return (x->node > y->node) - (x->node < y->node);
-}
-
-/*
- * The vectors V[0..N) of one interval, from pieces that a cut split it
- * between: their counts added node by node.
- */
-static int
-write_sum(struct merge *m, const struct vector *const *v, size_t n, struct dcfg_output *out)
-{
-	struct entry *e = NULL;
-	size_t ne = 0, cap = 0, i, j;
-	int of = 0;
-
-	for (i = 0; i < n; i++) {
-		const char *s = m->pool + v[i]->text;
-		while (*s == ':' || *s == ' ') {
-			char *end;
-			if (dcfg_reserve((void **)&e, &cap, ne + 1, sizeof *e) < 0) {
-				free(e);
-				return oom(m);
-			}
-			s += *s == ' ' ? 2 : 1;          /* " :" or the first ":" */
-			e[ne].node = strtoull(s, &end, 10);
-			e[ne].count = strtoull(end + 1, &end, 10);
-			s = end;
-			ne++;
-		}
-	}
-	qsort(e, ne, sizeof *e, by_node);
-	for (i = 0; i < ne; i = j) {
-		uint64_t c = e[i].count;
-		for (j = i + 1; j < ne && e[j].node == e[i].node; j++)
-			c = dcfg_count_add(&of, c, e[j].count);
-		dcfg_out_str(out, i ? " :" : "T:");
-		dcfg_out_u64(out, e[i].node);
-		dcfg_out_char(out, ':');
-		dcfg_out_u64(out, c);
-	}
-	dcfg_out_char(out, '\n');
-	free(e);
-	return of ? dcfg_error_set(m->err, m->paths[0], "a count of a vector does not fit in 64 bits") : 0;
-}
-
-static int
-by_from(const void *a, const void *b, void *ctx)
-{
-	const struct piece *pcs = ctx, *x = &pcs[*(const size_t *)a], *y = &pcs[*(const size_t *)b];
-
-	if (x->from != y->from)
-		return x->from < y->from ? -1 : 1;
-	if (x->to != y->to)
-		return x->to < y->to ? -1 : 1;
-	return (x->file > y->file) - (x->file < y->file);
-}
-
-/* An insertion sort: a thread has a piece per shard, few, and qsort takes no context. */
-static void
-sort_pieces(size_t *idx, size_t n, struct piece *pcs)
-{
-	size_t i, j;
-
-	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && by_from(&idx[j - 1], &idx[j], pcs) > 0; j--) {
-			size_t t = idx[j];
-			idx[j] = idx[j - 1];
-			idx[j - 1] = t;
-		}
-}
-
-static int
-write_thread(struct merge *m, const struct process *p, struct thread *t, struct dcfg_output *out)
-{
-	const struct vector **same = NULL;
-	size_t n_same = 0, cap_same = 0, i, k;
-	uint64_t expected = 0;
-	int anchored, first = 1, rc = 0;
-	char why[600];
-
-	for (i = 0; i < t->n_pieces; i++)
-		if (t->n_pieces > 1 && !m->pieces[t->pieces[i]].anchored) {
-			const struct piece *pc = &m->pieces[t->pieces[i]];
-			m->file = pc->file;
-			m->line = pc->line;
-			snprintf(why, sizeof why, "thread %llu of process %llu is in several files, and "
-			    "here its vectors are not placed on the trace's instruction counts "
-			    "(no \"# instructions\" line): expand the shards with dcfg-expand --chunks",
-			    (unsigned long long)t->tid, (unsigned long long)p->pid);
-			return fail(m, why);
-		}
-	sort_pieces(t->pieces, t->n_pieces, m->pieces);
-	for (i = 1; i < t->n_pieces; i++) {
-		const struct piece *a = &m->pieces[t->pieces[i - 1]], *b = &m->pieces[t->pieces[i]];
-		if (a->to > b->from) {
-			m->file = b->file;
-			m->line = b->line;
-			snprintf(why, sizeof why, "thread %llu of process %llu: instructions %llu to %llu "
-			    "here overlap %llu to %llu in %s: shards that overlap would count twice",
-			    (unsigned long long)t->tid, (unsigned long long)p->pid,
-			    (unsigned long long)b->from, (unsigned long long)b->to,
-			    (unsigned long long)a->from, (unsigned long long)a->to, m->paths[a->file]);
-			return fail(m, why);
-		}
-	}
-	anchored = t->n_pieces > 0 && m->pieces[t->pieces[0]].anchored;
-	dcfg_out_str(out, "# thread ");
-	dcfg_out_u64(out, t->tid);
-	dcfg_out_char(out, '\n');
-	for (i = 0; i <= t->n_pieces && rc == 0; i++) {
-		const struct piece *pc = i < t->n_pieces ? &m->pieces[t->pieces[i]] : NULL;
-		for (k = 0; k <= (pc ? pc->n : 0) && rc == 0; k++) {
-			const struct vector *v = pc && k < pc->n ? &m->vectors[pc->first + k] : NULL;
-			/* a vector waits for the pieces after it that hold the same interval */
-			if (n_same > 0 && (v == NULL ? pc == NULL : v->k != same[0]->k)) {
-				if (first && anchored) {
-					dcfg_out_str(out, "# interval ");
-					dcfg_out_u64(out, same[0]->k);
-					dcfg_out_char(out, '\n');
-				} else if (same[0]->k > expected) {
-					dcfg_out_str(out, "# skip ");
-					dcfg_out_u64(out, same[0]->k - expected);
-					dcfg_out_char(out, '\n');
-				}
-				if (n_same == 1) {
-					dcfg_out_char(out, 'T');
-					dcfg_out_bytes(out, m->pool + same[0]->text, same[0]->len);
-					dcfg_out_char(out, '\n');
-				} else {
-					rc = write_sum(m, same, n_same, out);
-				}
-				expected = same[0]->k + 1;
-				first = 0;
-				n_same = 0;
-			}
-			if (v != NULL) {
-				if (dcfg_reserve((void **)&same, &cap_same, n_same + 1, sizeof *same) < 0)
-					rc = oom(m);
-				else
-					same[n_same++] = v;
-			}
-		}
-	}
-	free(same);
-	if (rc == 0 && anchored) {
-		dcfg_out_str(out, "# instructions ");
-		dcfg_out_u64(out, m->pieces[t->pieces[0]].from);
-		dcfg_out_char(out, ' ');
-		dcfg_out_u64(out, m->pieces[t->pieces[t->n_pieces - 1]].to);
-		dcfg_out_char(out, '\n');
-	}
-	return rc;
-}
-
 /* ---- the whole merge ---- */
 
 static void
@@ -783,7 +436,7 @@ dcfg_count_merge(char *const *paths, size_t n, const struct dcfg_count_merge_opt
 		dcfg_count_out_header(out, m.h.crc32, m.h.bytes, &co, 0);
 	}
 	for (i = 0; i < m.n_procs && rc == 0; i++) {
-		struct process *p = &m.procs[i];
+		struct merge_process *p = &m.procs[i];
 		if (!m.h.bbv) {
 			rc = write_table(&m, p, out);
 			continue;
@@ -792,7 +445,7 @@ dcfg_count_merge(char *const *paths, size_t n, const struct dcfg_count_merge_opt
 		dcfg_out_u64(out, p->pid);
 		dcfg_out_char(out, '\n');
 		for (j = 0; j < p->n_threads && rc == 0; j++)
-			rc = write_thread(&m, p, &p->threads[j], out);
+			rc = dcfg_merge_write_thread(&m, p, &p->threads[j], out);
 	}
 	free_merge(&m);
 	if (rc < 0)

@@ -1,0 +1,285 @@
+/* dcfg-count --merge of basic-block vectors: each thread's pieces placed by their instructions. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "count_merge_internal.h"
+#include "count_table.h"
+#include "vec.h"
+
+
+/* "T:NODE:COUNT :NODE:COUNT ...", nodes ascending: the syntax count_bbv.c writes. */
+static int
+vector_ok(const char *s, size_t len)
+{
+	uint64_t node, count, last = 0;
+	size_t i = 1, n;
+	int first = 1;
+
+	if (len < 2 || s[0] != 'T')
+		return 0;
+	while (i < len) {
+		if (!first && s[i++] != ' ')
+			return 0;
+		if (i >= len || s[i++] != ':')
+			return 0;
+		n = strcspn(s + i, ":");
+		if (dcfg_merge_number(s + i, n, &node) < 0 || (!first && node <= last))
+			return 0;
+		i += n + 1;
+		if (i > len)
+			return 0;
+		n = strcspn(s + i, " ");
+		if (dcfg_merge_number(s + i, n, &count) < 0)
+			return 0;
+		i += n;
+		last = node;
+		first = 0;
+	}
+	return 1;
+}
+
+static int
+open_piece(struct merge *m, uint64_t tid)
+{
+	struct merge_process *p = &m->procs[m->proc];
+	struct merge_thread *t;
+	size_t i;
+
+	for (i = 0; i < p->n_threads && p->threads[i].tid != tid; i++)
+		;
+	if (i == p->n_threads) {
+		if (dcfg_reserve((void **)&p->threads, &p->cap_threads, i + 1, sizeof *p->threads) < 0)
+			return dcfg_merge_oom(m);
+		p->threads[p->n_threads++] = (struct merge_thread){ tid, NULL, 0, 0 };
+	}
+	t = &p->threads[i];
+	if (dcfg_reserve((void **)&m->pieces, &m->cap_pieces, m->n_pieces + 1, sizeof *m->pieces) < 0 ||
+	    dcfg_reserve((void **)&t->pieces, &t->cap_pieces, t->n_pieces + 1, sizeof *t->pieces) < 0)
+		return dcfg_merge_oom(m);
+	m->pieces[m->n_pieces] = (struct merge_piece){ m->file, m->line, 0, 0, 0, m->n_vectors, 0 };
+	t->pieces[t->n_pieces++] = m->n_pieces;
+	m->piece = m->n_pieces++;
+	m->next_k = 0;
+	m->closed = 0;
+	return 0;
+}
+
+int
+dcfg_merge_bbv_line(struct merge *m, char *line, size_t len)
+{
+	struct merge_piece *pc = m->piece == MERGE_NONE ? NULL : &m->pieces[m->piece];
+	uint64_t a, b;
+	size_t i;
+	char *sp;
+
+	if (strncmp(line, "# thread ", 9) == 0) {
+		if (dcfg_merge_number(line + 9, len - 9, &a) < 0)
+			return dcfg_merge_fail(m, "a \"# thread\" line without a thread id");
+		return open_piece(m, a);
+	}
+	if (pc == NULL || m->closed)
+		return dcfg_merge_fail(m, pc ? "a line after the thread's \"# instructions\" line" :
+		    "a line of vectors before any \"# thread\" line");
+	if (strncmp(line, "# interval ", 11) == 0) {
+		if (pc->n > 0 || dcfg_merge_number(line + 11, len - 11, &m->next_k) < 0)
+			return dcfg_merge_fail(m, "a \"# interval\" line that is not a number before the first vector");
+		return 0;
+	}
+	if (strncmp(line, "# skip ", 7) == 0) {
+		if (dcfg_merge_number(line + 7, len - 7, &a) < 0 || a == 0 ||
+		    __builtin_add_overflow(m->next_k, a, &m->next_k))
+			return dcfg_merge_fail(m, "a \"# skip\" line that is not a number of intervals");
+		return 0;
+	}
+	if (strncmp(line, "# instructions ", 15) == 0) {
+		line += 15;
+		if ((sp = strchr(line, ' ')) == NULL || dcfg_merge_number(line, (size_t)(sp - line), &a) < 0 ||
+		    dcfg_merge_number(sp + 1, strlen(sp + 1), &b) < 0 || b < a)
+			return dcfg_merge_fail(m, "an \"# instructions\" line that is not FROM TO");
+		pc->anchored = 1;
+		pc->from = a;
+		pc->to = b;
+		m->closed = 1;
+		/* every block of the section starts in [FROM, TO]: so does every interval */
+		for (i = pc->first; i < pc->first + pc->n; i++)
+			if (m->vectors[i].k < a / m->h.interval || m->vectors[i].k > b / m->h.interval)
+				return dcfg_merge_fail(m, "the section's vectors lie outside the instructions its "
+				    "\"# instructions\" line says it covers");
+		return 0;
+	}
+	if (!vector_ok(line, len))
+		return dcfg_merge_fail(m, "not a vector (T:NODE:COUNT :NODE:COUNT ...) nor a line of dcfg-count --bbv");
+	if (dcfg_reserve((void **)&m->vectors, &m->cap_vectors, m->n_vectors + 1,
+	    sizeof *m->vectors) < 0 || (a = dcfg_merge_keep(m, line + 1, len - 1)) == MERGE_NONE)
+		return dcfg_merge_oom(m);
+	m->vectors[m->n_vectors++] = (struct merge_vector){ m->next_k, a, len - 1 };
+	pc->n++;
+	if (m->next_k == UINT64_MAX)
+		return dcfg_merge_fail(m, "more intervals than fit in 64 bits");
+	m->next_k++;
+	return 0;
+}
+
+
+struct entry {
+	uint64_t node, count;
+};
+
+static int
+by_node(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	return (x->node > y->node) - (x->node < y->node);
+}
+
+/*
+ * The vectors V[0..N) of one interval, from pieces that a cut split it
+ * between: their counts added node by node.
+ */
+static int
+write_sum(struct merge *m, const struct merge_vector *const *v, size_t n, struct dcfg_output *out)
+{
+	struct entry *e = NULL;
+	size_t ne = 0, cap = 0, i, j;
+	int of = 0;
+
+	for (i = 0; i < n; i++) {
+		const char *s = m->pool + v[i]->text;
+		while (*s == ':' || *s == ' ') {
+			char *end;
+			if (dcfg_reserve((void **)&e, &cap, ne + 1, sizeof *e) < 0) {
+				free(e);
+				return dcfg_merge_oom(m);
+			}
+			s += *s == ' ' ? 2 : 1;          /* " :" or the first ":" */
+			e[ne].node = strtoull(s, &end, 10);
+			e[ne].count = strtoull(end + 1, &end, 10);
+			s = end;
+			ne++;
+		}
+	}
+	qsort(e, ne, sizeof *e, by_node);
+	for (i = 0; i < ne; i = j) {
+		uint64_t c = e[i].count;
+		for (j = i + 1; j < ne && e[j].node == e[i].node; j++)
+			c = dcfg_count_add(&of, c, e[j].count);
+		dcfg_out_str(out, i ? " :" : "T:");
+		dcfg_out_u64(out, e[i].node);
+		dcfg_out_char(out, ':');
+		dcfg_out_u64(out, c);
+	}
+	dcfg_out_char(out, '\n');
+	free(e);
+	return of ? dcfg_error_set(m->err, m->paths[0], "a count of a vector does not fit in 64 bits") : 0;
+}
+
+static int
+by_from(const void *a, const void *b, void *ctx)
+{
+	const struct merge_piece *pcs = ctx, *x = &pcs[*(const size_t *)a], *y = &pcs[*(const size_t *)b];
+
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
+	if (x->to != y->to)
+		return x->to < y->to ? -1 : 1;
+	return (x->file > y->file) - (x->file < y->file);
+}
+
+/* An insertion sort: a thread has a piece per shard, few, and qsort takes no context. */
+static void
+sort_pieces(size_t *idx, size_t n, struct merge_piece *pcs)
+{
+	size_t i, j;
+
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && by_from(&idx[j - 1], &idx[j], pcs) > 0; j--) {
+			size_t t = idx[j];
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
+		}
+}
+
+int
+dcfg_merge_write_thread(struct merge *m, const struct merge_process *p, struct merge_thread *t, struct dcfg_output *out)
+{
+	const struct merge_vector **same = NULL;
+	size_t n_same = 0, cap_same = 0, i, k;
+	uint64_t expected = 0;
+	int anchored, first = 1, rc = 0;
+	char why[600];
+
+	for (i = 0; i < t->n_pieces; i++)
+		if (t->n_pieces > 1 && !m->pieces[t->pieces[i]].anchored) {
+			const struct merge_piece *pc = &m->pieces[t->pieces[i]];
+			m->file = pc->file;
+			m->line = pc->line;
+			snprintf(why, sizeof why, "thread %llu of process %llu is in several files, and "
+			    "here its vectors are not placed on the trace's instruction counts "
+			    "(no \"# instructions\" line): expand the shards with dcfg-expand --chunks",
+			    (unsigned long long)t->tid, (unsigned long long)p->pid);
+			return dcfg_merge_fail(m, why);
+		}
+	sort_pieces(t->pieces, t->n_pieces, m->pieces);
+	for (i = 1; i < t->n_pieces; i++) {
+		const struct merge_piece *a = &m->pieces[t->pieces[i - 1]], *b = &m->pieces[t->pieces[i]];
+		if (a->to > b->from) {
+			m->file = b->file;
+			m->line = b->line;
+			snprintf(why, sizeof why, "thread %llu of process %llu: instructions %llu to %llu "
+			    "here overlap %llu to %llu in %s: shards that overlap would count twice",
+			    (unsigned long long)t->tid, (unsigned long long)p->pid,
+			    (unsigned long long)b->from, (unsigned long long)b->to,
+			    (unsigned long long)a->from, (unsigned long long)a->to, m->paths[a->file]);
+			return dcfg_merge_fail(m, why);
+		}
+	}
+	anchored = t->n_pieces > 0 && m->pieces[t->pieces[0]].anchored;
+	dcfg_out_str(out, "# thread ");
+	dcfg_out_u64(out, t->tid);
+	dcfg_out_char(out, '\n');
+	for (i = 0; i <= t->n_pieces && rc == 0; i++) {
+		const struct merge_piece *pc = i < t->n_pieces ? &m->pieces[t->pieces[i]] : NULL;
+		for (k = 0; k <= (pc ? pc->n : 0) && rc == 0; k++) {
+			const struct merge_vector *v = pc && k < pc->n ? &m->vectors[pc->first + k] : NULL;
+			/* a vector waits for the pieces after it that hold the same interval */
+			if (n_same > 0 && (v == NULL ? pc == NULL : v->k != same[0]->k)) {
+				if (first && anchored) {
+					dcfg_out_str(out, "# interval ");
+					dcfg_out_u64(out, same[0]->k);
+					dcfg_out_char(out, '\n');
+				} else if (same[0]->k > expected) {
+					dcfg_out_str(out, "# skip ");
+					dcfg_out_u64(out, same[0]->k - expected);
+					dcfg_out_char(out, '\n');
+				}
+				if (n_same == 1) {
+					dcfg_out_char(out, 'T');
+					dcfg_out_bytes(out, m->pool + same[0]->text, same[0]->len);
+					dcfg_out_char(out, '\n');
+				} else {
+					rc = write_sum(m, same, n_same, out);
+				}
+				expected = same[0]->k + 1;
+				first = 0;
+				n_same = 0;
+			}
+			if (v != NULL) {
+				if (dcfg_reserve((void **)&same, &cap_same, n_same + 1, sizeof *same) < 0)
+					rc = dcfg_merge_oom(m);
+				else
+					same[n_same++] = v;
+			}
+		}
+	}
+	free(same);
+	if (rc == 0 && anchored) {
+		dcfg_out_str(out, "# instructions ");
+		dcfg_out_u64(out, m->pieces[t->pieces[0]].from);
+		dcfg_out_char(out, ' ');
+		dcfg_out_u64(out, m->pieces[t->pieces[t->n_pieces - 1]].to);
+		dcfg_out_char(out, '\n');
+	}
+	return rc;
+}
