@@ -16,7 +16,7 @@
 # seen (GNU time).
 set -u
 [ $# -eq 3 ] || { echo "usage: sh scripts/bench-shards.sh BIN_DIR TOOLS_DIR CACHE_DIR" >&2; exit 2; }
-bin=$1
+bin=$(cd "$1" && pwd) || exit 2
 tools=$2
 cache=$3
 TIME=${TIME_CMD:-/usr/bin/time}
