@@ -609,6 +609,30 @@ walk() {
 	done
 }
 
+@test "real: the walk's trace in shards under GNU parallel, merged: the single run's tables and vectors" {
+	real
+	command -v parallel > /dev/null || skip "GNU parallel is not installed (make deps)"
+	walk
+	dcfg-encode --dcfg "$REAL" --chunk-edges 50 real.stream > real.trace.json
+	# 8 threads in 5 shards: threads grouped and cut
+	dcfg-expand --plan 5 real.trace.json > plan
+	[ "$(wc -l < plan)" -eq 5 ]
+	for k in edge block routine loop image type thread line file; do
+		rm -f shard.*
+		parallel -j 2 --colsep ' ' "dcfg-expand {} real.trace.json |
+		    dcfg-count --dcfg '$REAL' --by $k > shard.{#}" :::: plan
+		dcfg-count --merge shard.1 shard.2 shard.3 shard.4 shard.5 > merged
+		dcfg-count --dcfg "$REAL" --by "$k" real.stream | diff -u - merged
+	done
+	# vectors of 500 instructions, windows on multiples of it
+	dcfg-expand --plan 5 --align 500 --dcfg "$REAL" real.trace.json > plan
+	rm -f shard.*
+	parallel -j 2 --colsep ' ' "dcfg-expand --chunks {} real.trace.json |
+	    dcfg-count --dcfg '$REAL' --bbv 500 > shard.{#}" :::: plan
+	dcfg-count --merge $(seq -f shard.%g "$(wc -l < plan)") > merged
+	dcfg-expand --chunks real.trace.json | dcfg-count --dcfg "$REAL" --bbv 500 | diff -u - merged
+}
+
 @test "real: callgrind and webgrind with the walk's trace: read back, the blocks' sum" {
 	real
 	command -v callgrind_annotate > /dev/null || skip "callgrind_annotate (valgrind) is not installed"
