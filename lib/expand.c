@@ -28,8 +28,8 @@ struct expand {
 	uint32_t ids[BATCH];
 };
 
-static int
-listed(const uint64_t *v, size_t n, uint64_t x)
+int
+dcfg_expand_selects(const uint64_t *v, size_t n, uint64_t x)
 {
 	size_t i;
 
@@ -86,7 +86,7 @@ on_process(void *ctx, struct dcfg_trace *t, uint64_t pid)
 
 	header(x);
 	flush_totals(x);
-	if (!listed(x->o->pids, x->o->n_pids, pid))
+	if (!dcfg_expand_selects(x->o->pids, x->o->n_pids, pid))
 		return DCFG_TRACE_SKIP;
 	x->pid = pid;
 	if (x->o->dcfg && (x->process = dcfg_find_process(x->o->dcfg, pid)) == NULL)
@@ -108,7 +108,7 @@ on_thread(void *ctx, struct dcfg_trace *t, uint64_t pid, uint64_t tid)
 	(void)t;
 	(void)pid;
 	flush_totals(x);
-	if (!listed(x->o->tids, x->o->n_tids, tid))
+	if (!dcfg_expand_selects(x->o->tids, x->o->n_tids, tid))
 		return DCFG_TRACE_SKIP;
 	x->tid = tid;
 	x->in_thread = 1;

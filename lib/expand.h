@@ -28,6 +28,9 @@ struct dcfg_expand_options {
 	void *progress_ctx;
 };
 
+/* Whether a -p or -t list of N ids V selects X: it is in V, or V is empty (all). */
+int dcfg_expand_selects(const uint64_t *v, size_t n, uint64_t x);
+
 /* 0 done; 1 stopped because OUT failed (see dcfg_output_close); -1 with ERR set. */
 int dcfg_expand(const char *trace, const struct dcfg_expand_options *opt,
     struct dcfg_output *out, struct dcfg_error *err);

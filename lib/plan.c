@@ -3,23 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expand.h"
 #include "plan_internal.h"
 #include "progress.h"
 #include "trace.h"
 #include "vec.h"
-
-static int
-listed(const uint64_t *v, size_t n, uint64_t x)
-{
-	size_t i;
-
-	if (n == 0)
-		return 1;
-	for (i = 0; i < n; i++)
-		if (v[i] == x)
-			return 1;
-	return 0;
-}
 
 /* ---- reading ------------------------------------------------------------ */
 
@@ -28,7 +16,7 @@ on_process(void *ctx, struct dcfg_trace *t, uint64_t pid)
 {
 	struct dcfg_plan *pl = ctx;
 
-	if (!listed(pl->o->pids, pl->o->n_pids, pid))
+	if (!dcfg_expand_selects(pl->o->pids, pl->o->n_pids, pid))
 		return DCFG_TRACE_SKIP;
 	if (pl->o->dcfg && dcfg_find_process(pl->o->dcfg, pid) == NULL)
 		return dcfg_trace_fail(t, "process %llu is not in the DCFG",
@@ -45,7 +33,7 @@ on_thread(void *ctx, struct dcfg_trace *t, uint64_t pid, uint64_t tid)
 {
 	struct dcfg_plan *pl = ctx;
 
-	if (!listed(pl->o->tids, pl->o->n_tids, tid))
+	if (!dcfg_expand_selects(pl->o->tids, pl->o->n_tids, tid))
 		return DCFG_TRACE_SKIP;
 	if (dcfg_reserve((void **)&pl->trows, &pl->cap_trows, pl->n_trows + 1,
 	    sizeof *pl->trows) < 0)

@@ -573,38 +573,47 @@ dcfg_chunk_rewind(struct dcfg_chunk *c)
 	c->started = 0;
 }
 
-int
-dcfg_chunk_fail(struct dcfg_chunk *c, uint64_t edge_index, const char *fmt, ...)
+/* A chunk's error: about edge EDGE_INDEX, or (ROW) about its row as a whole. */
+static int
+chunk_vfail(struct dcfg_chunk *c, int row, uint64_t edge_index, const char *fmt, va_list ap)
 {
 	struct dcfg_trace *t = c->trace;
 	char msg[300];
-	va_list ap;
 
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
 	t->data_error = 1;
-	dcfg_json_fail(t->j, "process %llu thread %llu chunk %lu edge %llu: %s",
-	    (unsigned long long)c->info.pid, (unsigned long long)c->info.tid,
-	    c->info.index, (unsigned long long)edge_index, msg);
+	if (row)
+		dcfg_json_fail_at(t->j, t->seq_line, t->seq_column, "process %llu thread %llu chunk %lu: %s",
+		    (unsigned long long)c->info.pid, (unsigned long long)c->info.tid,
+		    c->info.index, msg);
+	else
+		dcfg_json_fail(t->j, "process %llu thread %llu chunk %lu edge %llu: %s",
+		    (unsigned long long)c->info.pid, (unsigned long long)c->info.tid,
+		    c->info.index, (unsigned long long)edge_index, msg);
 	c->failed = 1;
 	return DCFG_TRACE_ERROR;
 }
 
 int
-dcfg_chunk_fail_row(struct dcfg_chunk *c, const char *fmt, ...)
+dcfg_chunk_fail(struct dcfg_chunk *c, uint64_t edge_index, const char *fmt, ...)
 {
-	struct dcfg_trace *t = c->trace;
-	char msg[300];
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	rc = chunk_vfail(c, 0, edge_index, fmt, ap);
 	va_end(ap);
-	t->data_error = 1;
-	dcfg_json_fail_at(t->j, t->seq_line, t->seq_column, "process %llu thread %llu chunk %lu: %s",
-	    (unsigned long long)c->info.pid, (unsigned long long)c->info.tid,
-	    c->info.index, msg);
-	c->failed = 1;
-	return DCFG_TRACE_ERROR;
+	return rc;
+}
+
+int
+dcfg_chunk_fail_row(struct dcfg_chunk *c, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = chunk_vfail(c, 1, 0, fmt, ap);
+	va_end(ap);
+	return rc;
 }
