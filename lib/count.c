@@ -21,7 +21,6 @@ dcfg_count_by_parse(const char *name, enum dcfg_count_by *by)
 }
 
 struct counter {
-	const struct dcfg_stage *s;   /* reading a stream: the stage */
 	const struct dcfg *d;
 	struct dcfg_output *out;
 	const struct dcfg_count_options *o;
@@ -52,10 +51,8 @@ static int
 source_instrs_init(struct counter *c)
 {
 	const struct dcfg *d = c->d;
-	size_t i;
+	size_t i, n = d->n_edges ? d->n_edges : 1;
 	uint32_t k;
-
-	size_t n = d->n_edges ? d->n_edges : 1;
 
 	if ((c->source_instrs = malloc(n * sizeof *c->source_instrs)) == NULL ||
 	    (c->o->bbv && (c->target_block = malloc(n * sizeof *c->target_block)) == NULL))
@@ -181,7 +178,7 @@ on_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e
 		struct dcfg_count_thread *t = &c->threads[c->thread];
 		int *of = &c->thread_overflow;
 		t->edges = dcfg_count_add(of, t->edges, w);
-		t->instrs = dcfg_count_add(of, t->instrs, w == 1 ? src : dcfg_count_mul(of, w, src));
+		t->instrs = dcfg_count_add(of, t->instrs, dcfg_count_mul(of, w, src));
 	}
 	return 0;
 }
@@ -197,7 +194,7 @@ on_chunk(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
 	if (c->thread == c->n_threads)   /* before any "# thread": thread 0's */
 		on_thread(c, 0);
 	if (dcfg_bbv_chunk(&c->bbv, r->preceding) < 0)
-		return dcfg_error_at(err, c->s->name, r->lineno, 1,
+		return dcfg_error_at(err, c->name, r->lineno, 1,
 		    "chunk marker at instruction %llu goes back from %llu",
 		    (unsigned long long)r->preceding, (unsigned long long)c->bbv.pos);
 	return 0;
@@ -215,7 +212,7 @@ int
 dcfg_count_stream(struct dcfg_stage *s, struct dcfg_output *out, const char *path,
     const struct dcfg_count_options *o, struct dcfg_error *err)
 {
-	struct counter c = { .s = s, .d = s->dcfg, .out = out, .o = o };
+	struct counter c = { .d = s->dcfg, .out = out, .o = o };
 	int rc;
 
 	if (dcfg_count_table_init(&c.table, s->dcfg, o) < 0 || source_instrs_init(&c) < 0 ||

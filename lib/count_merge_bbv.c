@@ -7,7 +7,6 @@
 #include "count_table.h"
 #include "vec.h"
 
-
 /* "T:NODE:COUNT :NODE:COUNT ...", nodes ascending: the syntax count_bbv.c writes. */
 static int
 vector_ok(const char *s, size_t len)
@@ -204,10 +203,10 @@ sort_pieces(size_t *idx, size_t n, struct merge_piece *pcs)
 int
 dcfg_merge_write_thread(struct merge *m, const struct merge_process *p, struct merge_thread *t, struct dcfg_output *out)
 {
-	const struct merge_vector **same = NULL;
-	size_t n_same = 0, cap_same = 0, i, k;
+	const struct merge_vector **v = NULL;
+	size_t n = 0, i, j;
 	uint64_t expected = 0;
-	int anchored, first = 1, rc = 0;
+	int anchored, rc = 0;
 	char why[600];
 
 	for (i = 0; i < t->n_pieces; i++)
@@ -239,41 +238,38 @@ dcfg_merge_write_thread(struct merge *m, const struct merge_process *p, struct m
 	dcfg_out_str(out, "# thread ");
 	dcfg_out_u64(out, t->tid);
 	dcfg_out_char(out, '\n');
-	for (i = 0; i <= t->n_pieces && rc == 0; i++) {
-		const struct merge_piece *pc = i < t->n_pieces ? &m->pieces[t->pieces[i]] : NULL;
-		for (k = 0; k <= (pc ? pc->n : 0) && rc == 0; k++) {
-			const struct merge_vector *v = pc && k < pc->n ? &m->vectors[pc->first + k] : NULL;
-			/* a vector waits for the pieces after it that hold the same interval */
-			if (n_same > 0 && (v == NULL ? pc == NULL : v->k != same[0]->k)) {
-				if (first && anchored) {
-					dcfg_out_str(out, "# interval ");
-					dcfg_out_u64(out, same[0]->k);
-					dcfg_out_char(out, '\n');
-				} else if (same[0]->k > expected) {
-					dcfg_out_str(out, "# skip ");
-					dcfg_out_u64(out, same[0]->k - expected);
-					dcfg_out_char(out, '\n');
-				}
-				if (n_same == 1) {
-					dcfg_out_char(out, 'T');
-					dcfg_out_bytes(out, m->pool + same[0]->text, same[0]->len);
-					dcfg_out_char(out, '\n');
-				} else {
-					rc = write_sum(m, same, n_same, out);
-				}
-				expected = same[0]->k + 1;
-				first = 0;
-				n_same = 0;
-			}
-			if (v != NULL) {
-				if (dcfg_reserve((void **)&same, &cap_same, n_same + 1, sizeof *same) < 0)
-					rc = dcfg_merge_oom(m);
-				else
-					same[n_same++] = v;
-			}
-		}
+	/* the thread's vectors in order; only pieces side by side can share an interval */
+	for (i = 0; i < t->n_pieces; i++)
+		n += m->pieces[t->pieces[i]].n;
+	if (n > 0 && (v = malloc(n * sizeof *v)) == NULL)
+		return dcfg_merge_oom(m);
+	for (i = 0, n = 0; i < t->n_pieces; i++) {
+		const struct merge_piece *pc = &m->pieces[t->pieces[i]];
+		for (j = 0; j < pc->n; j++)
+			v[n++] = &m->vectors[pc->first + j];
 	}
-	free(same);
+	for (i = 0; i < n && rc == 0; i = j) {
+		for (j = i + 1; j < n && v[j]->k == v[i]->k; j++)
+			;
+		if (i == 0 && anchored) {
+			dcfg_out_str(out, "# interval ");
+			dcfg_out_u64(out, v[i]->k);
+			dcfg_out_char(out, '\n');
+		} else if (v[i]->k > expected) {
+			dcfg_out_str(out, "# skip ");
+			dcfg_out_u64(out, v[i]->k - expected);
+			dcfg_out_char(out, '\n');
+		}
+		if (j - i == 1) {
+			dcfg_out_char(out, 'T');
+			dcfg_out_bytes(out, m->pool + v[i]->text, v[i]->len);
+			dcfg_out_char(out, '\n');
+		} else {
+			rc = write_sum(m, v + i, j - i, out);
+		}
+		expected = v[i]->k + 1;
+	}
+	free(v);
 	if (rc == 0 && anchored) {
 		dcfg_out_str(out, "# instructions ");
 		dcfg_out_u64(out, m->pieces[t->pieces[0]].from);

@@ -406,7 +406,7 @@ dcfg_count_table_print(struct dcfg_count_table *t, const struct dcfg_process *p,
 	dcfg_tally_clear(&t->group);
 	if (rc < 0)
 		return -1;
-	if (n > 1)
+	if (n > 1 && t->rows[0].name)   /* numbered rows have keys of their own */
 		n = join_alike(t, n, overflow);
 	for (i = 0; i < n; i++)
 		total = dcfg_count_add(overflow, total, t->rows[i].instr);

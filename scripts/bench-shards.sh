@@ -25,23 +25,9 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-shards.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 
-note() { echo "bench: $*" >&2; }
+. "$(dirname "$0")/bench-lib.sh"
 
 command -v parallel > /dev/null || { note "GNU parallel is not installed (make deps)"; exit 1; }
-
-# best CMD: runs the shell command 3 times; SEC the best wall time, MIB the highest peak RSS.
-best() {
-	SEC=; MIB=
-	for r in 1 2 3; do
-		"$TIME" -o "$tmp/time" -f '%e %M' sh -c "$1" > "$tmp/out" 2> "$tmp/err" ||
-		    { note "failed: $1"; head -n 5 "$tmp/err" >&2; return 1; }
-		set -- "$1" $(tail -n 1 "$tmp/time")
-		SEC=$(awk -v a="${SEC:-}" -v b="$2" 'BEGIN { print (a == "" || b < a ? b : a) }')
-		MIB=$(awk -v a="${MIB:-0}" -v b="$3" 'BEGIN { b /= 1024; printf "%.1f", (b > a ? b : a) }')
-	done
-}
-
-row() { printf '%-58s %8s %8s  %s\n' "$1" "$SEC" "$MIB" "$2"; }
 
 e=${BENCH_SHARD_EDGES:-100000000}
 pd=$cache/shards-pair-$e
