@@ -176,13 +176,12 @@ dcfg_plan_index(struct dcfg_plan *pl)
 {
 	size_t n = pl->n_prows > pl->n_trows ? pl->n_prows : pl->n_trows;
 	struct keyed *k = malloc((n ? n : 1) * sizeof *k);
-	size_t *number = malloc((n ? n : 1) * sizeof *number);
 	size_t *proc_of_prow = malloc((pl->n_prows ? pl->n_prows : 1) * sizeof *proc_of_prow);
 	size_t *thread_of_trow = malloc((pl->n_trows ? pl->n_trows : 1) * sizeof *thread_of_trow);
 	size_t i, j, *fill = NULL;
 	int rc = -1;
 
-	if (!k || !number || !proc_of_prow || !thread_of_trow)
+	if (!k || !proc_of_prow || !thread_of_trow)
 		goto out;
 	/* processes */
 	for (i = 0; i < pl->n_prows; i++)
@@ -236,7 +235,6 @@ dcfg_plan_index(struct dcfg_plan *pl)
 	rc = 0;
 out:
 	free(k);
-	free(number);
 	free(proc_of_prow);
 	free(thread_of_trow);
 	free(fill);
