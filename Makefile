@@ -8,8 +8,11 @@ VERSION   = 0.1.0
 
 CC       ?= cc
 CFLAGS   ?= -O2 -g
+# lib/ is grouped by concept (README, Library); its headers are included by
+# bare name, as they are once installed in one directory.
+LIB_DIRS  = common dcfg trace encode stream convert check
 DCFG_CFLAGS = -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L \
-              -DDCFG_VERSION='"$(VERSION)"' -Ilib -pthread
+              -DDCFG_VERSION='"$(VERSION)"' $(LIB_DIRS:%=-Ilib/%) -pthread
 DCFG_LIBS = -lyajl -lz -lbz2 -pthread
 
 # BUILD=build-asan SAN=1 gives the sanitizer build that `make check` also tests.
@@ -22,9 +25,9 @@ endif
 
 CMDS     = dcfg-info dcfg-expand dcfg-encode dcfg-edges dcfg-blocks dcfg-count dcfg-check \
            dcfg-convert
-LIB_SRC  = $(wildcard lib/*.c)
+LIB_SRC  = $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c))
 LIB_OBJ  = $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o)
-HEADERS  = $(wildcard lib/*.h)
+HEADERS  = $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.h))
 BINS     = $(CMDS:%=$(BUILD)/bin/%)
 MANPAGES = $(wildcard man/man*/*.[0-9])
 

@@ -7,7 +7,7 @@
 # It builds the commands and the test tools with gcc --coverage -O0 into
 # $BUILD (default build-cov, apart from build/ and build-asan/), runs bats
 # over the files given (default t/) with PATH=$BUILD/bin:$BUILD/t:$PATH, runs
-# gcov on lib/*.c and cmd/*.c and prints:
+# gcov on lib/*/*.c and cmd/*.c and prints:
 #   (a) the lines executed per file, and the total;
 #   (b) every error path never executed, as "file:line: source line", in
 #       two lists: the error paths a test should reach, and those reached
@@ -24,14 +24,14 @@
 #        dcfg_error_set(  dcfg_error_at(  dcfg_cli_error(  fprintf(stderr
 #        usage(                                      (the commands)
 #        dcfg_json_fail(  dcfg_json_fail_at(  fail_at_frame(  vfail_at(
-#        yajl_failure(                               (lib/json.c)
-#        dcfg_trace_fail(  dcfg_chunk_fail(  DATA_FAIL(   (lib/trace.c)
+#        yajl_failure(                               (lib/common/json.c)
+#        dcfg_trace_fail(  dcfg_chunk_fail(  DATA_FAIL(   (lib/trace/trace.c)
 #        set_error(  fail(  snprintf(dec->error / c->dec.error
 #                                                    (the sequence decoder)
-#        fail_at(                                    (lib/encode.c)
+#        fail_at(                                    (lib/encode/encode.c)
 #        dcfg_finding(  say(  finding(                (dcfg-check's findings)
 #      or sets the message that a caller reports:
-#        why = "...  bad_char =     (lib/json.c, lib/sequence.c, lib/ttable.c)
+#        why = "...  bad_char =     (json.c, sequence.c, ttable.c)
 #      A function's own definition line (its name in column 0) is not a
 #      call.  A call written over several lines is judged by the first of
 #      its lines that gcov counts.
@@ -76,13 +76,13 @@ if [ $run = 1 ]; then
 	    "$BUILD/bats.log"
 fi
 
-# gcov finds the sources by their relative names (lib/x.c), so it runs in a
+# gcov finds the sources by their relative names (lib/GROUP/x.c), so it runs in a
 # scratch directory where lib and cmd lead back to the tree.
 work=$(mktemp -d) || exit 2
 trap 'rm -rf "$work"' EXIT
 ln -s "$ROOT/lib" "$work/lib"
 ln -s "$ROOT/cmd" "$work/cmd"
-for src in lib/*.c cmd/*.c; do
+for src in lib/*/*.c cmd/*.c; do
 	obj="$ROOT/$BUILD/${src%.c}.o"
 	# (make deletes the commands' objects as intermediate: their .gcno stays.)
 	[ -f "${obj%.o}.gcno" ] || { echo "coverage: ${obj%.o}.gcno is missing" >&2; exit 2; }
@@ -93,7 +93,7 @@ for src in lib/*.c cmd/*.c; do
 done
 
 cd "$work" || exit 2
-for src in lib/*.c cmd/*.c; do
+for src in lib/*/*.c cmd/*.c; do
 	[ -f "${src##*/}.gcov" ] && printf '%s\n' "${src##*/}.gcov"
 done > list
 REPORT=$REPORT ALLOC=$ALLOC awk '
@@ -110,7 +110,7 @@ function flush(   n, i, k, c, exe, run, stmt, cond, oom) {
 		if (cnt[i] != "#####" && cnt[i] != "=====")
 			run++
 	}
-	cover[file] = sprintf("%-26s %6.1f%%  %5d/%d", file, exe ? 100 * run / exe : 100, run, exe)
+	cover[file] = sprintf("%-32s %6.1f%%  %5d/%d", file, exe ? 100 * run / exe : 100, run, exe)
 	files[++nfiles] = file
 	all_exe += exe
 	all_run += run

@@ -10,7 +10,7 @@
 load test_helper
 
 # ---------------------------------------------------------------------------
-# lib/json.c: the table layer, with dcfg-info as the reader
+# lib/common/json.c: the table layer, with dcfg-info as the reader
 
 @test "json: a header value that is not a string" {
 	printf '%s\n' '{"PROCESSES": [[1]]}' > bad.json
@@ -47,7 +47,7 @@ load test_helper
 }
 
 # ---------------------------------------------------------------------------
-# lib/load.c: the DCFG loader
+# lib/dcfg/load.c: the DCFG loader
 
 @test "load: a string with a NUL character" {
 	printf '%s\n' '{"FILE_NAMES": [["FILE_NAME_ID", "FILE_NAME"],' \
@@ -67,7 +67,7 @@ load test_helper
 }
 
 # ---------------------------------------------------------------------------
-# lib/input.c, lib/output.c, lib/cli.c: files
+# lib/common/input.c, output.c, cli.c: files
 
 @test "input: a directory is not a file" {
 	mkdir adir
@@ -82,7 +82,7 @@ load test_helper
 }
 
 # ---------------------------------------------------------------------------
-# lib/trace.c and lib/sequence.c: the DCFG-trace reader
+# lib/trace/trace.c and sequence.c: the DCFG-trace reader
 
 # bits_trace FILE EDGE_COUNT SEQUENCE [DICTIONARY]: as in expand.bats,
 # process 1, thread 0, one chunk with the one-bit table (10 -0-> 10,
@@ -152,7 +152,7 @@ SEQ1='PROCESSES[1].THREAD_DATA[1].TRACE_DATA[1].EDGE_ID_SEQUENCE: process 1 thre
 }
 
 # ---------------------------------------------------------------------------
-# dcfg-expand (cmd/dcfg-expand.c, lib/expand.c)
+# dcfg-expand (cmd/dcfg-expand.c, lib/trace/expand.c)
 
 @test "dcfg-expand: 1025 times -p" {
 	args=()
@@ -188,7 +188,7 @@ SEQ1='PROCESSES[1].THREAD_DATA[1].TRACE_DATA[1].EDGE_ID_SEQUENCE: process 1 thre
 }
 
 # ---------------------------------------------------------------------------
-# dcfg-encode (lib/encode.c, lib/stream.c)
+# dcfg-encode (lib/encode/encode.c, lib/stream/stream.c)
 
 @test "dcfg-encode: a thread before any process, a chunk before any thread" {
 	printf '# dcfg-stream 1\n# thread 0\n' > s
@@ -241,7 +241,7 @@ SEQ1='PROCESSES[1].THREAD_DATA[1].TRACE_DATA[1].EDGE_ID_SEQUENCE: process 1 thre
 }
 
 # ---------------------------------------------------------------------------
-# dcfg-convert (lib/convert.c, lib/profile.c, lib/dcpi.c)
+# dcfg-convert (lib/convert/convert.c, profile.c, dcpi.c)
 
 @test "dcfg-convert: two processes and a trace on standard input, without -p" {
 	dcfg_convert --to callgrind --dcfg "$DATA/two-processes.dcfg.json" --trace - --out-dir out < /dev/null

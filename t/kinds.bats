@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # A file of one kind where a command expects another: every command says
 # what it got and what it wanted, at the place that told (exit 2).  The
-# kinds are told apart as dcfg(7) and lib/kind.h say: a DCFG by its
+# kinds are told apart as dcfg(7) and lib/common/kind.h say: a DCFG by its
 # FILE_NAMES, EDGE_TYPES or SPECIAL_NODES keys or a PROCESS_DATA column, a
 # DCFG-trace by the TRANSITION_TABLE, THREAD_DATA or STRING_DICTIONARY
 # columns of its PROCESSES header, an edge stream by its '#' first line.

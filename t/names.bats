@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # Names a person reads, the same in every table, profile and picture
-# (lib/names.h): a routine is its symbol when its entry is the symbol's
+# (lib/dcfg/names.h): a routine is its symbol when its entry is the symbol's
 # start (main, not main+0x0); symbol+0xOFF inside a symbol; IMAGE+0xOFF
 # where no symbol covers it. A symbol name that two images of the process
 # share gets @IMAGE. An image is its base name; its whole file name when

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The progress meter (lib/progress.h): its exact text, driven with a fake
+# The progress meter (lib/common/progress.h): its exact text, driven with a fake
 # clock by t/tools/progress-meter, and what the commands show with
 # --progress (stderr to a file, so never timed: only the last line of each
 # file, drawn when it is done, is certain).

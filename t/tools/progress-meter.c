@@ -1,5 +1,5 @@
 /*
- * Test driver for the progress meter (lib/progress.h): drives it with a
+ * Test driver for the progress meter (lib/common/progress.h): drives it with a
  * fake clock and given byte counts, writing what it draws to standard
  * output, so that bats tests can check the exact text without timing
  * anything. Not installed.

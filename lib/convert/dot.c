@@ -1,7 +1,7 @@
 /*
  * dcfg-convert --to dot: the text helpers, the call graph of a process, and
  * the choice between it and the routines' graphs (dot_cfg.c). Every count
- * comes from the profile (lib/profile), so the numbers agree with the
+ * comes from the profile (profile.c), so the numbers agree with the
  * Callgrind output.
  */
 #include <inttypes.h>
