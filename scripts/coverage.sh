@@ -185,7 +185,7 @@ END {
 	print "coverage: lines executed per file"
 	for (i = 1; i <= nfiles; i++)
 		print "  " cover[files[i]]
-	printf "  %-26s %6.1f%%  %5d/%d\n", "total", all_exe ? 100 * all_run / all_exe : 100, all_run, all_exe
+	printf "  %-32s %6.1f%%  %5d/%d\n", "total", all_exe ? 100 * all_run / all_exe : 100, all_run, all_exe
 	print ""
 	printf "coverage: error paths never executed (%d):\n", nerr
 	for (i = 1; i <= nerr; i++)
