@@ -1,6 +1,10 @@
-#include "json.h"
+/*
+ * The walk: yajl's SAX callbacks checked against the schema, frame by frame
+ * (the schema's depth only; skipped values are counted, never recursed).
+ * Positions and messages are in json_where.c, numbers in json_number.c.
+ */
+#include "json_internal.h"
 
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,63 +12,7 @@
 
 #include <yajl/yajl_parse.h>
 
-#include "kind.h"
 #include "vec.h"
-
-#define MAX_FRAMES   48      /* deeper than any schema; frames follow the schema only */
-#define MAX_SKIP     10000   /* nesting allowed inside skipped values */
-#define MAX_COLUMNS  64
-#define CHUNK_SIZE   (256 * 1024)
-#define NO_COLUMN    0xff
-
-enum frame_kind { F_OBJECT, F_TABLE, F_HEADER, F_ROW, F_INT_ARRAY, F_DICT };
-
-struct frame {
-	enum frame_kind kind;
-	const struct dcfg_json_field *field;  /* the object, table or array itself */
-	const struct dcfg_json_field *cur;    /* object: field of the current key */
-	uint64_t seen;                        /* object: keys seen; table: columns in header */
-	unsigned long count;                  /* table: data rows; header/row/array: values */
-	unsigned ncols;                       /* table: header length */
-	unsigned need;                        /* table: 1 + last position of a required column */
-	unsigned long line, column;           /* where the frame's '[' or '{' is */
-	uint8_t colmap[MAX_COLUMNS];          /* table: header position -> field index; last */
-};
-
-enum token { T_OTHER, T_STRING, T_NUMBER };
-
-struct dcfg_json {
-	const struct dcfg_json_field *root;
-	const struct dcfg_json_handler *h;
-	void *ctx;
-	yajl_handle yajl;
-	struct frame frames[MAX_FRAMES];
-	int depth;                 /* frames in use */
-	unsigned long skip;        /* > 0: inside a skipped container this deep */
-	int got_root;
-
-	const char *file;
-	struct dcfg_error *err;
-	int failed;
-	int stopped;               /* a callback asked to stop */
-	char *key;                 /* a dictionary's current key */
-	size_t key_len, key_cap;
-
-	/*
-	 * Turning yajl's offsets into line:column: the place of the chunk's
-	 * first byte, and a cursor that only moves forward within the chunk,
-	 * so that finding every token's place costs one pass over the text.
-	 */
-	const unsigned char *chunk;
-	unsigned long line, column;
-	size_t scan_off;
-	unsigned long scan_line, scan_column;
-	unsigned long header_line, header_column;  /* of the header just read */
-	unsigned long key_line, key_column;        /* of a dictionary's current key */
-	int at_key;                /* errors of a dictionary entry are placed at its key */
-	enum token tok;              /* kind of the token being handled */
-	size_t tok_len;              /* its length when known (numbers, punctuation) */
-};
 
 static const char *const kind_names[] = {
 	[DCFG_JSON_SKIP] = "any value",
@@ -75,347 +23,6 @@ static const char *const kind_names[] = {
 	[DCFG_JSON_TABLE] = "a table (an array of rows)",
 	[DCFG_JSON_DICT] = "an object of strings",
 };
-
-int
-dcfg_parse_json_number(const char *s, size_t len, uint64_t *value,
-    const char **why)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	if (len > 0 && s[0] == '-') {
-		*why = "negative values are not allowed";
-		return -1;
-	}
-	for (i = 0; i < len; i++) {
-		unsigned d = (unsigned char)s[i] - '0';
-		if (d > 9) {
-			*why = "not an integer (fractions and exponents are not allowed)";
-			return -1;
-		}
-		if (v > (UINT64_MAX - d) / 10) {
-			*why = "integer does not fit in 64 bits";
-			return -1;
-		}
-		v = v * 10 + d;
-	}
-	if (len == 0) {
-		*why = "empty number";
-		return -1;
-	}
-	*value = v;
-	return 0;
-}
-
-int
-dcfg_parse_c_integer(const char *s, size_t len, uint64_t *value,
-    const char **why)
-{
-	unsigned base = 10;
-	uint64_t v = 0;
-	size_t i = 0;
-
-	if (len > 0 && s[0] == '-') {
-		*why = "negative values are not allowed";
-		return -1;
-	}
-	if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		i = 2;
-		if (len == 2) {
-			*why = "not an integer (decimal, 0x-hex or 0-octal)";
-			return -1;
-		}
-	} else if (len >= 2 && s[0] == '0') {
-		base = 8;
-		i = 1;
-	}
-	if (len == 0) {
-		*why = "not an integer (decimal, 0x-hex or 0-octal)";
-		return -1;
-	}
-	for (; i < len; i++) {
-		unsigned c = (unsigned char)s[i], d;
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
-			d = 99;
-		if (d >= base) {
-			*why = "not an integer (decimal, 0x-hex or 0-octal)";
-			return -1;
-		}
-		if (v > (UINT64_MAX - d) / base) {
-			*why = "integer does not fit in 64 bits";
-			return -1;
-		}
-		v = v * base + d;
-	}
-	*value = v;
-	return 0;
-}
-
-/* ---- positions and messages ---- */
-
-static void
-advance(unsigned long *line, unsigned long *column, const unsigned char *p,
-    size_t n)
-{
-	const unsigned char *end = p + n, *nl;
-
-	while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-		++*line;
-		*column = 1;
-		p = nl + 1;
-	}
-	*column += (unsigned long)(end - p);
-}
-
-/* Raw length of the string token ending just before OFF, when it is all in this chunk. */
-static size_t
-string_token_length(const unsigned char *chunk, size_t off)
-{
-	size_t i, slashes;
-
-	if (off < 2 || chunk[off - 1] != '"')
-		return 0;
-	for (i = off - 1; i-- > 0;) {
-		if (chunk[i] != '"')
-			continue;
-		for (slashes = 0; slashes < i && chunk[i - 1 - slashes] == '\\'; slashes++)
-			;
-		if (slashes % 2 == 0)
-			return off - i;
-	}
-	return 0;
-}
-
-static void
-position_at(struct dcfg_json *j, size_t off, unsigned long *line,
-    unsigned long *column)
-{
-	if (j->chunk == NULL) {
-		*line = j->line;
-		*column = j->column;
-		return;
-	}
-	if (off < j->scan_off) {   /* yajl moved back to a token's start */
-		j->scan_off = 0;
-		j->scan_line = j->line;
-		j->scan_column = j->column;
-	}
-	advance(&j->scan_line, &j->scan_column, j->chunk + j->scan_off, off - j->scan_off);
-	j->scan_off = off;
-	*line = j->scan_line;
-	*column = j->scan_column;
-}
-
-static void
-token_position(struct dcfg_json *j, unsigned long *line, unsigned long *column)
-{
-	if (j->at_key) {
-		*line = j->key_line;
-		*column = j->key_column;
-		return;
-	}
-	size_t off = j->chunk ? yajl_get_bytes_consumed(j->yajl) : 0;
-	size_t len = j->tok_len, raw;
-
-	/*
-	 * A string's raw length, escapes included, when it starts in this
-	 * chunk; one that began in an earlier chunk is taken as its decoded
-	 * length and quotes (exact unless it holds escapes).
-	 */
-	if (j->tok == T_STRING && j->chunk && (raw = string_token_length(j->chunk, off)) > 0)
-		len = raw;
-
-	position_at(j, off, line, column);
-	/* Tokens never span lines, so the start is on the same line. */
-	if (len > 0 && *column > len)
-		*column -= len;
-}
-
-static int
-is_space(unsigned char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-/* Characters of numbers and literals. */
-static int
-is_word_char(unsigned char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-	    (c >= 'A' && c <= 'Z') || c == '.' || c == '-' || c == '+';
-}
-
-static size_t
-append(char *buf, size_t size, size_t at, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (at >= size)
-		return at;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + at, size - at, fmt, ap);
-	va_end(ap);
-	return n < 0 ? at : at + (size_t)n;
-}
-
-static size_t
-format_path(const struct dcfg_json *j, char *buf, size_t size)
-{
-	size_t at = 0;
-	int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < j->depth; i++) {
-		const struct frame *f = &j->frames[i];
-		const struct frame *table = i > 0 ? &j->frames[i - 1] : NULL;
-		switch (f->kind) {
-		case F_OBJECT:
-			if (f->cur)
-				at = append(buf, size, at, "%s%s", at ? "." : "", f->cur->name);
-			break;
-		case F_TABLE:
-			break;
-		case F_HEADER:
-			at = append(buf, size, at, "[header]");
-			break;
-		case F_ROW:
-			at = append(buf, size, at, "[%lu]", table->count);
-			if (f->count > 0 && f->count <= table->ncols &&
-			    table->colmap[f->count - 1] != NO_COLUMN)
-				at = append(buf, size, at, ".%s",
-				    table->field->schema->fields[table->colmap[f->count - 1]].name);
-			break;
-		case F_INT_ARRAY:
-			if (f->count > 0)
-				at = append(buf, size, at, "[%lu]", f->count - 1);
-			break;
-		case F_DICT:
-			break;
-		}
-	}
-	return at;
-}
-
-static int
-vfail_at(struct dcfg_json *j, unsigned long line, unsigned long column,
-    const char *fmt, va_list ap)
-{
-	char path[256], msg[384];
-
-	if (j->failed)
-		return DCFG_JSON_ERROR;
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	format_path(j, path, sizeof path);
-	dcfg_error_at(j->err, j->file, line, column, "%s%s%s", path,
-	    path[0] ? ": " : "", msg);
-	j->failed = 1;
-	return DCFG_JSON_ERROR;
-}
-
-int
-dcfg_json_fail(struct dcfg_json *j, const char *fmt, ...)
-{
-	unsigned long line, column;
-	va_list ap;
-	int rc;
-
-	token_position(j, &line, &column);
-	va_start(ap, fmt);
-	rc = vfail_at(j, line, column, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-int
-dcfg_json_fail_at(struct dcfg_json *j, unsigned long line, unsigned long column,
-    const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = vfail_at(j, line, column, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-void
-dcfg_json_position(struct dcfg_json *j, unsigned long *line,
-    unsigned long *column)
-{
-	token_position(j, line, column);
-}
-
-void
-dcfg_json_value_position(const struct dcfg_json *j, unsigned long *line,
-    unsigned long *column)
-{
-	*line = j->depth > 0 ? j->frames[j->depth - 1].line : 1;
-	*column = j->depth > 0 ? j->frames[j->depth - 1].column : 1;
-}
-
-void
-dcfg_json_header_position(const struct dcfg_json *j, unsigned long *line,
-    unsigned long *column)
-{
-	*line = j->header_line;
-	*column = j->header_column;
-}
-
-int
-dcfg_json_column(const struct dcfg_json *j, int id)
-{
-	const struct frame *t;
-	unsigned pos;
-	int i;
-
-	for (i = j->depth - 1; i >= 0 && j->frames[i].kind != F_TABLE; i--)
-		;
-	if (i < 0)
-		return -1;
-	t = &j->frames[i];
-	for (pos = 0; pos < t->ncols; pos++)
-		if (t->colmap[pos] != NO_COLUMN &&
-		    t->field->schema->fields[t->colmap[pos]].id == id)
-			return (int)pos;
-	return -1;
-}
-
-/* An error about a whole row or header, placed at its opening bracket. */
-static int
-fail_at_frame(struct dcfg_json *j, const struct frame *f, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-fail_at_frame(struct dcfg_json *j, const struct frame *f, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = vfail_at(j, f->line, f->column, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-unsigned long
-dcfg_json_row(const struct dcfg_json *j)
-{
-	int i;
-
-	for (i = j->depth - 1; i >= 0; i--)
-		if (j->frames[i].kind == F_TABLE)
-			return j->frames[i].count;
-	return 0;
-}
 
 /* ---- the walk ---- */
 
@@ -657,7 +264,7 @@ push(struct dcfg_json *j, enum frame_kind kind, const struct dcfg_json_field *fl
 	memset(f, 0, offsetof(struct frame, colmap));
 	f->kind = kind;
 	f->field = fld;
-	token_position(j, &f->line, &f->column);
+	json_token_position(j, &f->line, &f->column);
 	return 1;
 }
 
@@ -752,7 +359,7 @@ cb_map_key(void *ctx, const unsigned char *key, size_t len)
 		memcpy(j->key, key, len);
 		j->key[len] = '\0';
 		j->key_len = len;
-		token_position(j, &j->key_line, &j->key_column);
+		json_token_position(j, &j->key_line, &j->key_column);
 		return 1;
 	}
 	sc = f->field->schema;
@@ -798,10 +405,10 @@ container_end(struct dcfg_json *j)
 		sc = f->field->schema;
 		for (i = 0; i < sc->n_fields; i++)
 			if (sc->fields[i].required && !((f - 1)->seen & (UINT64_C(1) << i)))
-				return fail_at_frame(j, f, "the header has no %s column",
+				return json_fail_at_frame(j, f, "the header has no %s column",
 				    sc->fields[i].name), 0;
 		if (f->count == 0)
-			return fail_at_frame(j, f, "the header row is empty"), 0;
+			return json_fail_at_frame(j, f, "the header row is empty"), 0;
 		j->header_line = f->line;
 		j->header_column = f->column;
 		/* (called with the header still open, so errors name "[header]") */
@@ -818,7 +425,7 @@ container_end(struct dcfg_json *j)
 				    t->field->schema->fields[t->colmap[pos]].required)
 					break;
 			f->count = 0;
-			return fail_at_frame(j, f, "row has no value for %s",
+			return json_fail_at_frame(j, f, "row has no value for %s",
 			    t->field->schema->fields[t->colmap[pos]].name), 0;
 		}
 		if (j->h->row_end && !verdict(j, j->h->row_end(j->ctx, f->field->id)))
@@ -882,49 +489,6 @@ dcfg_json_free(struct dcfg_json *j)
 	free(j);
 }
 
-/*
- * yajl's own message without its "parse error: " decoration, at the offset
- * yajl reports.
- */
-static int
-yajl_failure(struct dcfg_json *j, size_t len)
-{
-	unsigned char *msg = yajl_get_error(j->yajl, 0, j->chunk, len);
-	const char *text = (const char *)msg, *colon;
-	size_t off = yajl_get_bytes_consumed(j->yajl), start;
-	char clean[200];
-	int n;
-
-	if ((colon = strstr(text, "error: ")) != NULL)
-		text = colon + strlen("error: ");
-	n = snprintf(clean, sizeof clean, "%s", text);
-	yajl_free_error(j->yajl, msg);
-	while (n > 0 && (clean[n - 1] == '\n' || clean[n - 1] == ' '))
-		clean[--n] = '\0';
-	j->tok = T_OTHER;
-	j->tok_len = 0;
-	/* yajl stops after the bad token, or at its start after whitespace. */
-	if (off > 0 && off <= len && j->chunk[off - 1] == '"') {
-		j->tok = T_STRING;
-	} else if (off > 0 && off <= len && !is_space(j->chunk[off - 1])) {
-		for (start = off - 1; start > 0 && is_word_char(j->chunk[start]) &&
-		    is_word_char(j->chunk[start - 1]); start--)
-			;
-		j->tok_len = off - start;
-	}
-	/* Not JSON at all but an edge stream: say that, not where JSON broke. */
-	if (j->h->wants && j->line == 1 && j->column == 1 && j->scan_off == 0) {
-		for (start = 0; start < len && is_space(j->chunk[start]); start++)
-			;
-		if (start < len && j->chunk[start] == '#') {
-			j->failed = 1;
-			return dcfg_kind_error(j->err, j->file, 1, start + 1, DCFG_KIND_STREAM,
-			    (enum dcfg_kind)j->h->wants);
-		}
-	}
-	return dcfg_json_fail(j, "invalid JSON: %s", clean);
-}
-
 int
 dcfg_json_parse(struct dcfg_json *j, struct dcfg_input *in,
     struct dcfg_error *err)
@@ -956,10 +520,10 @@ dcfg_json_parse(struct dcfg_json *j, struct dcfg_input *in,
 		}
 		if (st != yajl_status_ok) {
 			if (!j->failed)
-				yajl_failure(j, (size_t)n);
+				json_yajl_failure(j, (size_t)n);
 			goto fail;
 		}
-		position_at(j, (size_t)n, &j->line, &j->column);
+		json_position_at(j, (size_t)n, &j->line, &j->column);
 		total += (uint64_t)n;
 		if (j->h->progress)
 			j->h->progress(j->ctx, dcfg_input_raw_bytes(in));
