@@ -229,9 +229,15 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 
 	if (dcfg_chunk_info(c)->index == 3)
 		return DCFG_TRACE_OK;   /* a chunk left undecoded, as --from-icount does */
+	/*
+	 * The third chunk's window runs to its end: all its edges written out,
+	 * so only where the plain decoding is compared (EDGE_COUNT under the
+	 * cap), or 2^32 copies of a run would be 2^32 writes of the harness's
+	 * making.
+	 */
 	want.from = dcfg_chunk_info(c)->edge_count % 97;
-	want.to = dcfg_chunk_info(c)->index == 2 ? UINT64_MAX :
-	    want.from + 1 + dcfg_chunk_info(c)->first_edge_id % 500;
+	want.to = dcfg_chunk_info(c)->index == 2 && dcfg_chunk_info(c)->edge_count < MAX_EDGES ?
+	    UINT64_MAX : want.from + 1 + dcfg_chunk_info(c)->first_edge_id % 500;
 	while ((n = dcfg_chunk_next(c, r->ids, sizeof r->ids / sizeof r->ids[0])) > 0) {
 		for (i = 0; i < n; i++) {
 			digest_add(&plain, r->ids[i]);
