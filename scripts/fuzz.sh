@@ -17,7 +17,9 @@
 # the target with a failure and leaves the reproducer in
 # t/fuzz-regressions/NAME/: commit it with the fix, and t/fuzz.bats replays
 # it in every `make test` from then on. Prints the executions of each
-# target, and the seconds and executions to the finding.
+# target, and the seconds and executions to the finding. A target stopped
+# by SIGINT (pkill -INT -f build-fuzz/fuzz-NAME: a long run ended early)
+# found nothing: its executions are printed, marked "(interrupted)".
 #
 # FUZZ_KEEP_GOING=1 runs libFuzzer's fork mode instead: findings do not
 # stop it, every reproducer goes to build-fuzz/findings/NAME/, and the first
@@ -154,6 +156,9 @@ for name in "$@"; do
 	if [ "$keep_going" = 1 ]; then
 		echo "fuzz: $name: $runs executions in $took s"
 		triage "$name" "$exe" "$log" "$start"
+	elif [ "$rc" -eq 72 ] && grep -q 'libFuzzer: run interrupted' "$log"; then
+		# SIGINT to the target (pkill -INT -f build-fuzz/fuzz-NAME) ends a long run early
+		echo "fuzz: $name: ${runs:-?} executions in $took s, no finding (interrupted)"
 	elif [ "$rc" -ne 0 ]; then
 		echo "fuzz: $name: a finding after $took s and ${runs:-?} executions (exit $rc); see $log:" >&2
 		grep -E 'ERROR|SUMMARY|Test unit written' "$log" | head -n 5 >&2

@@ -1,0 +1,65 @@
+#!/usr/bin/env bats
+# scripts/fuzz.sh (make fuzz), run in a scratch tree of its own with a fake
+# target in place of a libFuzzer build: what it hands the target, and how it
+# words each way a run can end (the executions, a finding, an interrupted
+# long run).
+
+load test_helper
+
+# fake_tree EXIT LOG-LINES...: ./tree holds the script and build-fuzz/fuzz-fake,
+# which records its arguments in ./tree/args, prints the lines and exits EXIT.
+fake_tree() {
+	local code=$1 line
+	shift
+	mkdir -p tree/scripts tree/build-fuzz tree/t/fuzz
+	cp "$BATS_TEST_DIRNAME/../scripts/fuzz.sh" tree/scripts/
+	{
+		echo '#!/bin/sh'
+		echo 'printf "%s\n" "$@" > "$(dirname "$0")/../args"'
+		for line in "$@"; do
+			printf "echo '%s' >&2\n" "$line"
+		done
+		echo "exit $code"
+	} > tree/build-fuzz/fuzz-fake
+	chmod +x tree/build-fuzz/fuzz-fake
+}
+
+@test "fuzz.sh: a run to its end says its executions, with FUZZ_RUNS as -runs" {
+	fake_tree 0 'Done 1234 runs in 1 second(s)' 'stat::number_of_executed_units: 1234'
+	FUZZ_RUNS=1234 capture sh tree/scripts/fuzz.sh 5 fake
+	[ "$status" -eq 0 ] || { show; false; }
+	grep -qx 'fuzz: fake: 1234 executions in [0-9]* s, no finding' stdout || { show; false; }
+	grep -qx -- '-runs=1234' tree/args
+	grep -qx -- '-max_total_time=5' tree/args
+	grep -q -- '-artifact_prefix=.*/t/fuzz-regressions/fake/$' tree/args
+}
+
+@test "fuzz.sh: a finding fails the run and shows libFuzzer's summary" {
+	fake_tree 1 '==1== ERROR: AddressSanitizer: heap-buffer-overflow' \
+	    'SUMMARY: AddressSanitizer: heap-buffer-overflow' 'stat::number_of_executed_units: 77'
+	capture sh tree/scripts/fuzz.sh 5 fake
+	[ "$status" -eq 1 ] || { show; false; }
+	grep -q '^fuzz: fake: a finding after [0-9]* s and 77 executions (exit 1)' stderr || { show; false; }
+	grep -q 'SUMMARY: AddressSanitizer' stderr
+}
+
+@test "fuzz.sh: a long run stopped by SIGINT is no finding, and says it was interrupted" {
+	fake_tree 72 '==1== libFuzzer: run interrupted; exiting' 'stat::number_of_executed_units: 5000'
+	capture sh tree/scripts/fuzz.sh 5 fake
+	[ "$status" -eq 0 ] || { show; false; }
+	grep -qx 'fuzz: fake: 5000 executions in [0-9]* s, no finding (interrupted)' stdout || { show; false; }
+}
+
+@test "fuzz.sh: exit 72 without libFuzzer's interrupt message is a finding" {
+	fake_tree 72 'stat::number_of_executed_units: 9'
+	capture sh tree/scripts/fuzz.sh 5 fake
+	[ "$status" -eq 1 ] || { show; false; }
+	grep -q '^fuzz: fake: a finding after [0-9]* s and 9 executions (exit 72)' stderr || { show; false; }
+}
+
+@test "fuzz.sh: a target not built is a usage error" {
+	fake_tree 0
+	capture sh tree/scripts/fuzz.sh 5 missing
+	[ "$status" -eq 2 ] || { show; false; }
+	grep -q 'fuzz-missing is missing (make fuzz builds it)' stderr
+}
