@@ -2,12 +2,16 @@
  * The DCFG-trace reader with the transition tables and the sequence
  * decoder behind it; the decoder with runs, checked against the plain
  * decoder edge for edge; the summary dcfg-info makes of a trace without
- * decoding it; and the look at the first bytes that tells the kinds apart.
+ * decoding it; dcfg-expand --plan's chunk table and shards (at most the
+ * lines asked for); and the look at the first bytes that tells the kinds
+ * apart.
  */
 #include "fuzz.h"
 
+#include "dcfg.h"
 #include "kind.h"
 #include "output.h"
+#include "plan.h"
 #include "stream.h"
 #include "trace.h"
 #include "trace_summary.h"
@@ -259,6 +263,73 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 	return n < 0 ? DCFG_TRACE_ERROR : DCFG_TRACE_OK;
 }
 
+#ifndef FUZZ_DATA
+#define FUZZ_DATA "t/data"
+#endif
+
+/* The bundled sample's DCFG, whose process a plan with --align prices chunks by. */
+static const struct dcfg *
+sample(void)
+{
+	static struct dcfg *d;
+	struct dcfg_load_options lo = { .keep = DCFG_KEEP_ALL };
+	struct dcfg_error err;
+
+	if (d == NULL && (d = dcfg_load(FUZZ_DATA "/sample/prog.dcfg.json.gz", &lo, &err)) == NULL) {
+		fprintf(stderr, "fuzz-trace: %s: %s\n", err.file, err.message);
+		abort();
+	}
+	return d;
+}
+
+/*
+ * dcfg-expand --plan N over the file, N from 1 to 5; with --align (one
+ * input in two) cut at multiples of an interval and priced by the sample's
+ * DCFG, which other processes are missing from (an error). A plan written
+ * has at most N lines, each ending in a newline.
+ */
+static void
+check_plan(const char *path, size_t size)
+{
+	static int fd = -1;
+	static char out_path[64];
+	struct dcfg_plan_options po = { .lines = 1 + size % 5 };
+	struct dcfg_output out;
+	struct dcfg_error err;
+	char buf[4096], last = '\n';
+	uint64_t lines = 0;
+	off_t at = 0;
+	ssize_t n = 0, i;
+	int rc;
+
+	if (fd < 0) {
+		if ((fd = memfd_create("fuzz-plan", 0)) < 0)
+			abort();
+		snprintf(out_path, sizeof out_path, "/proc/self/fd/%d", fd);
+	}
+	if (size & 4) {
+		po.align = 1 + size % 1000;
+		po.dcfg = sample();
+		po.dcfg_path = "sample.dcfg.json";
+	}
+	if (dcfg_output_open(&out, out_path, &err) < 0)
+		abort();
+	rc = dcfg_plan(path, &po, &out, &err);
+	if (dcfg_output_close(&out, &err) < 0)
+		abort();
+	while ((n = pread(fd, buf, sizeof buf, at)) > 0) {
+		for (i = 0; i < n; i++)
+			lines += buf[i] == '\n';
+		last = buf[n - 1];
+		at += n;
+	}
+	if (rc == 0 && (lines > po.lines || last != '\n')) {
+		fprintf(stderr, "fuzz-trace: a plan of %llu lines for --plan %llu\n",
+		    (unsigned long long)lines, (unsigned long long)po.lines);
+		abort();
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -281,6 +352,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		dcfg_output_close(&out, &err);
 		dcfg_trace_summary_free(&ts);
 	}
+	check_plan(path, size);
 	dcfg_kind_sniff((const char *)data, size, 1);
 	dcfg_kind_sniff((const char *)data, size / 2, 0);
 	return 0;
