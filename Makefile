@@ -75,7 +75,7 @@ $(BUILD)/t/%: t/tools/%.c $(BUILD)/libdcfg.a $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(DCFG_CFLAGS) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libdcfg.a $(DCFG_LIBS) -o $@
 
-$(BUILD)/t/fuzz-%: t/fuzz/fuzz-%.c t/fuzz/fuzz.h t/fuzz/seqref.h t/fuzz/replay.c \
+$(BUILD)/t/fuzz-%: t/fuzz/fuzz-%.c t/fuzz/fuzz.h t/fuzz/seqref.h t/fuzz/planref.h t/fuzz/replay.c \
     $(BUILD)/libdcfg.a $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(DCFG_CFLAGS) $(FUZZ_DEFS) $(CFLAGS) $(LDFLAGS) $< t/fuzz/replay.c \
@@ -98,7 +98,7 @@ $(FUZZ_MUT_OBJ): build-fuzz/%.o: t/fuzz/%.c $(FUZZ_MUT_H)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(DCFG_CFLAGS) -g -O1 $(FUZZ_SAN) -c $< -o $@
 
-build-fuzz/fuzz-%: t/fuzz/fuzz-%.c t/fuzz/fuzz.h t/fuzz/seqref.h $(FUZZ_MUT_OBJ) fuzz-lib
+build-fuzz/fuzz-%: t/fuzz/fuzz-%.c t/fuzz/fuzz.h t/fuzz/seqref.h t/fuzz/planref.h $(FUZZ_MUT_OBJ) fuzz-lib
 	$(FUZZ_CC) $(DCFG_CFLAGS) $(FUZZ_DEFS) -DFUZZ_MUTATOR -g -O1 -fsanitize=fuzzer $(FUZZ_SAN) \
 	    $< $(FUZZ_MUT_OBJ) build-fuzz/libdcfg.a $(DCFG_LIBS) -o $@
 

@@ -16,6 +16,7 @@
 #include "trace.h"
 #include "trace_summary.h"
 #include "window.h"
+#include "planref.h"
 
 /* Inputs may claim any EDGE_COUNT; a run stops after this many edges. */
 #define MAX_EDGES 200000
@@ -286,20 +287,26 @@ sample(void)
  * dcfg-expand --plan N over the file, N from 1 to 5; with --align (one
  * input in two) cut at multiples of an interval and priced by the sample's
  * DCFG, which other processes are missing from (an error). A plan written
- * has at most N lines, each ending in a newline.
+ * must be one dcfg-expand(1) allows for the chunk table (planref.h).
  */
 static void
 check_plan(const char *path, size_t size)
 {
+	static const struct dcfg_trace_handler h = {
+		.process = planref_on_process,
+		.thread = planref_on_thread,
+		.chunk = planref_on_chunk,
+	};
+	static struct planref ref;
+	static char text[1 << 20];
 	static int fd = -1;
 	static char out_path[64];
 	struct dcfg_plan_options po = { .lines = 1 + size % 5 };
 	struct dcfg_output out;
 	struct dcfg_error err;
-	char buf[4096], last = '\n';
-	uint64_t lines = 0;
-	off_t at = 0;
-	ssize_t n = 0, i;
+	const char *why;
+	size_t len = 0;
+	ssize_t n;
 	int rc;
 
 	if (fd < 0) {
@@ -317,15 +324,17 @@ check_plan(const char *path, size_t size)
 	rc = dcfg_plan(path, &po, &out, &err);
 	if (dcfg_output_close(&out, &err) < 0)
 		abort();
-	while ((n = pread(fd, buf, sizeof buf, at)) > 0) {
-		for (i = 0; i < n; i++)
-			lines += buf[i] == '\n';
-		last = buf[n - 1];
-		at += n;
-	}
-	if (rc == 0 && (lines > po.lines || last != '\n')) {
-		fprintf(stderr, "fuzz-trace: a plan of %llu lines for --plan %llu\n",
-		    (unsigned long long)lines, (unsigned long long)po.lines);
+	while (len < sizeof text && (n = pread(fd, text + len, sizeof text - len, (off_t)len)) > 0)
+		len += (size_t)n;
+	if (rc < 0 || len == sizeof text)
+		return;
+	ref.n_c = ref.n_t = ref.n_pid = 0;
+	ref.too_big = 0;
+	if (dcfg_trace_read(path, &h, &ref, &err) != 0)
+		abort();   /* the plan read this table without a fault */
+	if ((why = planref_judge(&ref, text, len, po.lines, po.align, "sample.dcfg.json")) != NULL) {
+		fprintf(stderr, "fuzz-trace: --plan %llu%s: %s\n%.*s", (unsigned long long)po.lines,
+		    po.align ? " --align" : "", why, (int)len, text);
 		abort();
 	}
 }

@@ -1,0 +1,360 @@
+/*
+ * The trace target's oracle for dcfg-expand --plan, written from
+ * dcfg-expand(1) SHARDS and sharing nothing with lib/trace/plan*.c: the
+ * chunk table as the reader hands it over, and what a plan of it must be.
+ *
+ *  - Every line has the documented form, at most N of them.
+ *  - Every thread with edges is selected, and the windows of the lines
+ *    that select it cover its instruction counts exactly once: one line
+ *    without a window, or windows that follow one another from 0 to the
+ *    end. A thread without edges is selected by exactly one line, a
+ *    process without threads named by exactly one. With --align the cuts
+ *    are multiples of the interval and a window's line ends with --dcfg.
+ *  - Balance, without --align, for one process and N at least its threads
+ *    (the bound t/plan.bats states): let A be the edges of the largest
+ *    piece no cut point splits (chunks that overlap, or start together)
+ *    and C0 the least C with the threads' ceil(edges / C) adding up to at
+ *    most N; no shard holds more than C0 + A edges, a chunk counted in the
+ *    shard whose window holds its PRECEDING_INSTR_COUNT.
+ *
+ * Tables larger than its arrays are not judged (fuzz inputs stay far below).
+ */
+#ifndef PLANREF_H
+#define PLANREF_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace.h"
+
+#define PLANREF_CHUNKS  4096
+#define PLANREF_THREADS 256
+#define PLANREF_PIDS    256
+#define PLANREF_LINES   8
+#define PLANREF_IDS     64
+
+struct planref_chunk {
+	uint64_t pid, tid, p, i, e;
+};
+
+struct planref {
+	struct planref_chunk c[PLANREF_CHUNKS];
+	size_t n_c;
+	struct { uint64_t pid, tid; } t[PLANREF_THREADS];
+	size_t n_t;
+	uint64_t pid[PLANREF_PIDS];
+	size_t n_pid;
+	int too_big;
+};
+
+struct planref_line {
+	uint64_t pid[PLANREF_IDS], tid[PLANREF_IDS];
+	size_t n_pid, n_tid;
+	int has_from, has_to, has_dcfg;
+	uint64_t from, to;
+};
+
+static int
+planref_on_process(void *ctx, struct dcfg_trace *t, uint64_t pid)
+{
+	struct planref *r = ctx;
+	size_t i;
+
+	(void)t;
+	for (i = 0; i < r->n_pid && r->pid[i] != pid; i++)
+		;
+	if (i == r->n_pid) {
+		if (r->n_pid == PLANREF_PIDS)
+			r->too_big = 1;
+		else
+			r->pid[r->n_pid++] = pid;
+	}
+	return DCFG_TRACE_OK;
+}
+
+static int
+planref_on_thread(void *ctx, struct dcfg_trace *t, uint64_t pid, uint64_t tid)
+{
+	struct planref *r = ctx;
+	size_t i;
+
+	(void)t;
+	for (i = 0; i < r->n_t && !(r->t[i].pid == pid && r->t[i].tid == tid); i++)
+		;
+	if (i == r->n_t) {
+		if (r->n_t == PLANREF_THREADS) {
+			r->too_big = 1;
+		} else {
+			r->t[r->n_t].pid = pid;
+			r->t[r->n_t++].tid = tid;
+		}
+	}
+	return DCFG_TRACE_OK;
+}
+
+/* The chunk's row only: nothing is decoded. */
+static int
+planref_on_chunk(void *ctx, struct dcfg_chunk *c)
+{
+	struct planref *r = ctx;
+	const struct dcfg_chunk_info *k = dcfg_chunk_info(c);
+
+	if (r->n_c == PLANREF_CHUNKS) {
+		r->too_big = 1;
+		return DCFG_TRACE_OK;
+	}
+	r->c[r->n_c++] = (struct planref_chunk){ k->pid, k->tid, k->preceding_instr_count,
+	    k->instr_count, k->edge_count };
+	return DCFG_TRACE_OK;
+}
+
+/* A decimal number without sign or leading zeros at S; its end, or NULL. */
+static const char *
+planref_number(const char *s, const char *end, uint64_t *v)
+{
+	const char *p = s;
+
+	*v = 0;
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		if (*v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return NULL;
+		*v = *v * 10 + (uint64_t)(*p - '0');
+	}
+	return p == s || (*s == '0' && p - s > 1) ? NULL : p;
+}
+
+/* "WORD " at *S: consumed, 1; else 0. */
+static int
+planref_word(const char **s, const char *end, const char *word)
+{
+	size_t n = strlen(word);
+
+	if ((size_t)(end - *s) > n && memcmp(*s, word, n) == 0 && (*s)[n] == ' ') {
+		*s += n + 1;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * One line [S, END) of the form of plan.h; DCFG_PATH the word --dcfg must
+ * name. 0, -1 when it has another form, 1 when it holds more ids than L does.
+ */
+static int
+planref_parse(const char *s, const char *end, const char *dcfg_path, struct planref_line *l)
+{
+	uint64_t v;
+
+	memset(l, 0, sizeof *l);
+	while (planref_word(&s, end, "-p")) {
+		if ((s = planref_number(s, end, &v)) == NULL)
+			return -1;
+		if (l->n_pid == PLANREF_IDS)
+			return 1;
+		l->pid[l->n_pid++] = v;
+		if (s < end && *s++ != ' ')
+			return -1;
+	}
+	if (l->n_pid == 0)
+		return -1;
+	while (planref_word(&s, end, "-t")) {
+		if ((s = planref_number(s, end, &v)) == NULL)
+			return -1;
+		if (l->n_tid == PLANREF_IDS)
+			return 1;
+		l->tid[l->n_tid++] = v;
+		if (s < end && *s++ != ' ')
+			return -1;
+	}
+	if (planref_word(&s, end, "--from-icount")) {
+		if ((s = planref_number(s, end, &l->from)) == NULL || (s < end && *s++ != ' '))
+			return -1;
+		l->has_from = 1;
+	}
+	if (planref_word(&s, end, "--to-icount")) {
+		if ((s = planref_number(s, end, &l->to)) == NULL || (s < end && *s++ != ' '))
+			return -1;
+		l->has_to = 1;
+	}
+	if (planref_word(&s, end, "--dcfg")) {
+		if ((size_t)(end - s) != strlen(dcfg_path) || memcmp(s, dcfg_path, (size_t)(end - s)) != 0)
+			return -1;
+		l->has_dcfg = 1;
+		s = end;
+	}
+	return s == end ? 0 : -1;
+}
+
+static int
+planref_has(const uint64_t *ids, size_t n, uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (ids[i] == id)
+			return 1;
+	return 0;
+}
+
+static int
+planref_selects(const struct planref_line *l, uint64_t pid, uint64_t tid)
+{
+	return planref_has(l->pid, l->n_pid, pid) && (l->n_tid == 0 || planref_has(l->tid, l->n_tid, tid));
+}
+
+static int
+planref_chunk_cmp(const void *a, const void *b)
+{
+	const struct planref_chunk *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->p < y->p ? -1 : x->p > y->p;
+}
+
+/*
+ * The plan TEXT of LEN bytes for R's table, asked for N lines (ALIGN, and
+ * the DCFG path its lines name, or 0): NULL when it is one the spec of
+ * dcfg-expand(1) allows, else what is wrong.
+ */
+static const char *
+planref_judge(struct planref *r, const char *text, size_t len, uint64_t n, uint64_t align,
+    const char *dcfg_path)
+{
+	static struct planref_line l[PLANREF_LINES];
+	const char *s = text, *end = text + len, *nl;
+	size_t n_l = 0, i, j, k;
+	int rc;
+
+	if (r->too_big)
+		return NULL;
+	while (s < end) {
+		if ((nl = memchr(s, '\n', (size_t)(end - s))) == NULL)
+			return "a line without its newline";
+		if (n_l == n || n_l == PLANREF_LINES)
+			return "more lines than --plan N";
+		if ((rc = planref_parse(s, nl, dcfg_path, &l[n_l])) < 0)
+			return "a line of no documented form";
+		if (rc > 0)
+			return NULL;
+		if ((l[n_l].has_from || l[n_l].has_to) != l[n_l].has_dcfg && align)
+			return "--dcfg not on exactly the lines with a window";
+		if (!align && l[n_l].has_dcfg)
+			return "--dcfg without --align";
+		if (align && ((l[n_l].has_from && l[n_l].from % align) || (l[n_l].has_to && l[n_l].to % align)))
+			return "a cut that is no multiple of the interval";
+		if (l[n_l].has_from && l[n_l].has_to && l[n_l].from >= l[n_l].to)
+			return "an empty window";
+		n_l++;
+		s = nl + 1;
+	}
+	/* every thread's instruction counts exactly once; one without edges on one line */
+	for (i = 0; i < r->n_t; i++) {
+		uint64_t at = 0, edges = 0;
+		int done = 0;
+		for (k = 0; k < r->n_c; k++)
+			if (r->c[k].pid == r->t[i].pid && r->c[k].tid == r->t[i].tid)
+				edges |= r->c[k].e;
+		if (edges == 0) {
+			for (j = k = 0; j < n_l; j++)
+				k += planref_selects(&l[j], r->t[i].pid, r->t[i].tid);
+			if (k != 1)
+				return "a thread without edges not on exactly one line";
+			continue;
+		}
+		for (;;) {
+			size_t hit = n_l;
+			for (j = 0; j < n_l; j++)
+				if (planref_selects(&l[j], r->t[i].pid, r->t[i].tid) &&
+				    (l[j].has_from ? l[j].from : 0) == at)
+					hit = hit == n_l ? j : PLANREF_LINES + 1;
+			if (hit == n_l)
+				return "a thread's instructions not all selected";
+			if (hit > n_l)
+				return "a thread's instructions selected twice";
+			if (!l[hit].has_to)
+				break;
+			at = l[hit].to;
+			if (++done > (int)n_l)
+				return "windows that go round";
+		}
+		for (j = k = 0; j < n_l; j++)
+			k += planref_selects(&l[j], r->t[i].pid, r->t[i].tid);
+		if (k != (size_t)done + 1)
+			return "a thread in a window off its chain";
+	}
+	for (i = 0; i < r->n_pid; i++) {
+		for (j = 0; j < r->n_t && r->t[j].pid != r->pid[i]; j++)
+			;
+		if (j < r->n_t)
+			continue;
+		for (j = k = 0; j < n_l; j++)
+			k += planref_has(l[j].pid, l[j].n_pid, r->pid[i]);
+		if (k != 1)
+			return "a process without threads not named exactly once";
+	}
+	if (align || r->n_pid != 1 || r->n_t > n)
+		return NULL;
+	/* the balance, by the chunk table sorted by thread and start */
+	{
+		unsigned __int128 piece = 0, biggest = 0, e_t[PLANREF_THREADS] = { 0 }, c0, lo, hi, largest = 0;
+		uint64_t reach = 0;
+
+		qsort(r->c, r->n_c, sizeof r->c[0], planref_chunk_cmp);
+		for (k = 0; k < r->n_c; k++) {
+			const struct planref_chunk *c = &r->c[k];
+			if (c->p + c->i < c->p || c->p + c->i == UINT64_MAX)
+				return NULL;   /* such a thread is never cut */
+			if (k > 0 && c->pid == c[-1].pid && c->tid == c[-1].tid &&
+			    (c->p == c[-1].p || c->p < reach)) {
+				piece += c->e;
+			} else {
+				piece = c->e;
+				reach = 0;
+			}
+			if (c->p + c->i > reach)
+				reach = c->p + c->i;
+			if (piece > biggest)
+				biggest = piece;
+			for (j = 0; j < r->n_t && !(r->t[j].pid == c->pid && r->t[j].tid == c->tid); j++)
+				;
+			if (j < r->n_t)
+				e_t[j] += c->e;
+		}
+		/* C0: the least C with sum ceil(e_t / C) <= N */
+		lo = 1;
+		hi = 1;
+		for (j = 0; j < r->n_t; j++)
+			if (e_t[j] > hi)
+				hi = e_t[j];
+		while (lo < hi) {
+			unsigned __int128 mid = lo + (hi - lo) / 2, need = 0;
+			for (j = 0; j < r->n_t; j++)
+				need += (e_t[j] + mid - 1) / mid;
+			if (need <= n)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		c0 = lo;
+		for (j = 0; j < n_l; j++) {
+			unsigned __int128 sum = 0;
+			for (k = 0; k < r->n_c; k++) {
+				const struct planref_chunk *c = &r->c[k];
+				if (planref_selects(&l[j], c->pid, c->tid) &&
+				    (!l[j].has_from || c->p >= l[j].from) && (!l[j].has_to || c->p < l[j].to))
+					sum += c->e;
+			}
+			if (sum > largest)
+				largest = sum;
+		}
+		if (largest > c0 + biggest)
+			return "a shard past the bound on the largest (C0 + A)";
+	}
+	return NULL;
+}
+
+#endif
