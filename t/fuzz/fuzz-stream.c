@@ -163,24 +163,6 @@ expansions(const char *path)
 	return weights;
 }
 
-#ifndef FUZZ_DATA
-#define FUZZ_DATA "t/data"
-#endif
-
-static const struct dcfg *
-sample(void)
-{
-	static struct dcfg *d;
-	struct dcfg_load_options lo = { .keep = DCFG_KEEP_ALL };
-	struct dcfg_error err;
-
-	if (d == NULL && (d = dcfg_load(FUZZ_DATA "/sample/prog.dcfg.json.gz", &lo, &err)) == NULL) {
-		fprintf(stderr, "fuzz-stream: %s: %s\n", err.file, err.message);
-		abort();
-	}
-	return d;
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -193,11 +175,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (dcfg_output_open(&out, "/dev/null", &err) < 0)
 		abort();
-	s = (struct dcfg_stage){ .dcfg = sample(), .out = &out };
+	s = (struct dcfg_stage){ .dcfg = fuzz_sample_dcfg(), .out = &out };
 	dcfg_edges_run(&s, path, 0, &err);
-	s = (struct dcfg_stage){ .dcfg = sample(), .out = &out };
+	s = (struct dcfg_stage){ .dcfg = fuzz_sample_dcfg(), .out = &out };
 	dcfg_blocks_run(&s, path, (int)(size & 1), &err);
-	s = (struct dcfg_stage){ .dcfg = sample() };
+	s = (struct dcfg_stage){ .dcfg = fuzz_sample_dcfg() };
 	/*
 	 * --bbv writes a vector per interval, as many as the runs make: short
 	 * intervals only for a stream of few lines written out, so that a huge

@@ -264,25 +264,6 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 	return n < 0 ? DCFG_TRACE_ERROR : DCFG_TRACE_OK;
 }
 
-#ifndef FUZZ_DATA
-#define FUZZ_DATA "t/data"
-#endif
-
-/* The bundled sample's DCFG, whose process a plan with --align prices chunks by. */
-static const struct dcfg *
-sample(void)
-{
-	static struct dcfg *d;
-	struct dcfg_load_options lo = { .keep = DCFG_KEEP_ALL };
-	struct dcfg_error err;
-
-	if (d == NULL && (d = dcfg_load(FUZZ_DATA "/sample/prog.dcfg.json.gz", &lo, &err)) == NULL) {
-		fprintf(stderr, "fuzz-trace: %s: %s\n", err.file, err.message);
-		abort();
-	}
-	return d;
-}
-
 /*
  * dcfg-expand --plan N over the file, N from 1 to 5; with --align (one
  * input in two) cut at multiples of an interval and priced by the sample's
@@ -316,7 +297,7 @@ check_plan(const char *path, size_t size)
 	}
 	if (size & 4) {
 		po.align = 1 + size % 1000;
-		po.dcfg = sample();
+		po.dcfg = fuzz_sample_dcfg();
 		po.dcfg_path = "sample.dcfg.json";
 	}
 	if (dcfg_output_open(&out, out_path, &err) < 0)
@@ -332,7 +313,7 @@ check_plan(const char *path, size_t size)
 	ref.too_big = 0;
 	if (dcfg_trace_read(path, &h, &ref, &err) != 0)
 		abort();   /* the plan read this table without a fault */
-	if ((why = planref_judge(&ref, text, len, po.lines, po.align, "sample.dcfg.json")) != NULL) {
+	if ((why = planref_judge(&ref, text, len, po.lines, po.align, po.dcfg_path)) != NULL) {
 		fprintf(stderr, "fuzz-trace: --plan %llu%s: %s\n%.*s", (unsigned long long)po.lines,
 		    po.align ? " --align" : "", why, (int)len, text);
 		abort();

@@ -14,6 +14,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "dcfg.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* The input as a file name, valid until the next call. */
@@ -40,6 +42,29 @@ fuzz_file(const uint8_t *data, size_t size)
 		done += (size_t)n;
 	}
 	return path;
+}
+
+#ifndef FUZZ_DATA
+#define FUZZ_DATA "t/data"
+#endif
+
+/*
+ * The bundled sample's DCFG, loaded once: the stages of the stream target
+ * and the trace target's plans with --align read the fuzzed input against
+ * it, and the seeds hold its edge ids and process.
+ */
+static inline const struct dcfg *
+fuzz_sample_dcfg(void)
+{
+	static struct dcfg *d;
+	struct dcfg_load_options lo = { .keep = DCFG_KEEP_ALL };
+	struct dcfg_error err;
+
+	if (d == NULL && (d = dcfg_load(FUZZ_DATA "/sample/prog.dcfg.json.gz", &lo, &err)) == NULL) {
+		fprintf(stderr, "fuzz: %s: %s\n", err.file, err.message);
+		abort();
+	}
+	return d;
 }
 
 #endif

@@ -139,7 +139,8 @@ planref_word(const char **s, const char *end, const char *word)
 
 /*
  * One line [S, END) of the form of plan.h; DCFG_PATH the word --dcfg must
- * name. 0, -1 when it has another form, 1 when it holds more ids than L does.
+ * name (NULL: none may). 0, -1 when it has another form, 1 when it holds
+ * more ids than L does.
  */
 static int
 planref_parse(const char *s, const char *end, const char *dcfg_path, struct planref_line *l)
@@ -178,7 +179,8 @@ planref_parse(const char *s, const char *end, const char *dcfg_path, struct plan
 		l->has_to = 1;
 	}
 	if (planref_word(&s, end, "--dcfg")) {
-		if ((size_t)(end - s) != strlen(dcfg_path) || memcmp(s, dcfg_path, (size_t)(end - s)) != 0)
+		if (dcfg_path == NULL || (size_t)(end - s) != strlen(dcfg_path) ||
+		    memcmp(s, dcfg_path, (size_t)(end - s)) != 0)
 			return -1;
 		l->has_dcfg = 1;
 		s = end;
@@ -215,76 +217,147 @@ planref_chunk_cmp(const void *a, const void *b)
 	return x->p < y->p ? -1 : x->p > y->p;
 }
 
+/* How many of the N lines L select thread TID of process PID. */
+static size_t
+planref_selecting(const struct planref_line *l, size_t n, uint64_t pid, uint64_t tid)
+{
+	size_t j, k = 0;
+
+	for (j = 0; j < n; j++)
+		k += planref_selects(&l[j], pid, tid);
+	return k;
+}
+
 /*
- * The plan TEXT of LEN bytes for R's table, asked for N lines (ALIGN, and
- * the DCFG path its lines name, or 0): NULL when it is one the spec of
- * dcfg-expand(1) allows, else what is wrong.
+ * Thread PID/TID's instruction counts, from 0, taken by the windows of the
+ * lines that select it, one after another to one without an end: NULL
+ * when each is taken exactly once and every such line is in the chain.
+ */
+static const char *
+planref_chain(const struct planref_line *l, size_t n, uint64_t pid, uint64_t tid)
+{
+	uint64_t at = 0;
+	size_t j, hit, hits, links = 0;
+
+	for (;;) {
+		for (j = hits = 0, hit = n; j < n; j++)
+			if (planref_selects(&l[j], pid, tid) && (l[j].has_from ? l[j].from : 0) == at) {
+				hit = j;
+				hits++;
+			}
+		if (hits == 0)
+			return "a thread's instructions not all selected";
+		if (hits > 1)
+			return "a thread's instructions selected twice";
+		links++;
+		if (!l[hit].has_to)
+			break;
+		at = l[hit].to;   /* windows are not empty: AT only grows */
+	}
+	return planref_selecting(l, n, pid, tid) == links ? NULL : "a thread in a window off its chain";
+}
+
+/*
+ * Without --align, one process and N at least its threads: the largest of
+ * the N_L shards against C0 + A (the header comment). NULL when within.
+ */
+static const char *
+planref_balance(struct planref *r, const struct planref_line *l, size_t n_l, uint64_t n)
+{
+	unsigned __int128 piece = 0, biggest = 0, e_t[PLANREF_THREADS] = { 0 }, lo = 1, hi = 1;
+	unsigned __int128 largest = 0, sum, need, mid;
+	uint64_t reach = 0;
+	size_t j, k;
+
+	qsort(r->c, r->n_c, sizeof r->c[0], planref_chunk_cmp);
+	for (k = 0; k < r->n_c; k++) {
+		const struct planref_chunk *c = &r->c[k];
+		if (c->p + c->i < c->p || c->p + c->i == UINT64_MAX)
+			return NULL;   /* such a thread is never cut */
+		/* no cut between chunks that start together, or where one reaches past the next's start */
+		if (k > 0 && c->pid == c[-1].pid && c->tid == c[-1].tid && (c->p == c[-1].p || c->p < reach)) {
+			piece += c->e;
+		} else {
+			piece = c->e;
+			reach = 0;
+		}
+		if (c->p + c->i > reach)
+			reach = c->p + c->i;
+		if (piece > biggest)
+			biggest = piece;
+		for (j = 0; j < r->n_t && !(r->t[j].pid == c->pid && r->t[j].tid == c->tid); j++)
+			;
+		if (j < r->n_t)
+			e_t[j] += c->e;
+	}
+	for (j = 0; j < r->n_t; j++)
+		if (e_t[j] > hi)
+			hi = e_t[j];
+	while (lo < hi) {   /* C0: the least C with the sum of ceil(e_t / C) at most N */
+		mid = lo + (hi - lo) / 2;
+		for (j = 0, need = 0; j < r->n_t; j++)
+			need += (e_t[j] + mid - 1) / mid;
+		if (need <= n)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	for (j = 0; j < n_l; j++) {
+		for (k = 0, sum = 0; k < r->n_c; k++) {
+			const struct planref_chunk *c = &r->c[k];
+			if (planref_selects(&l[j], c->pid, c->tid) &&
+			    (!l[j].has_from || c->p >= l[j].from) && (!l[j].has_to || c->p < l[j].to))
+				sum += c->e;
+		}
+		if (sum > largest)
+			largest = sum;
+	}
+	return largest > lo + biggest ? "a shard past the bound on the largest (C0 + A)" : NULL;
+}
+
+/*
+ * The plan TEXT of LEN bytes for R's table, asked for N lines (with ALIGN,
+ * the DCFG path its windows' lines name; without, 0 and NULL): NULL when
+ * it is one dcfg-expand(1) allows, else what is wrong.
  */
 static const char *
 planref_judge(struct planref *r, const char *text, size_t len, uint64_t n, uint64_t align,
     const char *dcfg_path)
 {
 	static struct planref_line l[PLANREF_LINES];
-	const char *s = text, *end = text + len, *nl;
+	const char *s = text, *end = text + len, *nl, *why;
 	size_t n_l = 0, i, j, k;
 	int rc;
 
 	if (r->too_big)
 		return NULL;
-	while (s < end) {
+	for (; s < end; s = nl + 1, n_l++) {
+		struct planref_line *x = &l[n_l];
 		if ((nl = memchr(s, '\n', (size_t)(end - s))) == NULL)
 			return "a line without its newline";
 		if (n_l == n || n_l == PLANREF_LINES)
 			return "more lines than --plan N";
-		if ((rc = planref_parse(s, nl, dcfg_path, &l[n_l])) < 0)
+		if ((rc = planref_parse(s, nl, align ? dcfg_path : NULL, x)) < 0)
 			return "a line of no documented form";
 		if (rc > 0)
 			return NULL;
-		if ((l[n_l].has_from || l[n_l].has_to) != l[n_l].has_dcfg && align)
+		if (align && (x->has_from || x->has_to) != x->has_dcfg)
 			return "--dcfg not on exactly the lines with a window";
-		if (!align && l[n_l].has_dcfg)
-			return "--dcfg without --align";
-		if (align && ((l[n_l].has_from && l[n_l].from % align) || (l[n_l].has_to && l[n_l].to % align)))
+		if (align && ((x->has_from && x->from % align) || (x->has_to && x->to % align)))
 			return "a cut that is no multiple of the interval";
-		if (l[n_l].has_from && l[n_l].has_to && l[n_l].from >= l[n_l].to)
+		if (x->has_from && x->has_to && x->from >= x->to)
 			return "an empty window";
-		n_l++;
-		s = nl + 1;
 	}
-	/* every thread's instruction counts exactly once; one without edges on one line */
 	for (i = 0; i < r->n_t; i++) {
-		uint64_t at = 0, edges = 0;
-		int done = 0;
 		for (k = 0; k < r->n_c; k++)
-			if (r->c[k].pid == r->t[i].pid && r->c[k].tid == r->t[i].tid)
-				edges |= r->c[k].e;
-		if (edges == 0) {
-			for (j = k = 0; j < n_l; j++)
-				k += planref_selects(&l[j], r->t[i].pid, r->t[i].tid);
-			if (k != 1)
-				return "a thread without edges not on exactly one line";
-			continue;
-		}
-		for (;;) {
-			size_t hit = n_l;
-			for (j = 0; j < n_l; j++)
-				if (planref_selects(&l[j], r->t[i].pid, r->t[i].tid) &&
-				    (l[j].has_from ? l[j].from : 0) == at)
-					hit = hit == n_l ? j : PLANREF_LINES + 1;
-			if (hit == n_l)
-				return "a thread's instructions not all selected";
-			if (hit > n_l)
-				return "a thread's instructions selected twice";
-			if (!l[hit].has_to)
+			if (r->c[k].pid == r->t[i].pid && r->c[k].tid == r->t[i].tid && r->c[k].e > 0)
 				break;
-			at = l[hit].to;
-			if (++done > (int)n_l)
-				return "windows that go round";
+		if (k == r->n_c) {   /* no edges */
+			if (planref_selecting(l, n_l, r->t[i].pid, r->t[i].tid) != 1)
+				return "a thread without edges not on exactly one line";
+		} else if ((why = planref_chain(l, n_l, r->t[i].pid, r->t[i].tid)) != NULL) {
+			return why;
 		}
-		for (j = k = 0; j < n_l; j++)
-			k += planref_selects(&l[j], r->t[i].pid, r->t[i].tid);
-		if (k != (size_t)done + 1)
-			return "a thread in a window off its chain";
 	}
 	for (i = 0; i < r->n_pid; i++) {
 		for (j = 0; j < r->n_t && r->t[j].pid != r->pid[i]; j++)
@@ -296,65 +369,7 @@ planref_judge(struct planref *r, const char *text, size_t len, uint64_t n, uint6
 		if (k != 1)
 			return "a process without threads not named exactly once";
 	}
-	if (align || r->n_pid != 1 || r->n_t > n)
-		return NULL;
-	/* the balance, by the chunk table sorted by thread and start */
-	{
-		unsigned __int128 piece = 0, biggest = 0, e_t[PLANREF_THREADS] = { 0 }, c0, lo, hi, largest = 0;
-		uint64_t reach = 0;
-
-		qsort(r->c, r->n_c, sizeof r->c[0], planref_chunk_cmp);
-		for (k = 0; k < r->n_c; k++) {
-			const struct planref_chunk *c = &r->c[k];
-			if (c->p + c->i < c->p || c->p + c->i == UINT64_MAX)
-				return NULL;   /* such a thread is never cut */
-			if (k > 0 && c->pid == c[-1].pid && c->tid == c[-1].tid &&
-			    (c->p == c[-1].p || c->p < reach)) {
-				piece += c->e;
-			} else {
-				piece = c->e;
-				reach = 0;
-			}
-			if (c->p + c->i > reach)
-				reach = c->p + c->i;
-			if (piece > biggest)
-				biggest = piece;
-			for (j = 0; j < r->n_t && !(r->t[j].pid == c->pid && r->t[j].tid == c->tid); j++)
-				;
-			if (j < r->n_t)
-				e_t[j] += c->e;
-		}
-		/* C0: the least C with sum ceil(e_t / C) <= N */
-		lo = 1;
-		hi = 1;
-		for (j = 0; j < r->n_t; j++)
-			if (e_t[j] > hi)
-				hi = e_t[j];
-		while (lo < hi) {
-			unsigned __int128 mid = lo + (hi - lo) / 2, need = 0;
-			for (j = 0; j < r->n_t; j++)
-				need += (e_t[j] + mid - 1) / mid;
-			if (need <= n)
-				hi = mid;
-			else
-				lo = mid + 1;
-		}
-		c0 = lo;
-		for (j = 0; j < n_l; j++) {
-			unsigned __int128 sum = 0;
-			for (k = 0; k < r->n_c; k++) {
-				const struct planref_chunk *c = &r->c[k];
-				if (planref_selects(&l[j], c->pid, c->tid) &&
-				    (!l[j].has_from || c->p >= l[j].from) && (!l[j].has_to || c->p < l[j].to))
-					sum += c->e;
-			}
-			if (sum > largest)
-				largest = sum;
-		}
-		if (largest > c0 + biggest)
-			return "a shard past the bound on the largest (C0 + A)";
-	}
-	return NULL;
+	return align || r->n_pid != 1 || r->n_t > n ? NULL : planref_balance(r, l, n_l, n);
 }
 
 #endif
