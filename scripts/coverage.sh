@@ -23,8 +23,8 @@
 #   1. a line that reports an error, i.e. calls one of
 #        dcfg_error_set(  dcfg_error_at(  dcfg_cli_error(  fprintf(stderr
 #        usage(                                      (the commands)
-#        dcfg_json_fail(  dcfg_json_fail_at(  fail_at_frame(  vfail_at(
-#        yajl_failure(                               (lib/common/json.c)
+#        dcfg_json_fail(  dcfg_json_fail_at(  json_fail_at_frame(  vfail_at(
+#        json_yajl_failure(                     (lib/common/json*.c)
 #        dcfg_trace_fail(  dcfg_chunk_fail(  DATA_FAIL(   (lib/trace/trace.c)
 #        set_error(  fail(  snprintf(dec->error / c->dec.error
 #                                                    (the sequence decoder)

@@ -5,7 +5,6 @@
 #ifndef DCFG_JSON_INTERNAL_H
 #define DCFG_JSON_INTERNAL_H
 
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 

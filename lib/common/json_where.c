@@ -5,6 +5,7 @@
  */
 #include "json_internal.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
