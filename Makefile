@@ -81,6 +81,9 @@ $(BUILD)/t/fuzz-%: t/fuzz/fuzz-%.c t/fuzz/fuzz.h t/fuzz/seqref.h t/fuzz/planref.
 	$(CC) $(DCFG_CFLAGS) $(FUZZ_DEFS) $(CFLAGS) $(LDFLAGS) $< t/fuzz/replay.c \
 	    $(BUILD)/libdcfg.a $(DCFG_LIBS) -o $@
 
+# The binary-profile readers share their input and output (t/tools/dump.h).
+$(BUILD)/t/dcpi-dump $(BUILD)/t/webgrind-dump: t/tools/dump.h
+
 # dcfg-unrun's expansion of runs is the stream fuzz target's too.
 $(BUILD)/t/dcfg-unrun $(BUILD)/t/fuzz-stream build-fuzz/fuzz-stream: t/tools/unrun.h
 

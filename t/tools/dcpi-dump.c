@@ -31,76 +31,14 @@
  * chunks; bytes after the footer (they do not parse as chunks + footer).
  */
 #include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *name = "-";
-static unsigned char *buf;
-static size_t len;
-
-static void
-fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "dcpi-dump: %s: ", name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-static char *out;
-static size_t out_len, out_cap;
-
-static void
-emit(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(out + out_len, out_cap - out_len, fmt, ap);
-		va_end(ap);
-		if (n < 0)
-			fail("formatting failed");
-		if ((size_t)n < out_cap - out_len)
-			break;
-		out_cap = (out_cap + (size_t)n + 1) * 2;
-		out = realloc(out, out_cap);
-		if (out == NULL)
-			fail("out of memory");
-	}
-	out_len += (size_t)n;
-}
-
-static void
-read_all(FILE *f)
-{
-	size_t cap = 1 << 16, n;
-
-	buf = malloc(cap);
-	if (buf == NULL)
-		fail("out of memory");
-	while ((n = fread(buf + len, 1, cap - len, f)) > 0) {
-		len += n;
-		if (len == cap) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			if (buf == NULL)
-				fail("out of memory");
-		}
-	}
-	if (ferror(f))
-		fail("%s", strerror(errno));
-}
+#define DUMP_PROG "dcpi-dump"
+#include "dump.h"
 
 static uint32_t
 u32(size_t at)
@@ -187,7 +125,6 @@ number(const char *s, size_t n, int base, const char *what)
 int
 main(int argc, char **argv)
 {
-	FILE *f = stdin;
 	int by_address = 0, i = 1;
 
 	if (i < argc && strcmp(argv[i], "-a") == 0) {
@@ -198,15 +135,7 @@ main(int argc, char **argv)
 		fputs("usage: dcpi-dump [-a] [FILE]\n", stderr);
 		return 2;
 	}
-	if (argc - i == 1 && strcmp(argv[i], "-") != 0) {
-		name = argv[i];
-		f = fopen(name, "rb");
-		if (f == NULL) {
-			fprintf(stderr, "dcpi-dump: %s: %s\n", name, strerror(errno));
-			return 1;
-		}
-	}
-	read_all(f);
+	dump_read(argc - i == 1 ? argv[i] : NULL);
 
 	/* The ASCII header. */
 	unsigned seen[NKEYS] = { 0 };
@@ -357,9 +286,5 @@ main(int argc, char **argv)
 	if (!by_address)
 		emit("footer %" PRIu32 " %" PRIu32 "\n", total_offsets, total_samples);
 
-	if (fwrite(out, 1, out_len, stdout) != out_len || fflush(stdout) != 0) {
-		fprintf(stderr, "dcpi-dump: write error\n");
-		return 1;
-	}
-	return 0;
+	return dump_write();
 }

@@ -25,77 +25,14 @@
  * last line without its newline; no `events:` or no `summary:` header.
  * So two files that dump the same are the same bytes.
  */
-#include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *name = "-";
-static unsigned char *buf;
-static size_t len;
-
-static void
-fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "webgrind-dump: %s: ", name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-/* The text goes to a growing buffer first: nothing is printed on error. */
-static char *out;
-static size_t out_len, out_cap;
-
-static void
-emit(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(out + out_len, out_cap - out_len, fmt, ap);
-		va_end(ap);
-		if (n < 0)
-			fail("formatting failed");
-		if ((size_t)n < out_cap - out_len)
-			break;
-		out_cap = (out_cap + (size_t)n + 1) * 2;
-		out = realloc(out, out_cap);
-		if (out == NULL)
-			fail("out of memory");
-	}
-	out_len += (size_t)n;
-}
-
-static void
-read_all(FILE *f)
-{
-	size_t cap = 1 << 16, n;
-
-	buf = malloc(cap);
-	if (buf == NULL)
-		fail("out of memory");
-	while ((n = fread(buf + len, 1, cap - len, f)) > 0) {
-		len += n;
-		if (len == cap) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			if (buf == NULL)
-				fail("out of memory");
-		}
-	}
-	if (ferror(f))
-		fail("%s", strerror(errno));
-}
+#define DUMP_PROG "webgrind-dump"
+#include "dump.h"
 
 /* u32 AT WHAT: the little-endian number at byte AT. */
 static uint32_t
@@ -152,21 +89,12 @@ records(size_t *at, uint32_t count, uint32_t nfunc, uint32_t fn, const char *kin
 int
 main(int argc, char **argv)
 {
-	FILE *f = stdin;
 
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-' && argv[1][1] != '\0')) {
 		fputs("usage: webgrind-dump [FILE]\n", stderr);
 		return 2;
 	}
-	if (argc == 2 && strcmp(argv[1], "-") != 0) {
-		name = argv[1];
-		f = fopen(name, "rb");
-		if (f == NULL) {
-			fprintf(stderr, "webgrind-dump: %s: %s\n", name, strerror(errno));
-			return 1;
-		}
-	}
-	read_all(f);
+	dump_read(argc == 2 ? argv[1] : NULL);
 
 	uint32_t version = u32(0, "version_number");
 	if (version != 7)
@@ -253,9 +181,5 @@ main(int argc, char **argv)
 	if (summary == 0)
 		fail("no summary: header");
 
-	if (fwrite(out, 1, out_len, stdout) != out_len || fflush(stdout) != 0) {
-		fprintf(stderr, "webgrind-dump: write error\n");
-		return 1;
-	}
-	return 0;
+	return dump_write();
 }
