@@ -75,11 +75,16 @@ $(BUILD)/t/%: t/tools/%.c $(BUILD)/libdcfg.a $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(DCFG_CFLAGS) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libdcfg.a $(DCFG_LIBS) -o $@
 
-# gen-pair is in parts by concept (t/tools/gen-pair.h), compiled together.
+# gen-pair is in parts by concept (t/tools/gen-pair.h), compiled together;
+# like csi-paths (two files) it uses nothing of the library.
 GEN_PAIR_SRC = $(wildcard t/tools/gen-pair*.c)
-$(BUILD)/t/gen-pair: $(GEN_PAIR_SRC) t/tools/gen-pair.h $(BUILD)/libdcfg.a $(HEADERS)
+$(BUILD)/t/gen-pair: $(GEN_PAIR_SRC) t/tools/gen-pair.h
 	@mkdir -p $(@D)
-	$(CC) $(DCFG_CFLAGS) $(CFLAGS) $(LDFLAGS) $(GEN_PAIR_SRC) $(BUILD)/libdcfg.a $(DCFG_LIBS) -o $@
+	$(CC) $(DCFG_CFLAGS) $(CFLAGS) $(LDFLAGS) $(GEN_PAIR_SRC) -o $@
+
+$(BUILD)/t/csi-paths: t/tools/csi-paths.c t/tools/csi-numbering.c t/tools/csi-paths.h
+	@mkdir -p $(@D)
+	$(CC) $(DCFG_CFLAGS) $(CFLAGS) $(LDFLAGS) $(filter %.c,$^) -o $@
 
 $(BUILD)/t/fuzz-%: t/fuzz/fuzz-%.c t/fuzz/fuzz.h t/fuzz/seqref.h t/fuzz/planref.h t/fuzz/replay.c \
     $(BUILD)/libdcfg.a $(HEADERS)

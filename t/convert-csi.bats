@@ -22,9 +22,10 @@
 #      edges 0..i-1; a back edge carries the Val of its own dummy.  N(v)
 #      below is NumPaths(v).
 #
-# The second reader is build/t/csi-paths (t/tools/csi-paths.c, written from
-# the CSI document, not from the writer): it reads the text strictly and
-# enumerates every ENTRY-to-EXIT path of every function.
+# The second reader is build/t/csi-paths (t/tools/csi-paths.c, its checks in
+# csi-numbering.c, written from the CSI document, not from the writer): it
+# reads the text strictly and enumerates every ENTRY-to-EXIT path of every
+# function.
 
 load test_helper
 
