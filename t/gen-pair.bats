@@ -422,4 +422,13 @@ JQ_EDGE_TARGETS='
 	[ "$status" -eq 2 ]
 	run gen-pair
 	[ "$status" -eq 2 ]
+	# a number is digits only: strtoumax(3) alone would take " -1" as 2^64-1
+	for v in -1 ' -1' ' 1' +1 '' 1x; do
+		run gen-pair --seed "$v" out
+		[ "$status" -eq 2 ] || { echo "--seed '$v': status $status"; false; }
+		[[ "$output" == *"--seed: bad value"* ]]
+	done
+	[ ! -e out ]
+	run gen-pair --seed 0x10 --edges 10 --blocks 50 out
+	[ "$status" -eq 0 ]
 }

@@ -157,7 +157,7 @@ find_block(uint64_t id)
 static void
 parse_block(const char *s, size_t ln)
 {
-	struct block b = { 0, 0, 0, ln };
+	struct block b = { 0, 0, 0 };
 	const char *p = s;
 	if (number(&p, &b.id) != 0)
 		fail("line %zu: `%s': not a block (a block id first)", ln, s);

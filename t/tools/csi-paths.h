@@ -12,7 +12,6 @@ struct block {
 	uint64_t id;
 	int kind;           /* 0 plain, 1 ENTRY, 2 EXIT */
 	int minus1;         /* carries -1 */
-	size_t line;        /* input line, for messages */
 };
 
 struct edge {

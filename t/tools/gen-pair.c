@@ -108,6 +108,7 @@
  * NAME is the routine's symbol, at its entry; "_init" names a routine in
  * several images, every other name is a single routine's.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
@@ -250,7 +251,7 @@ number(const char *opt, const char *s, uint64_t lo, uint64_t hi)
 		die("option needs a value", opt);
 	errno = 0;
 	v = strtoumax(s, &end, 0);
-	if (errno || end == s || *end || *s == '-' || v < lo || v > hi) {
+	if (!isdigit((unsigned char)*s) || errno || *end || v < lo || v > hi) {
 		fprintf(stderr, "gen-pair: %s: bad value %s (%" PRIu64 "..%" PRIu64 ")\n", opt, s, lo, hi);
 		exit(2);
 	}

@@ -104,7 +104,7 @@ typedef struct {
 	int rt, term, s0, s1, loop, aux, headof, exitidx;
 	uint32_t p;       /* T_COND: taken if rnd32 < p */
 	/* layout */
-	int ninstr, line;
+	int ninstr;
 	uint32_t size, lastoff;
 	size_t ilen;      /* offset of the instruction lengths in ilens */
 	uint64_t off;
@@ -141,7 +141,7 @@ typedef struct {
 	const char *const *names;   /* real names first, for the libraries */
 	const char *const *sources; /* source files (relative) */
 	const char *srcdir;
-	int nsources, *srcfile;     /* FILE_NAME_IDs of the used sources */
+	int *srcfile;               /* FILE_NAME_IDs of the used sources */
 	int *srcline;               /* next free line per source */
 	int nosrc;                  /* no SOURCE_DATA */
 	int dead;                   /* region DCFGs: every routine dead */
