@@ -422,7 +422,8 @@ JQ_EDGE_TARGETS='
 	[ "$status" -eq 2 ]
 	run gen-pair
 	[ "$status" -eq 2 ]
-	# a number is digits only: strtoumax(3) alone would take " -1" as 2^64-1
+	# a number starts with a digit (decimal, or 0x and hex): strtoumax(3)
+	# alone would take " -1" as 2^64-1, and " 1" and "+1"
 	for v in -1 ' -1' ' 1' +1 '' 1x; do
 		run gen-pair --seed "$v" out
 		[ "$status" -eq 2 ] || { echo "--seed '$v': status $status"; false; }
