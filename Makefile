@@ -130,8 +130,7 @@ test: all test-tools
 	@{ PATH="$(CURDIR)/$(BUILD)/bin:$(CURDIR)/$(BUILD)/t:$$PATH" DCFG_SANITIZED="$(SAN)" \
 	    bats --tap t/; \
 	    echo $$? > $(BUILD)/bats.status; } | tee $(BUILD)/bats.log
-	@awk '/^ok /{p++} /^not ok /{f++} END{printf "bats: %d passed, %d failed\n", p, f}' \
-	    $(BUILD)/bats.log
+	@awk -f scripts/tap-summary.awk $(BUILD)/bats.log
 	@exit $$(cat $(BUILD)/bats.status)
 
 check: deps
