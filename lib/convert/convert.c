@@ -89,18 +89,16 @@ dcfg_convert_file(const struct dcfg_convert *c, const char *name,
 		return dcfg_error_set(err, dir, "out of memory");
 	}
 	snprintf(path, len, "%s/%s", dir, name);
-	rc = dcfg_output_open(out, path, err);
+	rc = dcfg_output_check_inputs(path, (const char *[]){ c->o->dcfg_path, c->o->trace_path },
+	    2, err);
+	if (rc == 0)
+		rc = dcfg_output_open(out, path, err);
 	if (rc == 0) {
-		if ((rc = write(out, ctx, err)) < 0) {
-			struct dcfg_error ignored;
-			out->len = 0;
-			dcfg_output_close(out, &ignored);
-		} else {
+		/* a file cut short is not written: an old one stays as it was */
+		if ((rc = write(out, ctx, err)) < 0)
+			dcfg_output_discard(out);
+		else
 			rc = dcfg_output_close(out, err);
-		}
-		/* A file cut short must not pass for a profile. */
-		if (rc < 0)
-			unlink(path);
 	}
 	free(out);
 	free(path);
