@@ -335,3 +335,17 @@ spooling() {
 	[ "$(ls one)" = "callgrind.out.$pid-00" ]
 	cmp one/callgrind.out.$pid-00 o/callgrind.out.$pid-00
 }
+
+@test "dcfg(7)'s OUTPUT FILES example, as the page shows it" {
+	page="$BATS_TEST_DIRNAME/../man/man7/dcfg.7"
+	sample
+	# the example's command, and its message joined into the one line it is
+	cmd=$(grep '^\$ dcfg-count --dcfg prog.dcfg.json.gz -o prog.edges prog.edges$' "$page")
+	msg=$(grep -A1 '^dcfg-count: prog.edges: the output is also an input' "$page" |
+	    sed 's/^    //' | paste -sd ' ')
+	[ -n "$cmd" ] && [ -n "$msg" ]
+	cp prog.edges kept.edges
+	eval "capture ${cmd#\$ }"
+	expect_error "$msg"
+	cmp kept.edges prog.edges
+}
