@@ -69,7 +69,9 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s: the DCFG and the trace cannot both be standard input\n", prog);
 		return DCFG_EXIT_USAGE;
 	}
-	if (dcfg_cli_setup(&io, prog, argv[optind], DCFG_KEEP_ALL, out_path, mode) < 0)
+	if (dcfg_cli_check_output(prog, out_path, (const char *const *)argv + optind,
+	    (size_t)(argc - optind)) < 0 ||
+	    dcfg_cli_setup(&io, prog, argv[optind], DCFG_KEEP_ALL, out_path, mode) < 0)
 		return DCFG_EXIT_USAGE;
 	f.out = io.out;
 	if (dcfg_check_dcfg(io.dcfg, &f) < 0)

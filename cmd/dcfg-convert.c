@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "convert.h"
@@ -124,8 +123,7 @@ convert(int argc, char **argv, struct chosen *ch_list)
 	struct dcfg_convert c;
 	struct dcfg_cli_io io;
 	struct dcfg_error err;
-	struct stat st;
-	int ch, rc, status, regular, has_cpuspeed = 0, has_min_count = 0;
+	int ch, rc, status, has_cpuspeed = 0, has_min_count = 0;
 
 	dcfg_cli_start();
 	while ((ch = getopt_long(argc, argv, DCFG_STAGE_SHORTOPTS "f:T:p:", longopts, NULL)) != -1) {
@@ -191,10 +189,11 @@ convert(int argc, char **argv, struct chosen *ch_list)
 	o.routines = ch_list->routines;
 	o.nodes = ch_list->nodes;
 
-	if (dcfg_cli_setup(&io, prog, a.dcfg_path, DCFG_KEEP_ALL, a.out_path, a.mode) < 0)
+	if (dcfg_cli_check_output(prog, a.out_path, (const char *[]){ a.dcfg_path, o.trace_path },
+	    2) < 0 || dcfg_cli_setup(&io, prog, a.dcfg_path, DCFG_KEEP_ALL, a.out_path, a.mode) < 0)
 		return DCFG_EXIT_USAGE;
 	if (dcfg_stage_check_tables(prog, a.dcfg_path, io.dcfg, 1, 1) < 0) {
-		dcfg_cli_finish(&io, 0, &err, 0);
+		dcfg_cli_discard(&io);
 		return DCFG_EXIT_USAGE;
 	}
 	o.progress = dcfg_progress_bytes;
@@ -203,11 +202,8 @@ convert(int argc, char **argv, struct chosen *ch_list)
 	c.o = &o;
 	c.out = io.out;
 	rc = format->run(&c, &err);
-	regular = a.out_path && fstat(io.out->fd, &st) == 0 && S_ISREG(st.st_mode);
+	/* a profile cut short, or of inputs that disagree, is not written (dcfg_cli_finish) */
 	status = dcfg_cli_finish(&io, rc < 0 ? -1 : 0, &err, 0);
-	/* A profile cut short must not pass for a whole one (but never unlink /dev/null). */
-	if (status != DCFG_EXIT_OK && regular)
-		unlink(a.out_path);
 	return rc == -2 ? DCFG_EXIT_CHECK : status;
 }
 

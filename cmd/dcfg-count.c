@@ -60,6 +60,10 @@ merge_tables(int argc, char **argv, const struct dcfg_stage_args *a, uint64_t to
 		fprintf(stderr, "%s: --merge needs the tables to merge\n%s", prog, help);
 		return DCFG_EXIT_USAGE;
 	}
+	if (dcfg_cli_check_output(prog, a->out_path, (const char *const *)argv + optind,
+	    (size_t)(argc - optind)) < 0 ||
+	    dcfg_cli_check_output(prog, a->out_path, &a->dcfg_path, 1) < 0)
+		return DCFG_EXIT_USAGE;
 	if (dcfg_cli_setup(&io, prog, a->dcfg_path, 0, a->out_path, a->mode) < 0)
 		return DCFG_EXIT_USAGE;
 	if (io.dcfg) {
@@ -125,12 +129,15 @@ main(int argc, char **argv)
 		return DCFG_EXIT_USAGE;
 	}
 	/* Source lines cost memory: only loops (their heads' places), lines and files use them. */
+	if (dcfg_cli_check_output(prog, a.out_path, (const char *[]){ a.dcfg_path,
+	    from_dcfg ? NULL : a.stream }, 2) < 0)
+		return DCFG_EXIT_USAGE;
 	if (dcfg_cli_setup(&io, prog, a.dcfg_path, o.by == DCFG_BY_LOOP || o.by == DCFG_BY_LINE ||
 	    o.by == DCFG_BY_FILE ? DCFG_KEEP_ALL : DCFG_KEEP_ALL & ~DCFG_KEEP_SOURCE,
 	    a.out_path, a.mode) < 0)
 		return DCFG_EXIT_USAGE;
 	if (dcfg_stage_check_tables(prog, a.dcfg_path, io.dcfg, 1, 1) < 0) {
-		dcfg_cli_finish(&io, 0, &err, 0);
+		dcfg_cli_discard(&io);
 		return DCFG_EXIT_USAGE;
 	}
 	if (from_dcfg) {

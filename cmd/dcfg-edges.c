@@ -50,12 +50,13 @@ main(int argc, char **argv)
 	}
 	if (dcfg_stage_finish_args(argc, argv, prog, help, &a, 1) < 0)
 		return DCFG_EXIT_USAGE;
+	if (dcfg_cli_check_output(prog, a.out_path, (const char *[]){ a.dcfg_path, a.stream }, 2) < 0)
+		return DCFG_EXIT_USAGE;
 	if (dcfg_cli_setup(&io, prog, a.dcfg_path, DCFG_KEEP_EDGES | DCFG_KEEP_EDGE_COUNTS,
 	    a.out_path, a.mode) < 0)
 		return DCFG_EXIT_USAGE;
 	if (dcfg_stage_check_tables(prog, a.dcfg_path, io.dcfg, 1, 0) < 0) {
-		io.out->len = 0;
-		dcfg_cli_finish(&io, 0, &err, 0);
+		dcfg_cli_discard(&io);
 		return DCFG_EXIT_USAGE;
 	}
 	if (list) {

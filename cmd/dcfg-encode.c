@@ -53,6 +53,8 @@ main(int argc, char **argv)
 	}
 	if (dcfg_stage_finish_args(argc, argv, prog, help, &a, 0) < 0)
 		return DCFG_EXIT_USAGE;
+	if (dcfg_cli_check_output(prog, a.out_path, (const char *[]){ a.dcfg_path, a.stream }, 2) < 0)
+		return DCFG_EXIT_USAGE;
 	if (dcfg_cli_setup(&io, prog, a.dcfg_path, DCFG_KEEP_BLOCKS | DCFG_KEEP_EDGES,
 	    a.out_path, a.mode) < 0)
 		return DCFG_EXIT_USAGE;

@@ -107,7 +107,8 @@ plan_main(struct dcfg_plan_options *plan, const struct dcfg_expand_options *opt,
 	plan->n_tids = opt->n_tids;
 	plan->dcfg_path = a->dcfg_path;
 	/* the DCFG is read for its processes only: each must be there */
-	if (dcfg_cli_setup(&io, prog, a->dcfg_path, 0, a->out_path, a->mode) < 0)
+	if (dcfg_cli_check_output(prog, a->out_path, (const char *[]){ a->dcfg_path, a->stream },
+	    2) < 0 || dcfg_cli_setup(&io, prog, a->dcfg_path, 0, a->out_path, a->mode) < 0)
 		return DCFG_EXIT_USAGE;
 	plan->dcfg = io.dcfg;
 	plan->progress = dcfg_progress_bytes;
@@ -205,6 +206,8 @@ main(int argc, char **argv)
 		return DCFG_EXIT_USAGE;
 	}
 	opt.window = has_from || has_to;
+	if (dcfg_cli_check_output(prog, a.out_path, (const char *[]){ a.dcfg_path, a.stream }, 2) < 0)
+		return DCFG_EXIT_USAGE;
 	if (dcfg_cli_setup(&io, prog, a.dcfg_path, DCFG_KEEP_BLOCKS | DCFG_KEEP_EDGES,
 	    a.out_path, a.mode) < 0)
 		return DCFG_EXIT_USAGE;

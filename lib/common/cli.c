@@ -7,12 +7,21 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "tempfiles.h"
+
 void
 dcfg_cli_start(void)
 {
 	int fd;
 
+	/*
+	 * SIGPIPE stays ignored even when kill(1) sends it: a reader that went
+	 * away is seen as EPIPE, a quiet stop with status 0, and a file being
+	 * written is never read by a pipe. The signals that end a command
+	 * remove its temporaries first (dcfg(7), OUTPUT FILES).
+	 */
 	signal(SIGPIPE, SIG_IGN);
+	dcfg_temp_catch_signals();
 	/* A file-size limit is a write error to report, not a silent kill. */
 	signal(SIGXFSZ, SIG_IGN);
 	/*
@@ -34,6 +43,18 @@ dcfg_cli_error(const char *prog, const struct dcfg_error *err)
 
 	dcfg_error_format(err, buf, sizeof buf);
 	fprintf(stderr, "%s: %s\n", prog, buf);
+}
+
+int
+dcfg_cli_check_output(const char *prog, const char *out_path, const char *const *inputs,
+    size_t n)
+{
+	struct dcfg_error err;
+
+	if (dcfg_output_check_inputs(out_path, inputs, n, &err) == 0)
+		return 0;
+	dcfg_cli_error(prog, &err);
+	return -1;
 }
 
 int
@@ -83,12 +104,13 @@ dcfg_cli_finish(struct dcfg_cli_io *io, int rc, const struct dcfg_error *err,
 
 	dcfg_progress_end(&io->progress);
 	if (rc < 0) {
-		if (partial_ok)
-			dcfg_output_flush(io->out);
-		else
-			io->out->len = 0;
 		dcfg_cli_error(io->prog, err);
 		status = DCFG_EXIT_USAGE;
+		/* A file keeps its old content: only standard output shows what came before the error. */
+		if (io->out->tmp || !partial_ok) {
+			dcfg_cli_discard(io);
+			return status;
+		}
 	}
 	if (dcfg_output_close(io->out, &close_err) < 0 && status == DCFG_EXIT_OK) {
 		dcfg_cli_error(io->prog, &close_err);
@@ -97,4 +119,13 @@ dcfg_cli_finish(struct dcfg_cli_io *io, int rc, const struct dcfg_error *err,
 	free(io->out);
 	dcfg_free(io->dcfg);
 	return status;
+}
+
+void
+dcfg_cli_discard(struct dcfg_cli_io *io)
+{
+	dcfg_progress_end(&io->progress);
+	dcfg_output_discard(io->out);
+	free(io->out);
+	dcfg_free(io->dcfg);
 }

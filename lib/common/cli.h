@@ -6,6 +6,7 @@
 #ifndef DCFG_CLI_H
 #define DCFG_CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "dcfg.h"
@@ -27,6 +28,13 @@ void dcfg_cli_start(void);
 /* Prints "PROG: FILE:LINE:COLUMN: message" on standard error. */
 void dcfg_cli_error(const char *prog, const struct dcfg_error *err);
 
+/*
+ * Before OUT_PATH is opened: -1 after a message when it is one of the N
+ * INPUTS (dcfg_output_check_inputs).
+ */
+int dcfg_cli_check_output(const char *prog, const char *out_path, const char *const *inputs,
+    size_t n);
+
 /* What a stage's main sets up around its work: the paired DCFG, the output. */
 struct dcfg_cli_io {
 	const char *prog;
@@ -45,10 +53,15 @@ int dcfg_cli_setup(struct dcfg_cli_io *io, const char *prog, const char *dcfg_pa
 
 /*
  * After the work returned RC (-1 with ERR set): reports the errors, closes
- * and frees everything, and returns the exit status. A stream keeps what
- * it wrote before an error (PARTIAL_OK); a document is dropped whole.
+ * and frees everything, and returns the exit status. On standard output a
+ * stream keeps what it wrote before an error (PARTIAL_OK) and a document
+ * is dropped whole; a file is then not written at all (its old content
+ * stays).
  */
 int dcfg_cli_finish(struct dcfg_cli_io *io, int rc, const struct dcfg_error *err,
     int partial_ok);
+
+/* After a failure already reported: frees everything, and writes nothing (an old file stays). */
+void dcfg_cli_discard(struct dcfg_cli_io *io);
 
 #endif

@@ -136,12 +136,29 @@ start_member(struct dcfg_input *in, struct dcfg_error *err)
 	return 0;
 }
 
+static struct dcfg_input *start_input(struct dcfg_input *in, struct dcfg_error *err);
+
+struct dcfg_input *
+dcfg_input_open_fd(int fd, const char *name, struct dcfg_error *err)
+{
+	struct dcfg_input *in;
+
+	if ((in = calloc(1, sizeof *in)) == NULL ||
+	    (in->raw = malloc(RAW_SIZE)) == NULL) {
+		free(in);
+		close(fd);
+		dcfg_error_set(err, name, "out of memory");
+		return NULL;
+	}
+	in->name = name;
+	in->fd = fd;
+	return start_input(in, err);
+}
+
 struct dcfg_input *
 dcfg_input_open(const char *path, struct dcfg_error *err)
 {
 	struct dcfg_input *in;
-	const unsigned char *p;
-	size_t n;
 
 	if ((in = calloc(1, sizeof *in)) == NULL ||
 	    (in->raw = malloc(RAW_SIZE)) == NULL) {
@@ -165,6 +182,16 @@ dcfg_input_open(const char *path, struct dcfg_error *err)
 			return NULL;
 		}
 	}
+	return start_input(in, err);
+}
+
+/* Tells the compression apart and starts decompressing. IN on success; else NULL, IN closed. */
+static struct dcfg_input *
+start_input(struct dcfg_input *in, struct dcfg_error *err)
+{
+	const unsigned char *p;
+	size_t n;
+
 	if (fill_at_least(in, 4, err) < 0)
 		goto fail;
 	p = in->raw;

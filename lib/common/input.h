@@ -17,6 +17,8 @@ enum dcfg_compression { DCFG_PLAIN, DCFG_GZIP, DCFG_BZIP2 };
 
 /* Opens PATH, or standard input when PATH is NULL or "-". NULL on error. */
 struct dcfg_input *dcfg_input_open(const char *path, struct dcfg_error *err);
+/* Reads FD (closed by dcfg_input_close, or on error), named NAME in messages. */
+struct dcfg_input *dcfg_input_open_fd(int fd, const char *name, struct dcfg_error *err);
 
 /*
  * Reads up to SIZE decompressed bytes. Returns the number read, 0 at the

@@ -3,15 +3,92 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "tempfiles.h"
+
+/*
+ * DIR/.NAME.XXXXXX for TARGET, for mkstemp: hidden, and beside the file
+ * so that the rename stays on one file system. NULL when out of memory.
+ */
+static char *
+temp_name(const char *target)
+{
+	const char *slash = strrchr(target, '/');
+	size_t dir_len = slash ? (size_t)(slash - target) + 1 : 0;
+	size_t base_len = strlen(target + dir_len);
+	char *tmp;
+
+	/* room for ".", ".XXXXXX" and a name near NAME_MAX */
+	if (base_len > 200)
+		base_len = 200;
+	if ((tmp = malloc(dir_len + base_len + 9)) == NULL)
+		return NULL;
+	memcpy(tmp, target, dir_len);
+	tmp[dir_len] = '.';
+	memcpy(tmp + dir_len + 1, target + dir_len, base_len);
+	memcpy(tmp + dir_len + 1 + base_len, ".XXXXXX", 8);
+	return tmp;
+}
+
+/* A temporary for TARGET, made as open(TARGET, O_CREAT | O_TRUNC) would make the file. */
+static int
+open_temp(struct dcfg_output *out, const char *path, struct dcfg_error *err)
+{
+	struct stat st;
+	sigset_t saved;
+	mode_t mode, mask;
+	int exists = stat(out->target, &st) == 0, saved_errno;
+
+	/* A read-only file is not replaced behind its owner's back: open(2) would refuse it too. */
+	if (exists && access(out->target, W_OK) < 0)
+		return dcfg_error_set(err, path, "%s", strerror(errno));
+	if (exists) {
+		mode = st.st_mode & 07777;
+	} else {
+		mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	if ((out->tmp = temp_name(out->target)) == NULL)
+		return dcfg_error_set(err, path, "out of memory");
+	/* made and recorded as one step, so that no signal can come between */
+	dcfg_temp_hold_signals(&saved);
+	out->fd = mkstemp(out->tmp);
+	saved_errno = errno;
+	if (out->fd >= 0)
+		out->tmp_slot = dcfg_temp_add(out->tmp);
+	dcfg_temp_release_signals(&saved);
+	if (out->fd < 0) {
+		free(out->tmp);
+		out->tmp = NULL;
+		return dcfg_error_set(err, path, "%s", strerror(saved_errno));
+	}
+	if (fchmod(out->fd, mode) < 0) {
+		saved_errno = errno;
+		dcfg_output_discard(out);
+		return dcfg_error_set(err, path, "%s", strerror(saved_errno));
+	}
+	return 0;
+}
 
 int
 dcfg_output_open(struct dcfg_output *out, const char *path,
     struct dcfg_error *err)
 {
+	struct stat st;
+	int found;
+
 	out->len = 0;
 	out->error = 0;
+	out->target = NULL;
+	out->tmp = NULL;
+	out->tmp_slot = -1;
 	if (path == NULL || strcmp(path, "-") == 0) {
 		out->fd = STDOUT_FILENO;
 		out->name = "<stdout>";
@@ -22,9 +99,52 @@ dcfg_output_open(struct dcfg_output *out, const char *path,
 		return 0;
 	}
 	out->name = path;
+	/* A symbolic link stays one: the file it names is replaced. */
+	found = lstat(path, &st) == 0;
+	if (found && S_ISLNK(st.st_mode))
+		out->target = realpath(path, NULL);
+	else if (found ? S_ISREG(st.st_mode) : errno == ENOENT)
+		out->target = strdup(path);
+	if (out->target && (stat(out->target, &st) < 0 || S_ISREG(st.st_mode))) {
+		if (open_temp(out, path, err) < 0) {
+			free(out->target);
+			out->target = NULL;
+			return -1;
+		}
+		return 0;
+	}
+	/* /dev/null, a terminal, a FIFO (or a link to nothing): written as they are. */
+	free(out->target);
+	out->target = NULL;
 	out->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
 	if (out->fd < 0)
 		return dcfg_error_set(err, path, "%s", strerror(errno));
+	return 0;
+}
+
+int
+dcfg_output_check_inputs(const char *path, const char *const *inputs, size_t n,
+    struct dcfg_error *err)
+{
+	struct stat out_st, in_st;
+	size_t i;
+	int rc;
+
+	if (path == NULL || strcmp(path, "-") == 0 || stat(path, &out_st) < 0 ||
+	    !S_ISREG(out_st.st_mode))
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (inputs[i] == NULL)
+			continue;
+		if (strcmp(inputs[i], "-") == 0)
+			rc = fstat(STDIN_FILENO, &in_st);
+		else
+			rc = stat(inputs[i], &in_st);
+		if (rc == 0 && in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino)
+			return dcfg_error_set(err, path, "the output is also an input (%s); "
+			    "refusing to write over it",
+			    strcmp(inputs[i], "-") == 0 ? "standard input" : inputs[i]);
+	}
 	return 0;
 }
 
@@ -46,15 +166,62 @@ dcfg_output_flush(struct dcfg_output *out)
 	out->len = 0;
 }
 
+/* Removes the temporary, as one step with forgetting it. */
+static void
+remove_temp(struct dcfg_output *out)
+{
+	sigset_t saved;
+
+	dcfg_temp_hold_signals(&saved);
+	unlink(out->tmp);
+	dcfg_temp_forget(out->tmp_slot);
+	dcfg_temp_release_signals(&saved);
+}
+
+static void
+free_paths(struct dcfg_output *out)
+{
+	free(out->tmp);
+	free(out->target);
+	out->tmp = NULL;
+	out->target = NULL;
+	out->tmp_slot = -1;
+}
+
 int
 dcfg_output_close(struct dcfg_output *out, struct dcfg_error *err)
 {
+	sigset_t saved;
+
 	dcfg_output_flush(out);
 	if (out->fd != STDOUT_FILENO && close(out->fd) < 0 && out->error == 0)
 		out->error = errno;
+	if (out->tmp && out->error == 0) {
+		/* renamed and forgotten as one step: a signal after it must not remove the file */
+		dcfg_temp_hold_signals(&saved);
+		if (rename(out->tmp, out->target) < 0)
+			out->error = errno;
+		else
+			dcfg_temp_forget(out->tmp_slot);
+		dcfg_temp_release_signals(&saved);
+	}
+	if (out->tmp && out->error != 0)
+		remove_temp(out);
+	free_paths(out);
 	if (out->error == 0 || out->error == EPIPE)
 		return 0;
 	return dcfg_error_set(err, out->name, "write error: %s", strerror(out->error));
+}
+
+void
+dcfg_output_discard(struct dcfg_output *out)
+{
+	out->len = 0;
+	if (out->fd != STDOUT_FILENO)
+		close(out->fd);
+	if (out->tmp)
+		remove_temp(out);
+	free_paths(out);
 }
 
 void

@@ -4,6 +4,11 @@
  * closed pipe ("| head") is a quiet stop, provided the program ignores
  * SIGPIPE (dcfg_cli_start does). The hot-path writers below do not
  * allocate and call no printf-family function.
+ *
+ * A file is written to a temporary beside it and renamed into place by
+ * dcfg_output_close once whole, so that a failed or interrupted command
+ * never leaves a file cut short, and an old file stays as it was
+ * (dcfg(7), OUTPUT FILES). Standard output streams as it is written.
  */
 #ifndef DCFG_OUTPUT_H
 #define DCFG_OUTPUT_H
@@ -19,19 +24,39 @@
 struct dcfg_output {
 	int fd;
 	const char *name;
+	char *target, *tmp;  /* a file's final path and its temporary; NULL for the rest */
+	int tmp_slot;        /* the temporary's place in the signal handlers' list (tempfiles.h) */
 	size_t len;
 	int error;         /* errno of the first failed write, 0 if none */
 	char buf[DCFG_OUTPUT_BUFSIZE];
 };
 
-/* Opens PATH for writing, or standard output for NULL or "-". */
+/*
+ * Opens PATH for writing, or standard output for NULL or "-". A regular
+ * file (or a new one; through a symbolic link, the file it names) is
+ * written to a temporary in its directory; a device or a FIFO directly.
+ */
 int dcfg_output_open(struct dcfg_output *out, const char *path,
     struct dcfg_error *err);
 
 void dcfg_output_flush(struct dcfg_output *out);
 
-/* Flushes and closes. -1 with ERR set on a write error; a broken pipe is not one. */
+/*
+ * Flushes and closes; a file is renamed into place. -1 with ERR set on a
+ * write error (the temporary is then removed); a broken pipe is not one.
+ */
 int dcfg_output_close(struct dcfg_output *out, struct dcfg_error *err);
+
+/* Closes without keeping anything unwritten: a file's temporary is removed, an old file stays. */
+void dcfg_output_discard(struct dcfg_output *out);
+
+/*
+ * -1 with ERR set when PATH is an existing regular file that is also one
+ * of the N INPUTS (by device and inode, through links; NULL entries are
+ * skipped; "-" is standard input): writing it would destroy an input.
+ */
+int dcfg_output_check_inputs(const char *path, const char *const *inputs, size_t n,
+    struct dcfg_error *err);
 
 /* 1 once a write has failed (the reader went away or the disk is full): stop producing. */
 static inline int

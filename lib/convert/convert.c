@@ -89,22 +89,45 @@ dcfg_convert_file(const struct dcfg_convert *c, const char *name,
 		return dcfg_error_set(err, dir, "out of memory");
 	}
 	snprintf(path, len, "%s/%s", dir, name);
-	rc = dcfg_output_open(out, path, err);
+	rc = dcfg_output_check_inputs(path, (const char *[]){ c->o->dcfg_path, c->o->trace_path },
+	    2, err);
+	if (rc == 0)
+		rc = dcfg_output_open(out, path, err);
 	if (rc == 0) {
-		if ((rc = write(out, ctx, err)) < 0) {
-			struct dcfg_error ignored;
-			out->len = 0;
-			dcfg_output_close(out, &ignored);
-		} else {
+		/* a file cut short is not written: an old one stays as it was */
+		if ((rc = write(out, ctx, err)) < 0)
+			dcfg_output_discard(out);
+		else
 			rc = dcfg_output_close(out, err);
-		}
-		/* A file cut short must not pass for a profile. */
-		if (rc < 0)
-			unlink(path);
 	}
 	free(out);
 	free(path);
 	return rc;
+}
+
+/*
+ * Which of P's threads ran instructions (--separate-threads writes no file
+ * for the rest): those with an instruction count, or an edge count, above
+ * 0. One pass over the counts, however many threads the DCFG declares.
+ * NULL when out of memory.
+ */
+static unsigned char *
+threads_that_ran(const struct dcfg *d, const struct dcfg_process *p)
+{
+	unsigned char *ran = calloc((size_t)p->threads + 1, 1);
+	const struct dcfg_range *tc = &p->thread_instr_counts;
+	uint32_t i, t;
+
+	if (ran == NULL)
+		return NULL;
+	for (t = 0; tc->first != DCFG_NONE && t < tc->count && t < p->threads; t++)
+		ran[t] |= d->counts[tc->first + t] > 0;
+	for (i = 0; i < p->edges.count; i++) {
+		const struct dcfg_range *ec = &d->edges[p->edges.first + i].counts;
+		for (t = 0; ec->first != DCFG_NONE && t < ec->count && t < p->threads; t++)
+			ran[t] |= d->counts[ec->first + t] > 0;
+	}
+	return ran;
 }
 
 struct view {
@@ -130,6 +153,7 @@ convert_process(const struct dcfg_convert *c, const struct dcfg_process *p,
 	struct dcfg_profile pf;
 	struct dcfg_replay r = { 0 };
 	struct view v = { c, &pf, write, DCFG_ALL_THREADS };
+	unsigned char *ran = NULL;
 	char name[96];
 	int rc;
 
@@ -150,7 +174,13 @@ convert_process(const struct dcfg_convert *c, const struct dcfg_process *p,
 			rc = dcfg_convert_file(c, name, write_view, &v, err);
 		goto out;
 	}
+	if ((ran = threads_that_ran(c->d, p)) == NULL) {
+		rc = dcfg_error_set(err, o->dcfg_path, "out of memory");
+		goto out;
+	}
 	for (v.thread = 0, rc = 0; v.thread < p->threads && rc == 0; v.thread++) {
+		if (!ran[v.thread])
+			continue;
 		snprintf(name, sizeof name, "%s.%" PRIu64 "-%02" PRIu32, prefix, p->pid, v.thread);
 		rc = dcfg_profile_view(&pf, v.thread, o->trace_path ?
 		    dcfg_replay_incl(&r, v.thread) : NULL, o->dcfg_path, err);
@@ -158,6 +188,7 @@ convert_process(const struct dcfg_convert *c, const struct dcfg_process *p,
 			rc = dcfg_convert_file(c, name, write_view, &v, err);
 	}
 out:
+	free(ran);
 	dcfg_replay_free(&r);
 	dcfg_profile_free(&pf);
 	return rc;

@@ -67,8 +67,8 @@ const struct dcfg_process *dcfg_convert_processes(const struct dcfg_convert *c,
 
 /*
  * Writes through WRITE (0, or -1 with ERR set) either to c->out, or to
- * O->out_dir/NAME (created; removed again when the write fails). 0, or -1
- * with ERR.
+ * O->out_dir/NAME (refused when it is one of the inputs; written whole or
+ * not at all, see dcfg_output_open). 0, or -1 with ERR.
  */
 int dcfg_convert_file(const struct dcfg_convert *c, const char *name,
     int (*write)(struct dcfg_output *out, void *ctx, struct dcfg_error *err), void *ctx,

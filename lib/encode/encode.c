@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "compress.h"
 #include "progress.h"
 #include "stream.h"
+#include "tempfiles.h"
 #include "vec.h"
 
 struct eproc {
@@ -25,6 +27,8 @@ struct enc {
 	struct dcfg_output *out;
 	struct dcfg_error *err;
 	const char *path, *name;
+	int spool;                      /* standard input copied (spool()), or -1: PATH is read */
+	uint64_t spool_size;
 	int pass;                       /* 1 count, 2 measure, 3 write */
 	struct eproc *procs;   size_t n_procs, cap_procs;
 	struct eproc *p;                /* the current process */
@@ -363,10 +367,23 @@ walk(struct enc *e)
 	int rc;
 
 	e->r = &r;
-	/* standard input, spooled, is read from the spool: it has a size */
 	dcfg_progress_file(e->meter, e->name, e->path, "lines");
 	dcfg_progress_pass(e->meter, e->pass, 3);
-	if ((s = dcfg_stream_open(e->path, e->name, e->err)) == NULL)
+	if (e->spool >= 0) {
+		int fd;
+		/* standard input, spooled, is read from the spool: it has a size */
+		if (e->meter) {
+			e->meter->sized = 1;
+			e->meter->size = e->spool_size;
+		}
+		if (lseek(e->spool, 0, SEEK_SET) < 0 || (fd = dup(e->spool)) < 0)
+			return dcfg_error_set(e->err, e->name, "rereading the spooled input: %s",
+			    strerror(errno));
+		s = dcfg_stream_open_fd(fd, e->name, e->err);
+	} else {
+		s = dcfg_stream_open(e->path, e->name, e->err);
+	}
+	if (s == NULL)
 		return -1;
 	dcfg_stream_set_progress(s, on_progress, e);
 	e->p = NULL;
@@ -434,54 +451,68 @@ fail:
 	return -1;
 }
 
-/* A file the passes can read again: the path itself, or standard input spooled. */
+/*
+ * A file the passes can read again: the path itself (*FD is -1), or
+ * standard input (or a pipe) spooled into *FD, *SIZE bytes. The spool is
+ * unlinked as soon as it is made, so that no exit, error or signal can
+ * leave it behind in $TMPDIR: only the descriptor holds it.
+ */
 static int
-spool(const char *path, char *tmp, size_t size, struct dcfg_error *err)
+spool(const char *path, int *fd, uint64_t *size, struct dcfg_error *err)
 {
 	const char *dir = getenv("TMPDIR");
-	char buf[65536];
+	char buf[65536], tmp[4096];
 	struct stat st;
+	sigset_t saved;
 	ssize_t n;
-	int fd;
+	int in, saved_errno;
 
+	*fd = -1;
+	*size = 0;
 	if (path && strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode))
 		return 0;
-	snprintf(tmp, size, "%s/dcfg-encode.XXXXXX", dir && *dir ? dir : "/tmp");
-	if ((fd = mkstemp(tmp)) < 0) {
-		/* mkstemp has filled in the X's of a name it never made: name the template. */
-		int saved = errno;
-		snprintf(tmp, size, "%s/dcfg-encode.XXXXXX", dir && *dir ? dir : "/tmp");
-		dcfg_error_set(err, tmp, "cannot make a temporary file: %s", strerror(saved));
-		tmp[0] = '\0';
-		return -1;
-	}
-	int in = path && strcmp(path, "-") != 0 ? open(path, O_RDONLY) : STDIN_FILENO;
-	if (in < 0) {
-		int saved = errno;
-		close(fd);
+	snprintf(tmp, sizeof tmp, "%s/dcfg-encode.XXXXXX", dir && *dir ? dir : "/tmp");
+	/* made and unlinked as one step: no signal comes between */
+	dcfg_temp_hold_signals(&saved);
+	*fd = mkstemp(tmp);
+	saved_errno = errno;
+	if (*fd >= 0)
 		unlink(tmp);
-		tmp[0] = '\0';
-		return dcfg_error_set(err, path, "%s", strerror(saved));
+	dcfg_temp_release_signals(&saved);
+	if (*fd < 0) {
+		/* mkstemp has filled in the X's of a name it never made: name the template. */
+		snprintf(tmp, sizeof tmp, "%s/dcfg-encode.XXXXXX", dir && *dir ? dir : "/tmp");
+		return dcfg_error_set(err, tmp, "cannot make a temporary file: %s",
+		    strerror(saved_errno));
+	}
+	in = path && strcmp(path, "-") != 0 ? open(path, O_RDONLY) : STDIN_FILENO;
+	if (in < 0) {
+		saved_errno = errno;
+		close(*fd);
+		*fd = -1;
+		return dcfg_error_set(err, path, "%s", strerror(saved_errno));
 	}
 	while ((n = read(in, buf, sizeof buf)) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 || write(fd, buf, (size_t)n) != n) {
+		if (n < 0 || write(*fd, buf, (size_t)n) != n) {
 			/* A failed read is the input's error; a failed write, the spool's. */
-			int saved = errno, reading = n < 0;
-			close(fd);
-			unlink(tmp);
-			tmp[0] = '\0';
+			int reading = n < 0;
+			saved_errno = errno;
+			close(*fd);
+			*fd = -1;
+			if (in != STDIN_FILENO)
+				close(in);
 			if (reading)
-				return dcfg_error_set(err, path ? path : "-", "%s", strerror(saved));
+				return dcfg_error_set(err, path ? path : "-", "%s", strerror(saved_errno));
 			return dcfg_error_set(err, path ? path : "-", "spooling to a temporary file: %s",
-			    strerror(saved));
+			    strerror(saved_errno));
 		}
+		*size += (uint64_t)n;
 	}
 	if (in != STDIN_FILENO)
 		close(in);
-	close(fd);
-	return 1;
+	return 0;
 }
 
 int
@@ -489,7 +520,6 @@ dcfg_encode(const char *path, const struct dcfg_encode_options *opt,
     struct dcfg_output *out, struct dcfg_error *err)
 {
 	struct enc *e = calloc(1, sizeof *e);
-	char tmp[4096] = "";
 	size_t i;
 	int rc = -1;
 
@@ -501,14 +531,13 @@ dcfg_encode(const char *path, const struct dcfg_encode_options *opt,
 	e->meter = dcfg_progress_of(opt->progress, opt->progress_ctx);
 	e->name = path ? path : "-";
 	e->path = e->name;
+	e->spool = -1;
 	if ((e->ce = dcfg_chunkenc_new()) == NULL) {
 		dcfg_error_set(err, e->name, "out of memory");
 		goto done;
 	}
-	if (spool(path, tmp, sizeof tmp, err) < 0)
+	if (spool(path, &e->spool, &e->spool_size, err) < 0)
 		goto done;
-	if (tmp[0])
-		e->path = tmp;
 	for (e->pass = 1; e->pass <= 3; e->pass++) {
 		if (e->pass == 3)
 			dcfg_out_str(out, "{\"MAJOR_VERSION\": 1, \"MINOR_VERSION\": 0,\n"
@@ -530,8 +559,8 @@ dcfg_encode(const char *path, const struct dcfg_encode_options *opt,
 	dcfg_out_str(out, "]}\n");
 	rc = dcfg_output_failed(out) ? 1 : 0;
 done:
-	if (tmp[0])
-		unlink(tmp);
+	if (e->spool >= 0)
+		close(e->spool);
 	for (i = 0; i < e->n_procs; i++) {
 		dcfg_transitions_free(&e->procs[i].tt);
 		dcfg_dictionary_free(&e->procs[i].dict);

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "input.h"
 #include "kind.h"
@@ -91,8 +92,9 @@ not_a_stream(struct dcfg_stream *s, struct dcfg_error *err)
 		    "not an edge stream: the first line must be \"# dcfg-stream 1\" or \"# dcfg-stream 2\"");
 }
 
-struct dcfg_stream *
-dcfg_stream_open(const char *path, const char *name, struct dcfg_error *err)
+/* PATH, or FD when not -1 (then closed by dcfg_stream_close, or here on an error). */
+static struct dcfg_stream *
+open_stream(const char *path, int fd, const char *name, struct dcfg_error *err)
 {
 	struct dcfg_stream *s = calloc(1, sizeof *s);
 	const char *line;
@@ -101,11 +103,14 @@ dcfg_stream_open(const char *path, const char *name, struct dcfg_error *err)
 
 	if (s == NULL || (s->buf = malloc(BUF_SIZE)) == NULL) {
 		free(s);
+		if (fd >= 0)
+			close(fd);
 		dcfg_error_set(err, path, "out of memory");
 		return NULL;
 	}
 	s->cap = BUF_SIZE;
-	if ((s->in = dcfg_input_open(path, err)) == NULL) {
+	s->in = fd >= 0 ? dcfg_input_open_fd(fd, name, err) : dcfg_input_open(path, err);
+	if (s->in == NULL) {
 		dcfg_stream_close(s);
 		return NULL;
 	}
@@ -125,6 +130,18 @@ dcfg_stream_open(const char *path, const char *name, struct dcfg_error *err)
 fail:
 	dcfg_stream_close(s);
 	return NULL;
+}
+
+struct dcfg_stream *
+dcfg_stream_open(const char *path, const char *name, struct dcfg_error *err)
+{
+	return open_stream(path, -1, name, err);
+}
+
+struct dcfg_stream *
+dcfg_stream_open_fd(int fd, const char *name, struct dcfg_error *err)
+{
+	return open_stream(name, fd, name, err);
 }
 
 /* Parses a decimal number at *P (advanced); -1 when there is none or it overflows. */

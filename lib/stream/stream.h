@@ -56,6 +56,8 @@ struct dcfg_stream;
  */
 struct dcfg_stream *dcfg_stream_open(const char *path, const char *name,
     struct dcfg_error *err);
+/* The same, reading FD (closed by dcfg_stream_close, or on an error), called NAME. */
+struct dcfg_stream *dcfg_stream_open_fd(int fd, const char *name, struct dcfg_error *err);
 /* 1 with the next record, 0 at the end, -1 with ERR set. */
 int dcfg_stream_next(struct dcfg_stream *s, struct dcfg_stream_record *r,
     struct dcfg_error *err);
