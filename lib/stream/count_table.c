@@ -301,7 +301,7 @@ dcfg_count_out_key(struct dcfg_output *out, enum dcfg_count_by by, const struct 
 		dcfg_out_u64(out, r->key);
 		return;
 	}
-	dcfg_out_str(out, r->name);
+	dcfg_out_escaped(out, r->name);
 	if (r->key == DCFG_COUNT_NO_LINE) {
 		dcfg_out_str(out, ":-");
 	} else if (by == DCFG_BY_LINE) {
