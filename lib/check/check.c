@@ -102,9 +102,10 @@ check_tables(struct checker *c, uint32_t *ids)
 }
 
 /*
- * A control character (C0, DEL, C1) or a byte that is not UTF-8 in a
- * name: every output escapes it (dcfg-stream(5), "Names"), so the tables
- * read \n or \x1b where the program's own tools show something else.
+ * A control character (C0, DEL, C1) in a name: every output escapes it
+ * (dcfg-stream(5), "Names"), so the tables read \n or \x1b where the
+ * program's own tools show something else. (A byte that is not UTF-8
+ * does not get this far: the JSON reader refuses it.)
  */
 static void
 check_name(struct checker *c, const char *table, const char *item, uint64_t id, const char *name)
@@ -127,8 +128,7 @@ check_name(struct checker *c, const char *table, const char *item, uint64_t id, 
 	else
 		snprintf(what, sizeof what, "%s %llu", item, (unsigned long long)id);
 	at(c, "%s", table);
-	say(c, DCFG_SEV_WARNING, "%s has a control character or a byte that is not UTF-8 "
-	    "in its name: %s", what, shown);
+	say(c, DCFG_SEV_WARNING, "%s has a control character in its name: %s", what, shown);
 }
 
 static void
