@@ -236,3 +236,17 @@ KINDS="edge block routine loop image type thread line file"
 	[ "$status" -eq 2 ]
 	[ "$(cat stderr)" = "dcfg-convert: h.dcfg.json: process 5 has no routine no\\nsuch\\x1b" ]
 }
+
+@test "the progress meter shows a file name's control bytes escaped" {
+	name=$'a\e[2J\x9bb'
+	printf '%1000s' '' > "$name"
+	# as t/progress.bats draws "small": done at once, 0%, 0 B
+	progress-meter file "$name" - at 0 done | cat -v > out
+	printf '%s' '^Mmeter: a\x1b[2J\x9bb: 0%, 0 B^[[K^M^[[K' > expected
+	diff -u expected out
+	cp h.trace.json "$name"
+	dcfg-expand --progress "$name" > /dev/null 2> err
+	# only the meter's own "\r" and "\e[K" are control bytes
+	[ -z "$(tr -d '\r' < err | sed 's/\x1b\[K//g' | LC_ALL=C tr -d '\t\n\040-\176' | od -An -tx1)" ]
+	grep -qF 'dcfg-expand: a\x1b[2J\x9bb: 100%' err
+}
