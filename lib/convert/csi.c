@@ -193,10 +193,12 @@ dcfg_convert_csi(const struct dcfg_convert *c, struct dcfg_error *err)
 		rc = routine(&s, fi);
 		if (rc == -1)
 			dcfg_error_set(err, c->o->dcfg_path, "out of memory");
-		else if (rc == -2)
+		else if (rc == -2) {
+			char shown[160];
+			dcfg_escape(shown, sizeof shown, dcfg_profile_name(&pf, &pf.funcs[fi]));
 			rc = dcfg_error_set(err, c->o->dcfg_path, "process %" PRIu64 ", routine %s: "
-			    "the path graph has a cycle (a bug in dcfg-convert)", p->pid,
-			    dcfg_profile_name(&pf, &pf.funcs[fi]));
+			    "the path graph has a cycle (a bug in dcfg-convert)", p->pid, shown);
+		}
 	}
 out:
 	free(s.loc);

@@ -135,9 +135,10 @@ call_graph(const struct dcfg_convert *c, const struct dcfg_profile *pf, struct d
 		if (pf->block_func[sb] != pf->block_func[tb] &&
 		    __builtin_add_overflow(incl[pf->block_func[sb]], pf->incl[i],
 		    &incl[pf->block_func[sb]])) {
+			char shown[160];
+			dcfg_escape(shown, sizeof shown, dcfg_profile_name(pf, &pf->funcs[pf->block_func[sb]]));
 			dcfg_error_set(err, c->o->dcfg_path, "process %" PRIu64 ": the inclusive "
-			    "instructions of %s do not fit in 64 bits", p->pid,
-			    dcfg_profile_name(pf, &pf->funcs[pf->block_func[sb]]));
+			    "instructions of %s do not fit in 64 bits", p->pid, shown);
 			goto out;
 		}
 	}
@@ -147,10 +148,11 @@ call_graph(const struct dcfg_convert *c, const struct dcfg_profile *pf, struct d
 		struct call sum = calls[i];
 		for (k = i + 1; k < ncalls && calls[k].from == sum.from && calls[k].to == sum.to; k++)
 			if (__builtin_add_overflow(sum.count, calls[k].count, &sum.count)) {
+				char from[160], to[160];
+				dcfg_escape(from, sizeof from, dcfg_profile_name(pf, &pf->funcs[sum.from]));
+				dcfg_escape(to, sizeof to, dcfg_profile_name(pf, &pf->funcs[sum.to]));
 				dcfg_error_set(err, c->o->dcfg_path, "process %" PRIu64 ": the calls "
-				    "from %s to %s do not fit in 64 bits", p->pid,
-				    dcfg_profile_name(pf, &pf->funcs[sum.from]),
-				    dcfg_profile_name(pf, &pf->funcs[sum.to]));
+				    "from %s to %s do not fit in 64 bits", p->pid, from, to);
 				goto out;
 			}
 		if (written[sum.from] && written[sum.to] && sum.count >= min) {
