@@ -250,3 +250,20 @@ KINDS="edge block routine loop image type thread line file"
 	[ -z "$(tr -d '\r' < err | sed 's/\x1b\[K//g' | LC_ALL=C tr -d '\t\n\040-\176' | od -An -tx1)" ]
 	grep -qF 'dcfg-expand: a\x1b[2J\x9bb: 100%' err
 }
+
+@test "valid UTF-8 and spaces are kept as they are; bytes that are not UTF-8 escaped one by one" {
+	# é (c3 a9), € (e2 82 ac), U+1F600 (f0 9f 98 80), U+00A0 (c2 a0, the
+	# first code point after the C1 controls), a space: all kept.
+	jq -c '.PROCESSES[1][1].IMAGES[1][3].SYMBOLS[1][0] = "caf\u00e9 \u20ac\ud83d\ude00\u00a0"' \
+	    "$DATA/count-lines.dcfg.json" > u.dcfg.json
+	dcfg_count --dcfg u.dcfg.json --by routine s.edges
+	{ echo '# process 5'; row '# routine' name executions instructions share
+	  row 10 $'caf\xc3\xa9 \xe2\x82\xac\xf0\x9f\x98\x80\xc2\xa0' 1 24 100.00; } | expect_stdout
+	# A file name is any bytes: an overlong "/" (c0 af), a surrogate (ed a0
+	# 80), a code point above U+10FFFF (f4 90 80 80), a character cut short
+	# (e2 82) are each written byte by byte; é between them is kept.
+	dcfg_info $'x\xc0\xaf\xed\xa0\x80\xc3\xa9\xf4\x90\x80\x80\xe2\x82'
+	[ "$status" -eq 2 ]
+	[ "$(cat stderr)" = \
+	    $'dcfg-info: x\\xc0\\xaf\\xed\\xa0\\x80\xc3\xa9\\xf4\\x90\\x80\\x80\\xe2\\x82: No such file or directory' ]
+}
