@@ -267,3 +267,22 @@ KINDS="edge block routine loop image type thread line file"
 	[ "$(cat stderr)" = \
 	    $'dcfg-info: x\\xc0\\xaf\\xed\\xa0\\x80\xc3\xa9\\xf4\\x90\\x80\\x80\\xe2\\x82: No such file or directory' ]
 }
+
+@test "rows that tie are ordered by the name as written, in one run and in --merge alike" {
+	# Edges 5 (type 9) and 7 (type 40) each ran once into a block of 2
+	# instructions: a tie at 2.  Named "B0" and "B" SOH, the raw bytes
+	# order SOH (01) before "0" (30), the written "B\x01" puts "\" (5c)
+	# after "0": B0 comes first, in the table and in its merge.
+	jq -c '(.EDGE_TYPES[] | select(.[0] == 9))[1] = "B0" |
+	    .EDGE_TYPES += [[40, "B\u0001"]] |
+	    .PROCESSES[1][1].EDGES |= map(if .[0] == 7 then .[3] = 40 else . end)' \
+	    "$DATA/count-lines.dcfg.json" > tie.dcfg.json
+	dcfg-count --dcfg tie.dcfg.json --by type s.edges > one
+	grep -A1 '^B0' one > got
+	{ row B0 1 2 8.33; row 'B\x01' 1 2 8.33; } > want
+	diff -u want got
+	# --merge sorts the rows it reads again: the same order
+	dcfg-count --merge one > merged
+	grep -A1 '^B0' merged > got
+	diff -u want got
+}
