@@ -5,7 +5,10 @@
 # show the arithmetic.  Reminders:
 #   penwidth of an edge with count c, M the largest count written in that
 #   graph, bl the bit length: c == 0 ? 1 : 1 + (7 x bl(c)) / bl(M).
-#   Strings: `"` -> `\"`, `\` -> `\\`, `&` -> `&amp;`.
+#   Strings: a name is first escaped as in every table (dcfg-stream(5),
+#   Names: `\` -> `\\`, control bytes -> `\xHH`), then quoted for Graphviz:
+#   `"` -> `\"`, `\` -> `\\`, `&` -> `&amp;`.  `a"b\c&d` -> `a"b\\c&d` ->
+#   `a\"b\\\\c&amp;d`, which dot draws as the table's text a"b\\c&d.
 # Routine graphs (--routine, --node): an edge with exactly one end in a
 # chosen routine goes to a stub of the other side (inID for edges into the
 # routine, outID for edges out of it; ID the other routine's entry, or the
@@ -151,7 +154,7 @@ EOF
 digraph "42" {
 node [shape=box];
 f1 [label="main\nself: 25\ninclusive: 58\ninvocations: 1"];
-f10 [label="a\"b\\c&amp;d\nself: 24\ninclusive: 33\ninvocations: 6"];
+f10 [label="a\"b\\\\c&amp;d\nself: 24\ninclusive: 33\ninvocations: 6"];
 f20 [label="nest+0x1200\nself: 9\ninclusive: 9\ninvocations: 3"];
 f30 [label="nest+0x1300\nself: 1\ninclusive: 1\ninvocations: 1"];
 f1 -> f10 [label="6", penwidth=8];
@@ -173,7 +176,7 @@ EOF
 	expect_graph <<'EOF'
 digraph "42" {
 node [shape=box];
-f10 [label="a\"b\\c&amp;d\nself: 24\ninclusive: 33\ninvocations: 6"];
+f10 [label="a\"b\\\\c&amp;d\nself: 24\ninclusive: 33\ninvocations: 6"];
 f20 [label="nest+0x1200\nself: 9\ninclusive: 9\ninvocations: 3"];
 f10 -> f20 [label="3", penwidth=8];
 }
@@ -182,7 +185,7 @@ EOF
 	expect_graph <<'EOF'
 digraph "42" {
 node [shape=box];
-f10 [label="a\"b\\c&amp;d\nself: 24\ninclusive: 33\ninvocations: 6"];
+f10 [label="a\"b\\\\c&amp;d\nself: 24\ninclusive: 33\ninvocations: 6"];
 }
 EOF
 	dcfg_convert --to dot --dcfg "$D" --min-count 100
@@ -221,8 +224,8 @@ n3 [label="main+0x10\ninstrs: 2\nexecs: 6"];
 n4 [label="main+0x20\ninstrs: 1\nexecs: 6"];
 }
 }
-in10 [label="a\"b\\c&amp;d", shape=ellipse, style=dashed];
-out10 [label="a\"b\\c&amp;d", shape=ellipse, style=dashed];
+in10 [label="a\"b\\\\c&amp;d", shape=ellipse, style=dashed];
+out10 [label="a\"b\\\\c&amp;d", shape=ellipse, style=dashed];
 out30 [label="nest+0x1300", shape=ellipse, style=dashed];
 in100 [label="START", shape=ellipse, style=dashed];
 n1 -> n2 [label="FALL_THROUGH\n1", penwidth=3];
@@ -276,8 +279,8 @@ n3 [label="main+0x10\ninstrs: 2\nexecs: 6"];
 n4 [label="main+0x20\ninstrs: 1\nexecs: 6"];
 }
 }
-in10 [label="a\"b\\c&amp;d", shape=ellipse, style=dashed];
-out10 [label="a\"b\\c&amp;d", shape=ellipse, style=dashed];
+in10 [label="a\"b\\\\c&amp;d", shape=ellipse, style=dashed];
+out10 [label="a\"b\\\\c&amp;d", shape=ellipse, style=dashed];
 n2 -> n3 [label="FALL_THROUGH\n2", penwidth=5];
 n4 -> n3 [label="CONDITIONAL_BRANCH\n4", penwidth=8];
 n4 -> n5 [label="FALL_THROUGH\n2", penwidth=5];
@@ -297,8 +300,8 @@ n3 [label="main+0x10\ninstrs: 2\nexecs: 6"];
 n4 [label="main+0x20\ninstrs: 1\nexecs: 6"];
 }
 }
-in10 [label="a\"b\\c&amp;d", shape=ellipse, style=dashed];
-out10 [label="a\"b\\c&amp;d", shape=ellipse, style=dashed];
+in10 [label="a\"b\\\\c&amp;d", shape=ellipse, style=dashed];
+out10 [label="a\"b\\\\c&amp;d", shape=ellipse, style=dashed];
 n4 -> n3 [label="CONDITIONAL_BRANCH\n4", penwidth=8];
 n3 -> out10 [label="6", penwidth=8];
 in10 -> n4 [label="6", penwidth=8];
@@ -326,10 +329,10 @@ EOF
 	D="$DATA/convert-dot-nest.dcfg.json"
 	dcfg_convert --to dot --dcfg "$D" --routine 'a"b\c&d'
 	expect_graph <<'EOF'
-digraph "a\"b\\c&amp;d" {
+digraph "a\"b\\\\c&amp;d" {
 node [shape=box];
-n10 [label="a\"b\\c&amp;d+0x0\ninstrs: 3\nexecs: 6"];
-n11 [label="a\"b\\c&amp;d+0x8\ninstrs: 1\nexecs: 6"];
+n10 [label="a\"b\\\\c&amp;d+0x0\ninstrs: 3\nexecs: 6"];
+n11 [label="a\"b\\\\c&amp;d+0x8\ninstrs: 1\nexecs: 6"];
 in1 [label="main", shape=ellipse, style=dashed];
 out1 [label="main", shape=ellipse, style=dashed];
 in20 [label="nest+0x1200", shape=ellipse, style=dashed];
@@ -346,8 +349,8 @@ digraph "nest+0x1200" {
 node [shape=box];
 n20 [label="0x401200\ninstrs: 2\nexecs: 3"];
 n21 [label="0x401204\ninstrs: 1\nexecs: 3"];
-in10 [label="a\"b\\c&amp;d", shape=ellipse, style=dashed];
-out10 [label="a\"b\\c&amp;d", shape=ellipse, style=dashed];
+in10 [label="a\"b\\\\c&amp;d", shape=ellipse, style=dashed];
+out10 [label="a\"b\\\\c&amp;d", shape=ellipse, style=dashed];
 n20 -> n21 [label="FALL_THROUGH\n3", penwidth=8];
 in10 -> n20 [label="3", penwidth=8];
 n21 -> out10 [label="3", penwidth=8];
@@ -670,9 +673,9 @@ EOF
 digraph "42" {
 node [shape=box];
 subgraph "cluster_routine_10" {
-label="a\"b\\c&amp;d";
-n10 [label="a\"b\\c&amp;d+0x0\ninstrs: 3\nexecs: 6"];
-n11 [label="a\"b\\c&amp;d+0x8\ninstrs: 1\nexecs: 6"];
+label="a\"b\\\\c&amp;d";
+n10 [label="a\"b\\\\c&amp;d+0x0\ninstrs: 3\nexecs: 6"];
+n11 [label="a\"b\\\\c&amp;d+0x8\ninstrs: 1\nexecs: 6"];
 }
 subgraph "cluster_routine_20" {
 label="nest+0x1200";

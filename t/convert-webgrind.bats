@@ -421,26 +421,26 @@ EOF
 }
 
 # t/data/convert-names.dcfg.json (convert.bats): functions by address
-# start (/src/a<TAB>b.c written a?b.c, line 7, 2+1+1+1 = 5), inner+0x10,
-# bad<001>name<177> written bad?name?, tool+0x400, image3+0x10,
+# start (/src/a<TAB>b.c written a\tb.c, line 7, 2+1+1+1 = 5), inner+0x10,
+# bad<001>name<177> written bad\x01name\x7f (dcfg-stream(5)), tool+0x400, image3+0x10,
 # libx.so.1+0x1a0 (1 instruction each, file ???, line 0).  start calls
 # inner (1), bad (2) and libx (5), each once from line 7, each call costing
 # its callee's 1 instruction; tool+0x400 and image3+0x10 are reached by
 # branches, not calls.  start inclusive 5 + 3 = 8.
-@test "names and files as Callgrind writes them, control bytes as ?" {
+@test "names and files as Callgrind writes them, control bytes escaped" {
 	needs
 	dcfg_convert --to webgrind --dcfg "$DATA/convert-names.dcfg.json"
 	[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; false; }
 	{ cat <<'EOF'
 version 7
 functions 6
-function 0 line 7 self 5 inclusive 8 invocations 0 file /src/a?b.c name start
+function 0 line 7 self 5 inclusive 8 invocations 0 file /src/a\tb.c name start
   sub 1 line 7 count 1 cost 1
   sub 2 line 7 count 1 cost 1
   sub 5 line 7 count 1 cost 1
 function 1 line 0 self 1 inclusive 1 invocations 1 file ??? name inner+0x10
   from 0 line 7 count 1 cost 1
-function 2 line 0 self 1 inclusive 1 invocations 1 file ??? name bad?name?
+function 2 line 0 self 1 inclusive 1 invocations 1 file ??? name bad\x01name\x7f
   from 0 line 7 count 1 cost 1
 function 3 line 0 self 1 inclusive 1 invocations 0 file ??? name tool+0x400
 function 4 line 0 self 1 inclusive 1 invocations 0 file ??? name image3+0x10

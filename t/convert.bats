@@ -787,7 +787,8 @@ EOF
 #     routine 11: 11 0x400100 (2 instrs, last +2), 16 0x400104, 17 0x400106,
 #       18 0x400108 (1 instr each): symbol start at its start -> "start"
 #     routine 12: 12 0x400210, inside inner -> "inner+0x10"
-#     routine 13: 13 0x400300 -> "bad?name?" (the control characters are ?)
+#     routine 13: 13 0x400300 -> "bad\x01name\x7f" (control bytes escaped as
+#       dcfg-stream(5) says: \001 is \x01, \177 is \x7f)
 #     block 15 0x400400 is in no routine: a function of its own; no symbol
 #       covers it -> "tool+0x400" (the base name of the image)
 #   image 2 "/usr/lib/libx.so.1" at 0x7f0000000000, no symbols: routine 14,
@@ -796,9 +797,9 @@ EOF
 #     object ???
 #   start calls inner (301), bad (304) and libx (307, indirect), each returns
 #   to the next block of start; 18 branches to 15, 15 to 19, 19 -> END.
-# Functions by address: start, inner+0x10, bad?name?, tool+0x400,
+# Functions by address: start, inner+0x10, bad\x01name\x7f, tool+0x400,
 # image3+0x10, libx.so.1+0x1a0.  Ids: objects (1) tool, (2) libx at the call,
-# (3) ??? at image3's ob=; files (1) /src/a?b.c, (2) ??? at the first call;
+# (3) ??? at image3's ob=; files (1) /src/a\tb.c (the tab escaped), (2) ??? at the first call;
 # functions (1) start, (2)..(4) at the calls, (5) tool+0x400, (6) image3+0x10.
 # Each callee's total is its 1 instruction: every call's inclusive cost is 1.
 # start's blocks are all in the one range of line 7: 2 + 1 + 1 + 1 = 5.
@@ -806,7 +807,7 @@ names_profile() {
 	header 700 10 "$DESC"
 	cat <<'EOF'
 ob=(1) /usr/bin/tool
-fl=(1) /src/a?b.c
+fl=(1) /src/a\tb.c
 fn=(1) start
 0x400100 7 2
 cob=(1)
@@ -817,7 +818,7 @@ calls=1 0x400210 0
 0x400104 7 1
 cob=(1)
 cfl=(2)
-cfn=(3) bad?name?
+cfn=(3) bad\x01name\x7f
 calls=1 0x400300 0
 0x400104 7 1
 0x400106 7 1

@@ -101,6 +101,63 @@ check_tables(struct checker *c, uint32_t *ids)
 	return 0;
 }
 
+/*
+ * A control character (C0, DEL, C1) in a name: every output escapes it
+ * (dcfg-stream(5), "Names"), so the tables read \n or \x1b where the
+ * program's own tools show something else. (A byte that is not UTF-8
+ * does not get this far: the JSON reader refuses it.)
+ */
+static void
+check_name(struct checker *c, const char *table, const char *item, uint64_t id, const char *name)
+{
+	char shown[256], what[64];
+	const char *s = name;
+
+	for (;;) {
+		s += dcfg_escape_kept(s);
+		if (*s != '\\')
+			break;
+		s++;
+	}
+	if (*s == '\0')
+		return;
+	dcfg_escape(shown, sizeof shown, name);
+	/* A symbol has no id: its offset in the image stands for one. */
+	if (strcmp(item, "symbol") == 0)
+		snprintf(what, sizeof what, "symbol at offset 0x%llx", (unsigned long long)id);
+	else
+		snprintf(what, sizeof what, "%s %llu", item, (unsigned long long)id);
+	at(c, "%s", table);
+	say(c, DCFG_SEV_WARNING, "%s has a control character in its name: %s", what, shown);
+}
+
+static void
+check_names(struct checker *c)
+{
+	const struct dcfg *d = c->d;
+	char table[64];
+	size_t i, k;
+
+	for (i = 0; i < d->n_file_names; i++)
+		check_name(c, "file names", "file name", d->file_names[i].id,
+		    dcfg_string(d, d->file_names[i].name));
+	for (i = 0; i < d->n_edge_types; i++)
+		check_name(c, "edge types", "edge type", d->edge_types[i].id,
+		    dcfg_string(d, d->edge_types[i].name));
+	for (i = 0; i < d->n_special_nodes; i++)
+		check_name(c, "special nodes", "special node", d->special_nodes[i].id,
+		    dcfg_string(d, d->special_nodes[i].name));
+	for (i = 0; i < d->n_processes; i++) {
+		const struct dcfg_process *p = &d->processes[i];
+		for (k = 0; k < p->symbols.count; k++) {
+			const struct dcfg_symbol *sym = &d->symbols[p->symbols.first + k];
+			snprintf(table, sizeof table, "process %llu image %u symbols",
+			    (unsigned long long)p->pid, d->images[sym->image].id);
+			check_name(c, table, "symbol", sym->offset, dcfg_string(d, sym->name));
+		}
+	}
+}
+
 static int
 is_node(const struct checker *c, uint32_t node)
 {
@@ -486,6 +543,7 @@ dcfg_check_dcfg(const struct dcfg *d, struct dcfg_findings *f)
 	if (ids == NULL)
 		return -1;
 	check_tables(&c, ids);
+	check_names(&c);
 	for (i = 0; i < d->n_processes && !f->stopped; i++) {
 		const struct dcfg_process *p = c.p = &d->processes[i];
 		COLLECT(d->images, p->images.first, p->images.count, id);

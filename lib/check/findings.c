@@ -23,11 +23,15 @@ dcfg_finding(struct dcfg_findings *f, enum dcfg_severity sev, const char *where,
 		dcfg_out_json_string(f->out, what);
 		dcfg_out_char(f->out, '}');
 	} else {
+		/* Names are escaped in WHAT already; this keeps a stray byte off the terminal. */
+		char shown[4 * 512];
 		dcfg_out_str(f->out, names[sev]);
 		dcfg_out_str(f->out, ": ");
-		dcfg_out_str(f->out, where);
+		dcfg_escape_message(shown, sizeof shown, where);
+		dcfg_out_str(f->out, shown);
 		dcfg_out_str(f->out, ": ");
-		dcfg_out_str(f->out, what);
+		dcfg_escape_message(shown, sizeof shown, what);
+		dcfg_out_str(f->out, shown);
 		dcfg_out_char(f->out, '\n');
 	}
 	if (sev == DCFG_SEV_NOTE) {

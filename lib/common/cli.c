@@ -36,13 +36,21 @@ dcfg_cli_start(void)
 			_exit(DCFG_EXIT_USAGE);
 }
 
+/*
+ * Names in messages are escaped where the message is made (dcfg_escape);
+ * this is the net for what was not, the file name the user typed
+ * included: a control byte, or a byte that is not UTF-8, is written as
+ * dcfg_escape writes it, so that none reaches the terminal. A backslash
+ * stays as it is, or an escaped name would be escaped twice.
+ */
 void
 dcfg_cli_error(const char *prog, const struct dcfg_error *err)
 {
-	char buf[1024];
+	char buf[1024], shown[4 * sizeof buf];
 
 	dcfg_error_format(err, buf, sizeof buf);
-	fprintf(stderr, "%s: %s\n", prog, buf);
+	dcfg_escape_message(shown, sizeof shown, buf);
+	fprintf(stderr, "%s: %s\n", prog, shown);
 }
 
 int

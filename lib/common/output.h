@@ -91,8 +91,27 @@ void dcfg_out_str(struct dcfg_output *out, const char *s);
 void dcfg_out_u64(struct dcfg_output *out, uint64_t v);
 void dcfg_out_hex(struct dcfg_output *out, uint64_t v);      /* 0x... */
 void dcfg_out_json_string(struct dcfg_output *out, const char *s);
-/* S on one line whatever its bytes: those below 0x20 and 0x7f are written '?'. */
-void dcfg_out_text(struct dcfg_output *out, const char *s);
+/*
+ * A name from the input, escaped as dcfg-stream(5) says ("Names"): a
+ * backslash as \\, tab, newline and carriage return as \t \n \r, every
+ * other byte below 0x20, 0x7f, each byte of a C1 control (U+0080..U+009F)
+ * and each byte that is not part of valid UTF-8 as \xHH. Everything else,
+ * space and valid UTF-8 included, is written as it is. The result is one
+ * line, one column, and sends no control byte to a terminal.
+ */
+void dcfg_out_escaped(struct dcfg_output *out, const char *s);
+/*
+ * The same into BUF, at most SIZE bytes with the NUL, cut only between
+ * escapes. Returns the length the whole escaped name needs (as snprintf).
+ */
+size_t dcfg_escape(char *buf, size_t size, const char *s);
+/*
+ * The same but for the backslash, kept: for a message whose names were
+ * escaped when it was made, so that nothing is escaped twice.
+ */
+size_t dcfg_escape_message(char *buf, size_t size, const char *s);
+/* The bytes of S that dcfg_out_escaped writes as they are, from the start. */
+size_t dcfg_escape_kept(const char *s);
 /* V as 4 bytes, least significant first (binary formats). */
 void dcfg_out_u32le(struct dcfg_output *out, uint32_t v);
 

@@ -1,5 +1,7 @@
 #include "progress.h"
 
+#include "output.h"
+
 #include <stdarg.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -145,6 +147,7 @@ static void
 add_name(struct text *t, const char *name)
 {
 	const char *base = strrchr(name, '/');
+	char shown[4 * NAME_MAX_SHOWN + 1];   /* a file name's control bytes escaped, for the terminal */
 	size_t len;
 
 	if (strcmp(name, "-") == 0) {
@@ -153,10 +156,13 @@ add_name(struct text *t, const char *name)
 	}
 	base = base && base[1] ? base + 1 : name;
 	len = strlen(base);
-	if (len > NAME_MAX_SHOWN)
-		add(t, "...%s", base + len - (NAME_MAX_SHOWN - 3));
-	else
-		add(t, "%s", base);
+	if (len > NAME_MAX_SHOWN) {
+		dcfg_escape_message(shown, sizeof shown, base + len - (NAME_MAX_SHOWN - 3));
+		add(t, "...%s", shown);
+	} else {
+		dcfg_escape_message(shown, sizeof shown, base);
+		add(t, "%s", shown);
+	}
 }
 
 /*

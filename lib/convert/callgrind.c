@@ -30,7 +30,7 @@ out_name(struct dcfg_output *out, const char *key, struct names *n, uint32_t slo
 		n->ids[slot] = ++n->next;
 		dcfg_out_u64(out, n->ids[slot]);
 		dcfg_out_str(out, ") ");
-		dcfg_out_text(out, text);
+		dcfg_out_escaped(out, text);
 	} else {
 		dcfg_out_u64(out, n->ids[slot]);
 		dcfg_out_char(out, ')');
@@ -242,7 +242,7 @@ dcfg_callgrind_write(struct dcfg_output *out, const struct dcfg_profile *pf,
 
 	/* callgrind_annotate: positions before events, which ends the header. */
 	dcfg_out_str(out, "# callgrind format\nversion: 1\ncreator: ");
-	dcfg_out_text(out, h->creator);
+	dcfg_out_escaped(out, h->creator);
 	dcfg_out_str(out, "\npid: ");
 	dcfg_out_u64(out, pf->p->pid);
 	dcfg_out_char(out, '\n');
@@ -253,7 +253,7 @@ dcfg_callgrind_write(struct dcfg_output *out, const struct dcfg_profile *pf,
 	}
 	if (h->cmd) {
 		dcfg_out_str(out, "cmd: ");
-		dcfg_out_text(out, h->cmd);
+		dcfg_out_escaped(out, h->cmd);
 		dcfg_out_char(out, '\n');
 	}
 	if (pf->estimated)

@@ -69,7 +69,7 @@ write_routine(struct csi *s, const char *name)
 	uint32_t v, k;
 
 	dcfg_out_str(out, "#\n");
-	dcfg_out_str(out, name);
+	dcfg_out_escaped(out, name);
 	dcfg_out_char(out, '\n');
 	write_block(s, s->exit);
 	write_block(s, s->entry);
@@ -127,6 +127,7 @@ routine(struct csi *s, uint32_t fi)
 	const struct dcfg_profile *pf = s->pf;
 	const struct dcfg_profile_func *f = &pf->funcs[fi];
 	const char *name = dcfg_profile_name(pf, f);
+	char shown[256];
 	uint32_t k;
 	int rc;
 
@@ -134,8 +135,9 @@ routine(struct csi *s, uint32_t fi)
 		return -1;
 	rc = dcfg_csi_paths(s, fi);
 	if (rc == 1) {
+		dcfg_escape(shown, sizeof shown, name);
 		fprintf(stderr, "dcfg-convert: warning: routine %s: more than 2^64-1 acyclic paths, "
-		    "left out\n", name);
+		    "left out\n", shown);
 		rc = 0;
 	} else if (rc == 0) {
 		write_routine(s, name);
@@ -191,10 +193,12 @@ dcfg_convert_csi(const struct dcfg_convert *c, struct dcfg_error *err)
 		rc = routine(&s, fi);
 		if (rc == -1)
 			dcfg_error_set(err, c->o->dcfg_path, "out of memory");
-		else if (rc == -2)
+		else if (rc == -2) {
+			char shown[160];
+			dcfg_escape(shown, sizeof shown, dcfg_profile_name(&pf, &pf.funcs[fi]));
 			rc = dcfg_error_set(err, c->o->dcfg_path, "process %" PRIu64 ", routine %s: "
-			    "the path graph has a cycle (a bug in dcfg-convert)", p->pid,
-			    dcfg_profile_name(&pf, &pf.funcs[fi]));
+			    "the path graph has a cycle (a bug in dcfg-convert)", p->pid, shown);
+		}
 	}
 out:
 	free(s.loc);

@@ -102,9 +102,9 @@ write_image(struct dcfg_output *out, void *ctx, struct dcfg_error *err)
 	dcfg_out_bytes(out, head, len);
 	if (path && *path) {
 		dcfg_out_str(out, "path ");
-		dcfg_out_text(out, path);
+		dcfg_out_escaped(out, path);
 		dcfg_out_char(out, '\n');
-		len += 6 + strlen(path);
+		len += 6 + dcfg_escape(NULL, 0, path);
 	}
 	/* Spaces after "samples" put the binary part on a 4-byte boundary. */
 	dcfg_out_str(out, "samples");

@@ -12,55 +12,36 @@
 
 /* ---- text ---- */
 
-/* Length of the well-formed UTF-8 sequence at S (RFC 3629), 0 if none. */
-static size_t
-utf8_len(const unsigned char *s)
-{
-	unsigned char c = s[0];
-	size_t n, i;
-
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	/* The second byte's range excludes overlong forms, surrogates and > U+10FFFF. */
-	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
-	    (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
-		return 0;
-	for (i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)    /* also stops at the terminating NUL */
-			return 0;
-	return n;
-}
-
+/*
+ * A name as every table writes it (dcfg_out_escaped), then quoted for a
+ * Graphviz string: the picture shows the table's text, and no name can
+ * close the string, start an HTML entity or bring a control byte in.
+ */
 void
 dcfg_dot_escaped(struct dcfg_output *out, const char *str)
 {
-	const unsigned char *s = (const unsigned char *)str;
-	size_t n;
+	char one[2] = { 0, 0 }, e[8];
+	size_t k, i, n;
 
-	while (*s) {
-		if (*s == '"' || *s == '\\') {
-			dcfg_out_char(out, '\\');
-			dcfg_out_char(out, (char)*s++);
-		} else if (*s == '&') {
-			dcfg_out_str(out, "&amp;");
-			s++;
-		} else if (*s < 0x20 || *s == 0x7f) {
-			dcfg_out_char(out, '?');
-			s++;
-		} else if (*s < 0x80) {
-			dcfg_out_char(out, (char)*s++);
-		} else if ((n = utf8_len(s)) > 0) {
-			dcfg_out_bytes(out, s, n);
-			s += n;
-		} else {
-			dcfg_out_char(out, '?');
-			s++;
+	for (;;) {
+		k = dcfg_escape_kept(str);
+		for (i = 0; i < k; i++) {
+			if (str[i] == '"')
+				dcfg_out_str(out, "\\\"");
+			else if (str[i] == '&')
+				dcfg_out_str(out, "&amp;");
+			else
+				dcfg_out_char(out, str[i]);
+		}
+		str += k;
+		if (*str == '\0')
+			return;
+		one[0] = *str++;
+		n = dcfg_escape(e, sizeof e, one);
+		for (i = 0; i < n; i++) {
+			if (e[i] == '\\')
+				dcfg_out_char(out, '\\');
+			dcfg_out_char(out, e[i]);
 		}
 	}
 }
@@ -154,9 +135,10 @@ call_graph(const struct dcfg_convert *c, const struct dcfg_profile *pf, struct d
 		if (pf->block_func[sb] != pf->block_func[tb] &&
 		    __builtin_add_overflow(incl[pf->block_func[sb]], pf->incl[i],
 		    &incl[pf->block_func[sb]])) {
+			char shown[160];
+			dcfg_escape(shown, sizeof shown, dcfg_profile_name(pf, &pf->funcs[pf->block_func[sb]]));
 			dcfg_error_set(err, c->o->dcfg_path, "process %" PRIu64 ": the inclusive "
-			    "instructions of %s do not fit in 64 bits", p->pid,
-			    dcfg_profile_name(pf, &pf->funcs[pf->block_func[sb]]));
+			    "instructions of %s do not fit in 64 bits", p->pid, shown);
 			goto out;
 		}
 	}
@@ -166,10 +148,11 @@ call_graph(const struct dcfg_convert *c, const struct dcfg_profile *pf, struct d
 		struct call sum = calls[i];
 		for (k = i + 1; k < ncalls && calls[k].from == sum.from && calls[k].to == sum.to; k++)
 			if (__builtin_add_overflow(sum.count, calls[k].count, &sum.count)) {
+				char from[160], to[160];
+				dcfg_escape(from, sizeof from, dcfg_profile_name(pf, &pf->funcs[sum.from]));
+				dcfg_escape(to, sizeof to, dcfg_profile_name(pf, &pf->funcs[sum.to]));
 				dcfg_error_set(err, c->o->dcfg_path, "process %" PRIu64 ": the calls "
-				    "from %s to %s do not fit in 64 bits", p->pid,
-				    dcfg_profile_name(pf, &pf->funcs[sum.from]),
-				    dcfg_profile_name(pf, &pf->funcs[sum.to]));
+				    "from %s to %s do not fit in 64 bits", p->pid, from, to);
 				goto out;
 			}
 		if (written[sum.from] && written[sum.to] && sum.count >= min) {

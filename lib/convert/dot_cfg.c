@@ -271,12 +271,16 @@ out_clusters(struct cfg *g)
 	}
 }
 
-/* The function --routine names: entry node id first, then Callgrind name. */
+/*
+ * The function --routine names: entry node id first, then Callgrind name,
+ * as the input spells it or as the tables show it (escaped).
+ */
 static const struct dcfg_profile_func *
 find_routine(const struct dcfg_profile *pf, const char *arg)
 {
 	uint64_t id;
 	const char *why;
+	char shown[1024];
 	size_t i;
 
 	if (dcfg_parse_c_integer(arg, strlen(arg), &id, &why) == 0 && id <= UINT32_MAX)
@@ -284,7 +288,9 @@ find_routine(const struct dcfg_profile *pf, const char *arg)
 			if (dcfg_profile_block(pf, pf->funcs[i].entry)->node_id == id)
 				return &pf->funcs[i];
 	for (i = 0; i < pf->n_funcs; i++)
-		if (strcmp(dcfg_profile_name(pf, &pf->funcs[i]), arg) == 0)
+		if (strcmp(dcfg_profile_name(pf, &pf->funcs[i]), arg) == 0 ||
+		    (dcfg_escape(shown, sizeof shown, dcfg_profile_name(pf, &pf->funcs[i])) <
+		    sizeof shown && strcmp(shown, arg) == 0))
 			return &pf->funcs[i];
 	return NULL;
 }
@@ -297,14 +303,16 @@ static int
 no_routine(const struct dcfg_profile *pf, const struct dcfg_convert_options *o,
     const char *arg, struct dcfg_error *err)
 {
-	char also[160] = "";
+	char also[160] = "", shown[160];
 	size_t i, len = strlen(arg), at = 0;
 	int n = 0;
 
 	for (i = 0; i < pf->n_funcs && at < sizeof also; i++) {
 		const char *name = dcfg_profile_name(pf, &pf->funcs[i]);
 		if (strncmp(name, arg, len) == 0 && name[len] == '@' && strchr(name + len + 1, '@') == NULL) {
-			int w = snprintf(also + at, sizeof also - at, "%s%s", n++ ? ", " : "", name);
+			int w;
+			dcfg_escape(shown, sizeof shown, name);
+			w = snprintf(also + at, sizeof also - at, "%s%s", n++ ? ", " : "", shown);
 			at += w > 0 ? (size_t)w : 0;
 		}
 	}

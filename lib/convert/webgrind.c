@@ -217,7 +217,7 @@ u32(struct dcfg_output *out, uint64_t v)
 static void
 out_line(struct dcfg_output *out, const char *s)
 {
-	dcfg_out_text(out, s);
+	dcfg_out_escaped(out, s);
 	dcfg_out_char(out, '\n');
 }
 
@@ -243,7 +243,7 @@ out_header(struct dcfg_output *out, const char *key, const char *value)
 		dcfg_out_str(out, ": ");
 		out_line(out, value);
 	}
-	return strlen(key) + 2 + strlen(value) + 1;
+	return strlen(key) + 2 + dcfg_escape(NULL, 0, value) + 1;
 }
 
 /* Writes the header lines to OUT, or (OUT NULL) only counts their bytes. */
@@ -303,7 +303,7 @@ write_profile(struct dcfg_output *out, const struct dcfg_profile *pf, uint32_t t
 		addr[i] = at;
 		at += 4 * (6 + 4 * (uint64_t)(w.from_first[i + 1] - w.from_first[i] +
 		    w.sub_first[i + 1] - w.sub_first[i]));
-		at += strlen(func_file(&w, i)) + 1 + strlen(func_name(&w, i)) + 1;
+		at += dcfg_escape(NULL, 0, func_file(&w, i)) + 1 + dcfg_escape(NULL, 0, func_name(&w, i)) + 1;
 	}
 	if (at + headers(NULL, &w, thread, o) > U32_MAX) {
 		dcfg_error_set(err, o->dcfg_path, "the webgrind file would be larger than 4 GiB");

@@ -183,37 +183,25 @@ size_t
 dcfg_name_format(const struct dcfg_name *nm, char *buf, size_t size)
 {
 	char num[24] = "";
-	size_t len, k;
 	int w;
 
 	if (nm->with_offset)
 		snprintf(num, sizeof num, "+0x%" PRIx64, nm->offset);
 	w = snprintf(buf, size, "%s%s%s%s", nm->name, num, nm->image ? "@" : "",
 	    nm->image ? nm->image : "");
-	len = w < 0 ? 0 : (size_t)w;
-	for (k = 0; size && k < len && k < size - 1; k++)
-		if ((unsigned char)buf[k] < 0x20 || buf[k] == 0x7f)
-			buf[k] = '?';
-	return len;
-}
-
-static void
-out_clean(struct dcfg_output *out, const char *s)
-{
-	for (; *s; s++)
-		dcfg_out_char(out, (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+	return w < 0 ? 0 : (size_t)w;
 }
 
 void
 dcfg_out_name(struct dcfg_output *out, const struct dcfg_name *nm)
 {
-	out_clean(out, nm->name);
+	dcfg_out_escaped(out, nm->name);
 	if (nm->with_offset) {
 		dcfg_out_char(out, '+');
 		dcfg_out_hex(out, nm->offset);
 	}
 	if (nm->image) {
 		dcfg_out_char(out, '@');
-		out_clean(out, nm->image);
+		dcfg_out_escaped(out, nm->image);
 	}
 }

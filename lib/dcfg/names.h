@@ -41,9 +41,13 @@ void dcfg_name_at(const struct dcfg_names *n, uint64_t addr, struct dcfg_name *n
 /* How an image of the process is named. */
 const char *dcfg_names_image(const struct dcfg_names *n, const struct dcfg_image *im);
 
-/* Writes NAME[+0xOFFSET][@IMAGE], control characters as '?' (a name is one line). */
+/* Writes NAME[+0xOFFSET][@IMAGE], escaped as every name is (dcfg_out_escaped). */
 void dcfg_out_name(struct dcfg_output *out, const struct dcfg_name *nm);
-/* The same into BUF (at most SIZE bytes with the NUL); the length it needs. */
+/*
+ * NAME[+0xOFFSET][@IMAGE] into BUF (at most SIZE bytes with the NUL), as
+ * the input spells it, not escaped: each writer escapes it by the rules of
+ * its format. The length it needs.
+ */
 size_t dcfg_name_format(const struct dcfg_name *nm, char *buf, size_t size);
 
 #endif

@@ -102,7 +102,7 @@ dcfg_summary_print_text(struct dcfg_output *out, const struct dcfg *d,
 		dcfg_out_u64(out, im->size);
 		dcfg_out_str(out, " file ");
 		if (name) {
-			dcfg_out_str(out, name);
+			dcfg_out_escaped(out, name);
 		} else if (im->file_name_id == DCFG_NONE) {
 			dcfg_out_str(out, "(none)");
 		} else {

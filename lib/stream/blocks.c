@@ -15,7 +15,7 @@ dcfg_out_symbol(struct dcfg_output *out, const struct dcfg *d,
 		dcfg_out_char(out, '-');
 		return;
 	}
-	dcfg_out_str(out, dcfg_string(d, sym->name));
+	dcfg_out_escaped(out, dcfg_string(d, sym->name));
 	dcfg_out_char(out, '+');
 	dcfg_out_hex(out, off);
 }
@@ -25,7 +25,7 @@ out_image(struct dcfg_output *out, const struct dcfg *d, const struct dcfg_image
 {
 	const char *name = im ? dcfg_file_name(d, im->file_name_id) : NULL;
 
-	dcfg_out_str(out, name ? name : "-");
+	dcfg_out_escaped(out, name ? name : "-");
 }
 
 static void
@@ -39,7 +39,7 @@ out_source(struct dcfg_output *out, const struct dcfg *d,
 		dcfg_out_char(out, '-');
 		return;
 	}
-	dcfg_out_str(out, file ? file : "-");
+	dcfg_out_escaped(out, file ? file : "-");
 	dcfg_out_char(out, ':');
 	dcfg_out_u64(out, src->line);
 }

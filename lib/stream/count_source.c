@@ -273,7 +273,7 @@ dcfg_count_out_loop(const struct dcfg_count_table *t, const struct dcfg_process 
 	}
 	dcfg_out_char(out, '\t');
 	if (src) {
-		dcfg_out_str(out, file ? file : "-");
+		dcfg_out_escaped(out, file ? file : "-");
 		dcfg_out_char(out, ':');
 		dcfg_out_u64(out, src->line);
 	} else {

@@ -53,6 +53,7 @@ dcfg_count_table_free(struct dcfg_count_table *t)
 	free(t->loop_inner);
 	dcfg_line_ids_free(&t->line_ids);
 	free(t->rows);
+	free(t->shown);
 	for (i = 0; t->names && i < t->d->n_processes; i++)
 		dcfg_names_free(&t->names[i]);
 	free(t->names);
@@ -301,7 +302,7 @@ dcfg_count_out_key(struct dcfg_output *out, enum dcfg_count_by by, const struct 
 		dcfg_out_u64(out, r->key);
 		return;
 	}
-	dcfg_out_str(out, r->name);
+	dcfg_out_str(out, r->name);    /* escaped already (escape_names), or as --merge read it */
 	if (r->key == DCFG_COUNT_NO_LINE) {
 		dcfg_out_str(out, ":-");
 	} else if (by == DCFG_BY_LINE) {
@@ -391,6 +392,32 @@ join_alike(struct dcfg_count_table *t, size_t n, int *of)
 	return k;
 }
 
+/*
+ * The rows' names as the table writes them (dcfg_out_escaped), before they
+ * are sorted: ties then fall in the order --merge, which reads the names
+ * so, sorts them in, and one run and merged shards write the same table.
+ */
+static int
+escape_names(struct dcfg_count_table *t, size_t n)
+{
+	size_t i, need = 0, at = 0;
+
+	for (i = 0; i < n; i++)
+		if (t->rows[i].name)
+			need += dcfg_escape(NULL, 0, t->rows[i].name) + 1;
+	if (need == 0)
+		return 0;
+	if (dcfg_reserve((void **)&t->shown, &t->cap_shown, need, 1) < 0)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (t->rows[i].name) {
+			size_t len = dcfg_escape(t->shown + at, need - at, t->rows[i].name);
+			t->rows[i].name = t->shown + at;
+			at += len + 1;
+		}
+	return 0;
+}
+
 int
 dcfg_count_table_print(struct dcfg_count_table *t, const struct dcfg_process *p,
     const struct dcfg_count_thread *threads, size_t n_threads, struct dcfg_output *out,
@@ -412,6 +439,8 @@ dcfg_count_table_print(struct dcfg_count_table *t, const struct dcfg_process *p,
 		total = dcfg_count_add(overflow, total, t->rows[i].instr);
 	if (*overflow)
 		return -1;   /* nothing is printed of a table that would lie */
+	if (escape_names(t, n) < 0)
+		return -1;
 	if (n > 1)
 		qsort(t->rows, n, sizeof *t->rows, dcfg_count_row_cmp);
 	if ((names = names_of(t, p)) == NULL)

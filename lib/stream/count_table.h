@@ -35,6 +35,7 @@ struct dcfg_count_table {
 	/* for line tables, built once */
 	struct dcfg_line_ids line_ids;
 	struct dcfg_count_row *rows; size_t cap_rows;
+	char *shown; size_t cap_shown;   /* the rows' names, escaped as the table writes them */
 	struct dcfg_names *names;  /* per process, when a table of it has names */
 };
 

@@ -75,7 +75,7 @@ out_edge(struct dcfg_output *out, const struct dcfg *d, const struct dcfg_edge *
 	dcfg_out_char(out, '\t');
 	dcfg_out_u64(out, e->target);
 	dcfg_out_char(out, '\t');
-	dcfg_out_str(out, dcfg_edge_type_name(d, e));
+	dcfg_out_escaped(out, dcfg_edge_type_name(d, e));
 }
 
 struct edges_run {
