@@ -105,7 +105,7 @@ process_7() {
 	expect_stdout < ends.stream
 }
 
-@test "a reserved edge id in a DCFG's EDGES is a dcfg-check error; the loader reads it" {
+@test "a reserved edge id in a DCFG's EDGES is a dcfg-check error; the loader reads it, no stream names it" {
 	# hello.dcfg.json line 107: edge 103, a CALL_BYPASS that never ran
 	sed '107s/\[ 103,/[ 0,/' "$DATA/hello.dcfg.json" > zero.dcfg.json
 	dcfg_check zero.dcfg.json
@@ -116,9 +116,13 @@ process_7() {
 	dcfg_edges --dcfg zero.dcfg.json --list
 	[ "$status" -eq 0 ]
 	grep -qx '0	10	11	CALL_BYPASS	0	0,0' stdout
+	# but no stream or trace can name that edge: the id is refused first
+	printf '%s\n' '# dcfg-stream 1' '# process 13723' '# thread 0' 101 102 0 > bypass.stream
+	dcfg_encode --dcfg zero.dcfg.json bypass.stream
+	expect_error 'dcfg-encode: bypass.stream:6:1: edge id 0 is reserved: ids are 1 to 2147483647 (0x7fffffff)'
 }
 
-@test "a chunk that starts before the chunk before it ends is refused by every route" {
+@test "a chunk that starts before the chunk before it ends is refused by every route; gaps are not" {
 	# chunk 0 of process 7 thread 2 is [0, 20); chunk 1 now starts at 19:
 	# line 17, "            [ 19, ...": column 15, TRACE_DATA's second data row
 	multi back.json '17s/\[ 20,/[ 19,/'
@@ -138,9 +142,6 @@ process_7() {
 	EOF
 	dcfg_expand --count back.json
 	expect_error_after "$msg" <<< $'# pid\ttid\tedges\tinstructions'
-}
-
-@test "chunks may leave gaps, and may meet" {
 	# spec 3.7: "not required to be contiguous"; chunk 1 from 25, after a gap
 	multi gap.json '17s/\[ 20,/[ 25,/'
 	dcfg_expand --list -p 7 -t 2 gap.json
@@ -225,6 +226,22 @@ not_kind_files() {
 	# the place is that of the first character that is not white space
 	dcfg_expand number.json
 	expect_error 'dcfg-expand: number.json:2:2: this is not a DCFG-trace: it is neither a JSON object nor an edge stream'
+	# what a stage or a merge reads is named too: an edge stream, a table
+	local f c
+	for f in picture.png random.bin garbage.gz array.json; do
+		for c in dcfg-edges dcfg-blocks dcfg-count dcfg-encode; do
+			capture "$c" --dcfg "$DATA/hello.dcfg.json" "$f"
+			expect_error "$c: $f:1:1: not an edge stream: the first line must be \"# dcfg-stream 1\" or \"# dcfg-stream 2\""
+		done
+		capture dcfg-count --merge "$f" "$f"
+		[ "$status" -eq 2 ] && [ ! -s stdout ]
+		grep -Eq "^dcfg-count: $f:1:1: (not a table of dcfg-count|a NUL byte: not a text file)" stderr
+	done
+	# a DCFG where a trace is wanted, and a trace where a DCFG is
+	dcfg_expand "$DATA/hello.dcfg.json"
+	expect_error "dcfg-expand: $DATA/hello.dcfg.json:3:18: this is a DCFG, not a DCFG-trace (the trace is the .trace.json file written with it)"
+	dcfg_check "$MULTI"
+	expect_error "dcfg-check: $MULTI:4:5: this is a DCFG-trace, not a DCFG (give it to dcfg-expand)"
 }
 
 @test "a file that is no JSON object is named so as the --dcfg of every stage" {
@@ -261,23 +278,4 @@ not_kind_files() {
 	# an edge stream needs its first line
 	dcfg_encode empty
 	expect_error 'dcfg-encode: empty:1:1: not an edge stream: the first line must be "# dcfg-stream 1" or "# dcfg-stream 2"'
-}
-
-@test "what a stage or a merge reads is named too: an edge stream, a table" {
-	not_kind_files
-	local f c
-	for f in picture.png random.bin garbage.gz array.json; do
-		for c in dcfg-edges dcfg-blocks dcfg-count dcfg-encode; do
-			capture "$c" --dcfg "$DATA/hello.dcfg.json" "$f"
-			expect_error "$c: $f:1:1: not an edge stream: the first line must be \"# dcfg-stream 1\" or \"# dcfg-stream 2\""
-		done
-		capture dcfg-count --merge "$f" "$f"
-		[ "$status" -eq 2 ] && [ ! -s stdout ]
-		grep -Eq "^dcfg-count: $f:1:1: (not a table of dcfg-count|a NUL byte: not a text file)" stderr
-	done
-	# a DCFG where a trace is wanted, and a trace where a DCFG is
-	dcfg_expand "$DATA/hello.dcfg.json"
-	expect_error "dcfg-expand: $DATA/hello.dcfg.json:3:18: this is a DCFG, not a DCFG-trace (the trace is the .trace.json file written with it)"
-	dcfg_check "$MULTI"
-	expect_error "dcfg-check: $MULTI:4:5: this is a DCFG-trace, not a DCFG (give it to dcfg-expand)"
 }
