@@ -53,6 +53,13 @@ process_7() {
 	    <<< $'# pid\ttid\tchunk\tpreceding_instr_count\tinstr_count\tedge_count\tsequence_length'
 	dcfg_expand --plan 2 zero.json
 	expect_error 'dcfg-expand: zero.json:9:22: PROCESSES[1].TRANSITION_TABLE[2].NEXT_EDGE_IDS[0]: edge id 0 is reserved: ids are 1 to 2147483647 (0x7fffffff)'
+	# dcfg-check: a finding, exit 1 (hello.dcfg.json holds process 13723
+	# only, so process 7 is not in it either; its table is read all the same)
+	dcfg_check "$DATA/hello.dcfg.json" zero.json
+	[ "$status" -eq 1 ] && [ ! -s stderr ]
+	printf '%s\n' 'error: trace process 7: process 7 is not in the DCFG' \
+	    'error: trace: zero.json:9:22: PROCESSES[1].TRANSITION_TABLE[2].NEXT_EDGE_IDS[0]: edge id 0 is reserved: ids are 1 to 2147483647 (0x7fffffff)' \
+	    '2 errors, 0 warnings' | cmp - stdout
 }
 
 @test "edge id 0x80000000 as a CURRENT_EDGE_ID is refused; 0x7fffffff is an id" {
