@@ -493,8 +493,9 @@ dcfg_json_free(struct dcfg_json *j)
 /*
  * A reader that says what it wants is given something else when the data
  * does not start with an object: binary data, an array, a number (an edge
- * stream's '#' is told apart where yajl stops on it). *BEGUN: the first
- * byte that is not white space was seen; it is looked at once.
+ * stream's '#' is told apart where yajl stops on it). Called with each
+ * chunk of data until it sets *BEGUN: the first byte that is not white
+ * space was seen.
  */
 static int
 starts_as_object(struct dcfg_json *j, const unsigned char *buf, size_t n, int *begun)
@@ -502,14 +503,14 @@ starts_as_object(struct dcfg_json *j, const unsigned char *buf, size_t n, int *b
 	unsigned long line = j->line, column = j->column;
 	size_t i;
 
-	for (i = 0; i < n && strchr(" \t\r\n", buf[i]) && buf[i] != '\0'; i++) {
+	for (i = 0; i < n && buf[i] != '\0' && strchr(" \t\r\n", buf[i]); i++) {
 		column++;
 		if (buf[i] == '\n') {
 			line++;
 			column = 1;
 		}
 	}
-	if (i == n || *begun)
+	if (i == n)
 		return 1;
 	*begun = 1;
 	if (!j->h->wants || buf[i] == '{' || buf[i] == '#')

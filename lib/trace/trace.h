@@ -43,8 +43,10 @@ struct dcfg_trace_handler {
 	/*
 	 * A chunk that starts before its thread's chunk before it ends
 	 * (PRECEDING_INSTR_COUNT below PREVIOUS_END), against spec 3.7's
-	 * execution order: the answer goes on as chunk's would, and chunk is
-	 * called next on OK. NULL: an error at its PRECEDING_INSTR_COUNT.
+	 * execution order, told when its PRECEDING_INSTR_COUNT is read (of C
+	 * only pid, tid, index and that are known yet). Answered as chunk is;
+	 * on OK, chunk is called for it as for any other. NULL: an error at
+	 * that PRECEDING_INSTR_COUNT.
 	 */
 	int (*backward)(void *ctx, struct dcfg_chunk *c, uint64_t previous_end);
 	/* Keys or columns out of the order the spec mandates (still readable). May be NULL. */
