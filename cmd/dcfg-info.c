@@ -62,6 +62,8 @@ summarize(const char *file, enum dcfg_kind kind, int have_pid, uint64_t pid, int
 
 	if (kind == DCFG_KIND_STREAM || kind == DCFG_KIND_OTHER)
 		return dcfg_kind_error(err, file, 1, 1, kind, DCFG_KIND_UNKNOWN);
+	if (kind == DCFG_KIND_EMPTY)
+		return dcfg_kind_error(err, file, 0, 0, kind, DCFG_KIND_UNKNOWN);
 	dcfg_progress_file(pg, NULL, file, NULL);
 	if (kind == DCFG_KIND_TRACE) {
 		topt.progress = dcfg_progress_bytes;

@@ -239,8 +239,9 @@ EOF
 	[ "$(jq -c '.PROCESSES[1][3][1][1][1][:4]' one.edges.json)" = '[0,0,1,5]' ]
 }
 
-@test "edge ids 0 and 4294967295, the ends of the range" {
-	stream ends.edges '# process 1' '# thread 0' 4294967295 0 4294967295 0 0 4294967295
+@test "edge ids 1 and 2147483647, the ends of the range" {
+	# DCFG spec 1.2.3: ids are 1 to 0x7fffffff; 0 and 0x80000000 up are reserved
+	stream ends.edges '# process 1' '# thread 0' 2147483647 1 2147483647 1 1 2147483647
 	roundtrip ends.edges
 	expect_good_table ends.edges.json
 }
@@ -889,7 +890,7 @@ EOF
 }
 
 @test "an edge id of more than 32 bits" {
-	stream big.edges '# process 1' '# thread 0' 4294967295 4294967296
+	stream big.edges '# process 1' '# thread 0' 2147483647 4294967296
 	dcfg_encode big.edges
 	expect_encode_error 'dcfg-encode: big.edges:5:1: edge id does not fit in 32 bits'
 	stream big.edges '# process 1' '# thread 0' 18446744073709551617

@@ -618,12 +618,12 @@ EOF
 @test "an empty file, also compressed" {
 	: > empty.json
 	dcfg_info empty.json
-	expect_error "dcfg-info: empty.json: empty input: no JSON value"
+	expect_error "dcfg-info: empty.json: this is not a DCFG or a DCFG-trace: it is empty"
 	gzip -c < empty.json > empty.gz
 	dcfg_info empty.gz
-	expect_error "dcfg-info: empty.gz: empty input: no JSON value"
+	expect_error "dcfg-info: empty.gz: this is not a DCFG or a DCFG-trace: it is empty"
 	dcfg_info < empty.json
-	expect_error "dcfg-info: <stdin>: empty input: no JSON value"
+	expect_error "dcfg-info: <stdin>: this is not a DCFG or a DCFG-trace: it is empty"
 }
 
 @test "a reader that stops early is not an error" {

@@ -128,9 +128,9 @@ chain() {
 	perl -e 'print "[" x 100000, "]" x 100000, "\n"' > top.json
 	limited dcfg-info top.json
 	expect_error 'dcfg-info: top.json:1:1: this is not a DCFG or a DCFG-trace: it is neither a JSON object nor an edge stream'
-	# a command that wants a DCFG: the loader's own word for it
+	# a command that wants a DCFG names what it wanted
 	limited dcfg-count --from-dcfg --dcfg top.json
-	expect_error 'dcfg-count: top.json:1:1: expected an object, found an array'
+	expect_error 'dcfg-count: top.json:1:1: this is not a DCFG: it is neither a JSON object nor an edge stream'
 	# '{"PROCESSES" : ' is 15 columns, '[' 16, the header's '[' 17, 18.
 	perl -e 'print "{\"PROCESSES\" : ", "[" x 100000, "]" x 100000, "}\n"' > header.json
 	limited dcfg-info header.json

@@ -440,7 +440,7 @@ two_processes() {
 	sizes_are 2 7
 }
 
-@test "a chunk that straddles a cut point moves the cut" {
+@test "a chunk that starts inside the chunk before is refused: no cut can place it" {
 	chain_trace straddle.json <<-'EOF'
 	process 1
 	thread 0
@@ -448,22 +448,18 @@ two_processes() {
 	chunk 50 100 10
 	chunk 150 50 10
 	EOF
-	# 50 is no cut point: [0,100) straddles it. The first two chunks are
-	# one piece, and the only cut point is 150 (20 edges before it)
+	# DCFG spec 3.7: chunks are in execution order. Chunk 1 starts at 50,
+	# inside chunk 0 ([0,100)); its row is line 8 (chain_trace writes one
+	# line per chunk after 6 of heads), its PRECEDING_INSTR_COUNT at
+	# column 8; it is the second data row of TRACE_DATA ([2], as [0] is
+	# the header)
 	plan 2 straddle.json
-	expect_stdout <<-'EOF'
-	-p 1 -t 0 --to-icount 150
-	-p 1 -t 0 --from-icount 150
-	EOF
-	exactly_once straddle.json
-	sizes_are 20 10
-	# a cut at 50 would write the first chunk in both shards (40 edges, not 30)
-	a=$(dcfg-expand -t 0 --to-icount 50 straddle.json | grep -vc '^#')
-	b=$(dcfg-expand -t 0 --from-icount 50 straddle.json | grep -vc '^#')
-	[ "$((a + b))" -eq 40 ]
+	expect_error 'dcfg-expand: straddle.json:8:8: PROCESSES[1].THREAD_DATA[1].TRACE_DATA[2].PRECEDING_INSTR_COUNT: process 1 thread 0 chunk 1: PRECEDING_INSTR_COUNT 50 is below the end of chunk 0 (100): chunks are in execution order'
 }
 
-@test "chunks out of order, and a thread in two rows, are cut in instruction order" {
+@test "chunks out of order are refused; a thread in two rows is one thread" {
+	# one run wrote them in file order, shards cut by instruction count
+	# would write them in another: the trace is refused instead
 	chain_trace order.json <<-'EOF'
 	process 1
 	thread 0
@@ -471,19 +467,8 @@ two_processes() {
 	chunk 0 50 5
 	chunk 50 50 5
 	EOF
-	# sorted: [0,50) edges 6-10, [50,100) 11-15, [100,150) 1-5
 	plan 3 order.json
-	expect_stdout <<-'EOF'
-	-p 1 -t 0 --to-icount 50
-	-p 1 -t 0 --from-icount 50 --to-icount 100
-	-p 1 -t 0 --from-icount 100
-	EOF
-	run_plan order.json
-	sizes_are 5 5 5
-	# the shards follow the instruction counts, the whole expansion the file
-	[ "$(awk '{ print $3 }' shards | tr '\n' ' ')" = "6 7 8 9 10 11 12 13 14 15 1 2 3 4 5 " ]
-	dcfg-expand order.json | per_thread | sort > want
-	sort shards | cmp - want
+	expect_error 'dcfg-expand: order.json:8:8: PROCESSES[1].THREAD_DATA[1].TRACE_DATA[2].PRECEDING_INSTR_COUNT: process 1 thread 0 chunk 1: PRECEDING_INSTR_COUNT 0 is below the end of chunk 0 (150): chunks are in execution order'
 
 	# thread 0 in two rows is one thread: 5 + 5 edges, thread 1 has 5
 	chain_trace tworows.json <<-'EOF'
@@ -619,12 +604,12 @@ two_processes() {
 	-p 2 -t 0 --from-icount 30
 	EOF
 	exactly_once two.json -p 2 -t 0
-	# a thread no process has: no edges, one line that selects the same
+	# a thread no process has, a process the trace does not have: a
+	# mistyped selection is an error, not a plan of nothing
 	plan 3 -t 7 two.json
-	echo '-p 1 -p 2 -t 7' | expect_stdout
-	# a process the trace does not have: nothing to run
+	expect_error 'dcfg-expand: two.json: thread 7 is not in the trace: it holds threads 0 and 1'
 	plan 3 -p 9 two.json
-	expect_stdout < /dev/null
+	expect_error 'dcfg-expand: two.json: process 9 is not in the trace: it holds processes 1 and 2'
 }
 
 # ---------------------------------------------------------------------------

@@ -188,6 +188,16 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 	return t->f->stopped ? DCFG_TRACE_STOP : DCFG_TRACE_OK;
 }
 
+/* on_chunk makes it a finding and goes on checking the trace. */
+static int
+on_backward(void *ctx, struct dcfg_chunk *c, uint64_t previous_end)
+{
+	(void)ctx;
+	(void)c;
+	(void)previous_end;
+	return DCFG_TRACE_OK;
+}
+
 int
 dcfg_check_trace(const char *path, const struct dcfg *d, struct dcfg_findings *f,
     struct dcfg_error *err)
@@ -196,6 +206,7 @@ dcfg_check_trace(const char *path, const struct dcfg *d, struct dcfg_findings *f
 		.process = on_process,
 		.thread = on_thread,
 		.chunk = on_chunk,
+		.backward = on_backward,
 		.order = on_order,
 	};
 	struct tcheck *t = calloc(1, sizeof *t);

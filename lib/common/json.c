@@ -12,6 +12,7 @@
 
 #include <yajl/yajl_parse.h>
 
+#include "kind.h"
 #include "vec.h"
 
 static const char *const kind_names[] = {
@@ -489,6 +490,36 @@ dcfg_json_free(struct dcfg_json *j)
 	free(j);
 }
 
+/*
+ * A reader that says what it wants is given something else when the data
+ * does not start with an object: binary data, an array, a number (an edge
+ * stream's '#' is told apart where yajl stops on it). Called with each
+ * chunk of data until it sets *BEGUN: the first byte that is not white
+ * space was seen.
+ */
+static int
+starts_as_object(struct dcfg_json *j, const unsigned char *buf, size_t n, int *begun)
+{
+	unsigned long line = j->line, column = j->column;
+	size_t i;
+
+	for (i = 0; i < n && buf[i] != '\0' && strchr(" \t\r\n", buf[i]); i++) {
+		column++;
+		if (buf[i] == '\n') {
+			line++;
+			column = 1;
+		}
+	}
+	if (i == n)
+		return 1;
+	*begun = 1;
+	if (!j->h->wants || buf[i] == '{' || buf[i] == '#')
+		return 1;
+	dcfg_kind_error(j->err, j->file, line, column, DCFG_KIND_OTHER,
+	    (enum dcfg_kind)j->h->wants);
+	return 0;
+}
+
 int
 dcfg_json_parse(struct dcfg_json *j, struct dcfg_input *in,
     struct dcfg_error *err)
@@ -497,6 +528,7 @@ dcfg_json_parse(struct dcfg_json *j, struct dcfg_input *in,
 	uint64_t total = 0;
 	ssize_t n;
 	yajl_status st;
+	int begun = 0;
 
 	j->err = err;
 	j->file = dcfg_input_name(in);
@@ -513,6 +545,8 @@ dcfg_json_parse(struct dcfg_json *j, struct dcfg_input *in,
 		j->scan_off = 0;
 		j->scan_line = j->line;
 		j->scan_column = j->column;
+		if (!begun && !starts_as_object(j, buf, (size_t)n, &begun))
+			goto fail;
 		st = yajl_parse(j->yajl, buf, (size_t)n);
 		if (st != yajl_status_ok && j->stopped && !j->failed) {
 			free(buf);
@@ -529,8 +563,12 @@ dcfg_json_parse(struct dcfg_json *j, struct dcfg_input *in,
 			j->h->progress(j->ctx, dcfg_input_raw_bytes(in));
 	}
 	j->chunk = NULL;
-	if (total == 0) {
-		dcfg_error_set(err, j->file, "empty input: no JSON value");
+	if (total == 0 || (!begun && j->h->wants)) {
+		if (j->h->wants)
+			dcfg_kind_error(err, j->file, 0, 0, DCFG_KIND_EMPTY,
+			    (enum dcfg_kind)j->h->wants);
+		else
+			dcfg_error_set(err, j->file, "empty input: no JSON value");
 		goto fail;
 	}
 	if (yajl_complete_parse(j->yajl) != yajl_status_ok) {

@@ -297,6 +297,11 @@ dcfg_stream_next(struct dcfg_stream *s, struct dcfg_stream_record *r,
 	if (p == r->line || (p < end && *p != '\t'))
 		return dcfg_error_at(err, s->name, r->lineno,
 		    (unsigned long)(p - r->line) + 1, "not an edge id");
+	/* DCFG spec 1.2.3: the reserved ids name no edge, in a trace or here */
+	if (v == 0 || v > 0x7fffffff)
+		return dcfg_error_at(err, s->name, r->lineno, 1,
+		    "edge id %llu is reserved: ids are 1 to 2147483647 (0x7fffffff)",
+		    (unsigned long long)v);
 	r->kind = DCFG_STREAM_EDGE;
 	r->edge = (uint32_t)v;
 	r->depth = s->depth;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "progress.h"
+#include "selection.h"
 #include "stream.h"
 #include "trace.h"
 #include "window.h"
@@ -15,6 +16,7 @@ struct expand {
 	const struct dcfg_expand_options *o;
 	struct dcfg_output *out;
 	const struct dcfg_process *process;   /* in the DCFG, with --dcfg */
+	struct dcfg_selection sel;            /* -p and -t, and what was found */
 	uint64_t pid, tid;
 	int headed;                           /* the output's first line is written */
 	int in_thread;                        /* a thread's totals are pending (--count) */
@@ -86,7 +88,7 @@ on_process(void *ctx, struct dcfg_trace *t, uint64_t pid)
 
 	header(x);
 	flush_totals(x);
-	if (!dcfg_expand_selects(x->o->pids, x->o->n_pids, pid))
+	if (!dcfg_selection_process(&x->sel, pid))
 		return DCFG_TRACE_SKIP;
 	x->pid = pid;
 	if (x->o->dcfg && (x->process = dcfg_find_process(x->o->dcfg, pid)) == NULL)
@@ -108,7 +110,7 @@ on_thread(void *ctx, struct dcfg_trace *t, uint64_t pid, uint64_t tid)
 	(void)t;
 	(void)pid;
 	flush_totals(x);
-	if (!dcfg_expand_selects(x->o->tids, x->o->n_tids, tid))
+	if (!dcfg_selection_thread(&x->sel, tid))
 		return DCFG_TRACE_SKIP;
 	x->tid = tid;
 	x->in_thread = 1;
@@ -423,6 +425,10 @@ dcfg_expand(const char *trace, const struct dcfg_expand_options *opt,
 		return dcfg_error_set(err, trace, "out of memory");
 	x->o = opt;
 	x->out = out;
+	if (dcfg_selection_init(&x->sel, opt->pids, opt->n_pids, opt->tids, opt->n_tids) < 0) {
+		free(x);
+		return dcfg_error_set(err, trace, "out of memory");
+	}
 	x->meter = dcfg_progress_of(opt->progress, opt->progress_ctx);
 	/* the chunk table decodes no edges */
 	dcfg_progress_file(x->meter, NULL, trace, opt->mode == DCFG_EXPAND_LIST ? NULL : "edges");
@@ -430,7 +436,9 @@ dcfg_expand(const char *trace, const struct dcfg_expand_options *opt,
 	if (rc == 0) {
 		header(x);
 		flush_totals(x);
+		rc = dcfg_selection_check(&x->sel, trace, err);
 	}
+	dcfg_selection_free(&x->sel);
 	dcfg_window_free(&x->window);
 	free(x);
 	return rc;

@@ -16,7 +16,7 @@ on_process(void *ctx, struct dcfg_trace *t, uint64_t pid)
 {
 	struct dcfg_plan *pl = ctx;
 
-	if (!dcfg_expand_selects(pl->o->pids, pl->o->n_pids, pid))
+	if (!dcfg_selection_process(&pl->sel, pid))
 		return DCFG_TRACE_SKIP;
 	if (pl->o->dcfg && dcfg_find_process(pl->o->dcfg, pid) == NULL)
 		return dcfg_trace_fail(t, "process %llu is not in the DCFG",
@@ -33,7 +33,7 @@ on_thread(void *ctx, struct dcfg_trace *t, uint64_t pid, uint64_t tid)
 {
 	struct dcfg_plan *pl = ctx;
 
-	if (!dcfg_expand_selects(pl->o->tids, pl->o->n_tids, tid))
+	if (!dcfg_selection_thread(&pl->sel, tid))
 		return DCFG_TRACE_SKIP;
 	if (dcfg_reserve((void **)&pl->trows, &pl->cap_trows, pl->n_trows + 1,
 	    sizeof *pl->trows) < 0)
@@ -266,7 +266,12 @@ dcfg_plan_read(struct dcfg_plan *pl, const char *trace, struct dcfg_error *err)
 	pl->meter = dcfg_progress_of(pl->o->progress, pl->o->progress_ctx);
 	/* the chunk table: no edges are decoded */
 	dcfg_progress_file(pl->meter, NULL, trace, NULL);
-	return dcfg_trace_read(trace, &handler, pl, err) < 0 ? -1 : 0;
+	if (dcfg_selection_init(&pl->sel, pl->o->pids, pl->o->n_pids, pl->o->tids,
+	    pl->o->n_tids) < 0)
+		return dcfg_error_set(err, trace, "out of memory");
+	if (dcfg_trace_read(trace, &handler, pl, err) < 0)
+		return -1;
+	return dcfg_selection_check(&pl->sel, trace, err);
 }
 
 void
@@ -274,6 +279,7 @@ dcfg_plan_free(struct dcfg_plan *pl)
 {
 	if (pl == NULL)
 		return;
+	dcfg_selection_free(&pl->sel);
 	free(pl->prows);
 	free(pl->trows);
 	free(pl->slots);

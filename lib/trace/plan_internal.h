@@ -13,6 +13,7 @@
 
 #include "output.h"
 #include "plan.h"
+#include "selection.h"
 
 /*
  * The index. While reading: the selected process rows, thread rows and
@@ -89,6 +90,7 @@ struct plan_member {
 struct dcfg_plan {
 	const struct dcfg_plan_options *o;
 	struct dcfg_progress *meter;
+	struct dcfg_selection sel;   /* -p and -t, and what the trace holds */
 
 	uint64_t *prows; size_t n_prows, cap_prows;
 	struct plan_trow *trows; size_t n_trows, cap_trows;

@@ -97,6 +97,8 @@ struct dcfg_trace {
 	size_t cap_seq;
 	int seq_pending;
 	unsigned long seq_line, seq_column;
+	unsigned long first_line, first_column;
+	uint64_t thread_end;          /* where the thread's chunk before ends (PRECEDING + INSTR_COUNT) */
 	int data_error;               /* the error is about the data, not the syntax */
 	int top_rank;                 /* the last of MAJOR_VERSION, MINOR_VERSION, PROCESSES seen */
 	int top_said;
@@ -106,6 +108,10 @@ struct dcfg_trace {
 
 /* A data error: raised like any other, remembered as one. */
 #define DATA_FAIL(t, ...) ((t)->data_error = 1, dcfg_json_fail((t)->j, __VA_ARGS__))
+
+/* Spec 1.2.3: ids are 1 to 0x7fffffff; 0 and 0x80000000 up are reserved. */
+#define ID_MAX 0x7fffffffu
+#define RESERVED "is reserved: ids are 1 to 2147483647 (0x7fffffff)"
 
 /* The mandated order of the keys (1, 2, 3) and of each table's columns. */
 static void
@@ -274,6 +280,41 @@ on_end(void *ctx, int id)
 	return DCFG_JSON_OK;
 }
 
+/* Spec 3.7: FIRST_EDGE_ID is an id unless EDGE_COUNT is 0 (then it is ignored). */
+static int
+first_edge_conforms(struct dcfg_trace *t)
+{
+	const struct dcfg_chunk_info *ci = &t->chunk.info;
+
+	if (ci->edge_count == 0 || (ci->first_edge_id > 0 && ci->first_edge_id <= ID_MAX))
+		return DCFG_JSON_OK;
+	t->data_error = 1;
+	return dcfg_json_fail_at(t->j, t->first_line, t->first_column,
+	    "process %llu thread %llu chunk %lu: FIRST_EDGE_ID %llu " RESERVED,
+	    (unsigned long long)ci->pid, (unsigned long long)ci->tid, ci->index,
+	    (unsigned long long)ci->first_edge_id);
+}
+
+/*
+ * Spec 3.7: chunks are in execution order. None starts before the end of
+ * its thread's chunk before it, though gaps are allowed.
+ */
+static int
+preceding_conforms(struct dcfg_trace *t)
+{
+	const struct dcfg_chunk_info *ci = &t->chunk.info;
+
+	if (ci->index == 0 || ci->preceding_instr_count >= t->thread_end)
+		return DCFG_JSON_OK;
+	if (t->h->backward)
+		return answer(t->h->backward(t->ctx, &t->chunk, t->thread_end));
+	return DATA_FAIL(t, "process %llu thread %llu chunk %lu: PRECEDING_INSTR_COUNT %llu is "
+	    "below the end of chunk %lu (%llu): chunks are in execution order",
+	    (unsigned long long)ci->pid, (unsigned long long)ci->tid, ci->index,
+	    (unsigned long long)ci->preceding_instr_count, ci->index - 1,
+	    (unsigned long long)t->thread_end);
+}
+
 static int
 process_chunk(struct dcfg_trace *t, const char *seq, size_t len)
 {
@@ -283,6 +324,12 @@ process_chunk(struct dcfg_trace *t, const char *seq, size_t len)
 	c->seq = seq;
 	c->info.sequence_length = len;
 	c->started = c->failed = 0;
+	if (first_edge_conforms(t) != DCFG_JSON_OK)
+		return DCFG_JSON_ERROR;
+	/* a chunk that ends past 2^64-1 leaves no room after it */
+	if (__builtin_add_overflow(c->info.preceding_instr_count, c->info.instr_count,
+	    &t->thread_end))
+		t->thread_end = UINT64_MAX;
 	rc = t->h->chunk ? t->h->chunk(t->ctx, c) : DCFG_TRACE_OK;
 	if (rc == DCFG_TRACE_ERROR)
 		t->data_error = 1;
@@ -380,11 +427,17 @@ on_integer(void *ctx, int id, uint64_t v)
 	case CH_FIRST:
 		if (v > UINT32_MAX)
 			return dcfg_json_fail(t->j, "id does not fit in 32 bits");
+		if (id != CH_FIRST && (v == 0 || v > ID_MAX))
+			return DATA_FAIL(t, "edge id %llu " RESERVED, (unsigned long long)v);
 		if (id == TT_CURRENT) {
 			t->current = (uint32_t)v;
 		} else if (id == CH_FIRST) {
+			/* reserved only if the chunk has edges */
 			ci->first_edge_id = (uint32_t)v;
+			dcfg_json_position(t->j, &t->first_line, &t->first_column);
 			t->have |= 1u << 3;
+			if (t->have & (1u << 2))
+				return first_edge_conforms(t);
 		} else {
 			if (dcfg_reserve((void **)&t->next, &t->cap_next, t->n_next + 1,
 			    sizeof *t->next) < 0)
@@ -392,7 +445,10 @@ on_integer(void *ctx, int id, uint64_t v)
 			t->next[t->n_next++] = (uint32_t)v;
 		}
 		break;
-	case CH_PRECEDING: ci->preceding_instr_count = v; t->have |= 1u << 0; break;
+	case CH_PRECEDING:
+		ci->preceding_instr_count = v;
+		t->have |= 1u << 0;
+		return preceding_conforms(t);
 	case CH_INSTRS: ci->instr_count = v; t->have |= 1u << 1; break;
 	case CH_EDGES: ci->edge_count = v; t->have |= 1u << 2; break;
 	}

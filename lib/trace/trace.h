@@ -40,6 +40,15 @@ struct dcfg_trace_handler {
 	int (*thread)(void *ctx, struct dcfg_trace *t, uint64_t pid, uint64_t tid);
 	int (*chunk)(void *ctx, struct dcfg_chunk *c);
 	void (*progress)(void *ctx, uint64_t bytes);
+	/*
+	 * A chunk that starts before its thread's chunk before it ends
+	 * (PRECEDING_INSTR_COUNT below PREVIOUS_END), against spec 3.7's
+	 * execution order, told when its PRECEDING_INSTR_COUNT is read (of C
+	 * only pid, tid, index and that are known yet). Answered as chunk is;
+	 * on OK, chunk is called for it as for any other. NULL: an error at
+	 * that PRECEDING_INSTR_COUNT.
+	 */
+	int (*backward)(void *ctx, struct dcfg_chunk *c, uint64_t previous_end);
 	/* Keys or columns out of the order the spec mandates (still readable). May be NULL. */
 	void (*order)(void *ctx, const char *what);
 };
