@@ -98,10 +98,14 @@ check_plan(struct merge *m)
 		const struct merge_selection *b = &m->sels[i];
 		if (b->s.shards == a->s.shards)
 			continue;
-		if (b->s.shards == 0 || a->s.shards == 0)
-			snprintf(why, sizeof why, "a selection %s, merged with %s, %s",
-			    b->s.shards ? "of a shard" : "of no shard", m->paths[a->file],
-			    a->s.shards ? "a shard's" : "not a shard's");
+		if (b->s.shards == 0)
+			snprintf(why, sizeof why, "a selection of no shard, merged with %s, shard %llu "
+			    "of %llu of a plan", m->paths[a->file], (unsigned long long)a->s.shard,
+			    (unsigned long long)a->s.shards);
+		else if (a->s.shards == 0)
+			snprintf(why, sizeof why, "shard %llu of %llu of a plan, merged with %s, a "
+			    "selection of no shard", (unsigned long long)b->s.shard,
+			    (unsigned long long)b->s.shards, m->paths[a->file]);
 		else
 			snprintf(why, sizeof why, "shard %llu of %llu, but %s is shard %llu of %llu: "
 			    "shards of two plans (one left from an earlier plan?)",

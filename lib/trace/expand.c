@@ -422,6 +422,13 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 			return DCFG_TRACE_OK;
 		if (!x->o->dcfg && end == x->o->from && ci->instr_count > 0)
 			return DCFG_TRACE_OK;
+		/* a shard's selection line must be true: a whole chunk past its window is not */
+		if (!x->o->dcfg && x->o->shards && (p < x->o->from || end > x->o->to))
+			return dcfg_chunk_fail_row(c, "--shard: the chunk's instructions %llu to %llu "
+			    "cross the window's %s, and without --dcfg a window takes whole chunks: "
+			    "the shards would overlap (cut where no chunk does, as --plan does, or "
+			    "give --dcfg)", (unsigned long long)p, (unsigned long long)end,
+			    p < x->o->from ? "start" : "end");
 		/* (an edge at exactly "to" may end a chunk whose last source has no instructions) */
 		if (x->o->dcfg && (p < x->o->from || end >= x->o->to)) {
 			/* A boundary chunk: measure first (for the marker), then emit. */
