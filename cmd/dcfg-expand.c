@@ -15,7 +15,7 @@ static const char *prog = "dcfg-expand";
 static const char help[] =
 	    "usage: dcfg-expand [-p PID] [-t TID] [--chunks] [--runs] [--list | --count]\n"
 	    "                   [--from-icount N] [--to-icount N] [--dcfg FILE]\n"
-	    "                   [-o FILE] [--progress | --quiet] [TRACE]\n"
+	    "                   [--shard K/N] [-o FILE] [--progress | --quiet] [TRACE]\n"
 	    "       dcfg-expand --plan N [--align INTERVAL --dcfg FILE] [-p PID] [-t TID]\n"
 	    "                   [-o FILE] [--progress | --quiet] [TRACE]\n"
 	    "Print the edges a DCFG-trace records, in order (- or no TRACE: standard input).\n"
@@ -28,6 +28,8 @@ static const char help[] =
 	    "      --from-icount N  start of the instruction window, per thread\n"
 	    "      --to-icount N    end of the window (not included)\n"
 	    "  -d, --dcfg FILE      the paired DCFG: cut the window at the exact edge\n"
+	    "      --shard K/N      the stream is shard K of N that cover the trace: record\n"
+	    "                       its selection and the trace in it (--plan writes this)\n"
 	    "      --plan N         print the options of at most N balanced shards, one line\n"
 	    "                       each, from the chunk table (man page: SHARDS)\n"
 	    "      --align INTERVAL with --plan: cut at multiples of INTERVAL instructions,\n"
@@ -45,6 +47,24 @@ number(const char *opt, const char *arg, uint64_t *v)
 
 	if (dcfg_parse_c_integer(arg, strlen(arg), v, &why) < 0) {
 		fprintf(stderr, "%s: %s %s: %s\n", prog, opt, arg, why);
+		return -1;
+	}
+	return 0;
+}
+
+/* --shard K/N: 1 <= K <= N, both decimal. */
+static int
+shard_arg(const char *arg, struct dcfg_expand_options *opt)
+{
+	const char *slash = strchr(arg, '/'), *why;
+
+	/* no leading 0: K and N are at least 1, and "010" is not read as octal */
+	if (slash == NULL || slash == arg || arg[0] == '0' || slash[1] == '0' || strspn(arg, "0123456789") != (size_t)(slash - arg) ||
+	    slash[1] == '\0' || strspn(slash + 1, "0123456789") != strlen(slash + 1) ||
+	    dcfg_parse_c_integer(arg, (size_t)(slash - arg), &opt->shard, &why) < 0 ||
+	    dcfg_parse_c_integer(slash + 1, strlen(slash + 1), &opt->shards, &why) < 0 ||
+	    opt->shard == 0 || opt->shard > opt->shards) {
+		fprintf(stderr, "%s: --shard %s: not K/N with 1 <= K <= N\n", prog, arg);
 		return -1;
 	}
 	return 0;
@@ -122,7 +142,7 @@ int
 main(int argc, char **argv)
 {
 	enum { OPT_CHUNKS = 256, OPT_LIST, OPT_COUNT, OPT_FROM, OPT_TO, OPT_RUNS, OPT_PLAN,
-	    OPT_ALIGN };
+	    OPT_ALIGN, OPT_SHARD };
 	static const struct option longopts[] = {
 		DCFG_STAGE_LONGOPTS,
 		{ "pid", required_argument, NULL, 'p' },
@@ -135,6 +155,7 @@ main(int argc, char **argv)
 		{ "to-icount", required_argument, NULL, OPT_TO },
 		{ "plan", required_argument, NULL, OPT_PLAN },
 		{ "align", required_argument, NULL, OPT_ALIGN },
+		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ NULL, 0, NULL, 0 }
 	};
 	static uint64_t pids[MAX_IDS], tids[MAX_IDS];
@@ -182,6 +203,11 @@ main(int argc, char **argv)
 				    prog, optarg);
 				return DCFG_EXIT_USAGE;
 			}
+			break;
+		case OPT_SHARD:
+			if (shard_arg(optarg, &opt) < 0)
+				return DCFG_EXIT_USAGE;
+			conflict = "--shard";
 			break;
 		case OPT_FROM:
 			if (number("--from-icount", optarg, &opt.from) < 0)

@@ -159,7 +159,7 @@ process_7() {
 	EOF
 	# process 9 thread 0's chunk 1 is [12, 12), chunk 2 starts at 12 too
 	dcfg_expand --plan 1 "$MULTI"
-	echo '-p 7 -p 9' | expect_stdout
+	echo '-p 7 -p 9 --shard 1/1' | expect_stdout
 }
 
 @test "-p or -t that the trace does not hold is an error naming what it holds" {

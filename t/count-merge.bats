@@ -374,3 +374,30 @@ vec_head() {
 	grep -q 'MERGING' page
 	grep -q 'parallel' page
 }
+
+@test "shards that record what they cover: every kind and vectors merged are one --shard 1/1 run, byte for byte" {
+	# a plan run in a shell loop (no GNU parallel): its lines end with
+	# --shard K/N, so every table says which shard it is and of which trace
+	gen-pair --seed 61 --threads 2 --edges 30000 p > /dev/null
+	dcfg-encode --dcfg p/prog.dcfg.json --chunk-edges 1500 p/prog.edges > p/prog.trace.json
+	dcfg-expand --plan 5 --align 4000 --dcfg p/prog.dcfg.json p/prog.trace.json > plan
+	n=$(wc -l < plan)
+	[ "$n" -ge 4 ]
+	for kind in $KINDS bbv; do
+		opts=(--by "$kind")
+		[ "$kind" = bbv ] && opts=(--bbv 4000)
+		k=0
+		while read -r line; do
+			k=$((k + 1))
+			# shellcheck disable=SC2086
+			dcfg-expand --chunks $line p/prog.trace.json |
+			    dcfg-count --dcfg p/prog.dcfg.json "${opts[@]}" > "shard.$k"
+			[ "$(sed -n 2p "shard.$k" | cut -d' ' -f3)" = "shard=$k/$n" ]
+		done < plan
+		dcfg_count --merge $(seq -f shard.%g "$n")
+		dcfg-expand --chunks --shard 1/1 p/prog.trace.json |
+		    dcfg-count --dcfg p/prog.dcfg.json "${opts[@]}" | expect_stdout
+		[ "$(sed -n 2p stdout)" = "# selection shard=1/1" ]
+		[ "$(tail -n 1 stdout)" = "# trace $(dcfg_id p/prog.trace.json)" ]
+	done
+}

@@ -119,8 +119,20 @@ exactly_once() {
 
 # plan ARGS...: dcfg-expand --plan ARGS, the plan in ./plan (and stdout).
 plan() {
+	plan_args=" $* "
 	capture dcfg-expand --plan "$@"
 	cp stdout plan
+}
+
+# expect_plan < LINES: the plan's stdout is LINES, each followed, in a plan
+# of the whole trace (no -p, no -t among plan's ARGS), by "--shard K/N":
+# K its line's number from 1, N the number of lines.
+expect_plan() {
+	case "$plan_args" in
+	*" -p "*|*" -t "*) expect_stdout ;;
+	*) awk '{ line[NR] = $0 } END { for (k = 1; k <= NR; k++) print line[k] " --shard " k "/" NR }' |
+	    expect_stdout ;;
+	esac
 }
 
 # expect_file FILE < EXPECTED: FILE is EXPECTED, byte for byte.
@@ -160,7 +172,7 @@ five_chunks() {
 	# N = 2: C = 20/2 = 10 fits: filling up to 10 stops at 100 (10 edges),
 	# the rest is 10. Kept as 2 pieces; the cut nearest to 10 edges is 100.
 	plan 2 five.json
-	expect_stdout <<-'EOF'
+	expect_plan <<-'EOF'
 	-p 1 -t 0 --to-icount 100
 	-p 1 -t 0 --from-icount 100
 	EOF
@@ -177,7 +189,7 @@ five_chunks() {
 	# (10) or 160 (16), a tie: 100; but then the last piece is 10 > 8, so
 	# the filled cuts stay.
 	plan 3 five.json
-	expect_stdout <<-'EOF'
+	expect_plan <<-'EOF'
 	-p 1 -t 0 --to-icount 80
 	-p 1 -t 0 --from-icount 80 --to-icount 160
 	-p 1 -t 0 --from-icount 160
@@ -201,7 +213,7 @@ five_chunks() {
 	# The largest of those pieces is 5; nearest to 10/3 = 3 edges is 30
 	# (3), to 20/3 = 6 is 80 (8; 30 would leave no edge): pieces 3, 5, 2.
 	plan 10 three.json
-	expect_stdout <<-'EOF'
+	expect_plan <<-'EOF'
 	-p 1 -t 0 --to-icount 30
 	-p 1 -t 0 --from-icount 30 --to-icount 80
 	-p 1 -t 0 --from-icount 80
@@ -228,7 +240,7 @@ five_chunks() {
 	# 6 + 4 + 10 = 20. N = 2, C = 10: the process (20) is cut into its
 	# threads: 0 (6) and 1 (4) share a line (10), thread 2 (10) has one.
 	plan 2 grouped.json
-	expect_stdout <<-'EOF'
+	expect_plan <<-'EOF'
 	-p 1 -t 0 -t 1
 	-p 1 -t 2
 	EOF
@@ -237,7 +249,7 @@ five_chunks() {
 	# N = 3: C = 7, 8 or 9 cuts thread 2 in two and needs 4 lines; C = 10
 	# is the least that fits, and it needs only the 2 lines above
 	plan 3 grouped.json
-	expect_stdout <<-'EOF'
+	expect_plan <<-'EOF'
 	-p 1 -t 0 -t 1
 	-p 1 -t 2
 	EOF
@@ -245,7 +257,7 @@ five_chunks() {
 	# C = 6: thread 0 whole, thread 1 (6 + 4 > 6) on a line of its own,
 	# thread 2 cut at 50 (5 and 5): 4 lines
 	plan 4 grouped.json
-	expect_stdout <<-'EOF'
+	expect_plan <<-'EOF'
 	-p 1 -t 0
 	-p 1 -t 1
 	-p 1 -t 2 --to-icount 50
@@ -273,12 +285,15 @@ two_processes() {
 @test "N=1: one line selects everything, and gives the whole expansion" {
 	two_processes
 	plan 1 two.json
-	echo '-p 1 -p 2' | expect_stdout
+	echo '-p 1 -p 2' | expect_plan
 	exactly_once two.json
-	# byte for byte the same stream as without options
+	# byte for byte the same stream as without options, but for what the
+	# shard records: its selection, and the trace (its CRC and size by gzip)
 	dcfg-expand two.json > whole
 	dcfg-expand $(cat plan) two.json > one
-	cmp whole one
+	sed -e 2d -e '$d' one | cmp whole -
+	[ "$(sed -n 2p one)" = "# selection shard=1/1 process=1,2" ]
+	[ "$(tail -n 1 one)" = "# trace $(dcfg_id two.json)" ]
 }
 
 @test "two processes: whole processes, then threads" {
@@ -286,7 +301,7 @@ two_processes() {
 	# N = 2: C from 8; with 8 or 9 process 1 (10) goes by threads, 5 and 5
 	# do not share a line, and process 2 has a third: C = 10, a line each
 	plan 2 two.json
-	expect_stdout <<-'EOF'
+	expect_plan <<-'EOF'
 	-p 1
 	-p 2
 	EOF
@@ -294,7 +309,7 @@ two_processes() {
 	sizes_are 10 6
 	# N = 3: C = 6 (16/3): process 1's threads a line each, process 2 whole
 	plan 3 two.json
-	expect_stdout <<-'EOF'
+	expect_plan <<-'EOF'
 	-p 1 -t 0
 	-p 1 -t 1
 	-p 2
@@ -315,14 +330,14 @@ two_processes() {
 	chunk 0 50 5
 	EOF
 	plan 3 rows.json
-	expect_stdout <<-'EOF'
+	expect_plan <<-'EOF'
 	-p 1 -t 0
 	-p 1 -t 1
 	-p 2
 	EOF
 	exactly_once rows.json
 	plan 1 rows.json
-	echo '-p 1 -p 2' | expect_stdout
+	echo '-p 1 -p 2' | expect_plan
 }
 
 @test "a thread without edges and a process without threads join a line" {
@@ -345,7 +360,7 @@ two_processes() {
 	# the thread before them, thread 0's last. Process 2 has no threads:
 	# it joins the nearest whole-process line, process 3's.
 	plan 3 empty.json
-	expect_stdout <<-'EOF'
+	expect_plan <<-'EOF'
 	-p 1 -t 0 --to-icount 40
 	-p 1 -t 0 -t 1 -t 2 --from-icount 40
 	-p 2 -p 3
@@ -377,7 +392,7 @@ two_processes() {
 	# N = 2, C = 5: thread 0 cut at 50. No whole-process line: process 2,
 	# with no thread that a -t could select, joins the line before it
 	plan 2 lone.json
-	expect_stdout <<-'EOF'
+	expect_plan <<-'EOF'
 	-p 1 -t 0 --to-icount 50
 	-p 1 -p 2 -t 0 --from-icount 50
 	EOF
@@ -400,7 +415,7 @@ two_processes() {
 	# 1 would select it there too: it needs a whole-process line, so C is
 	# at least process 1's 10 edges, and one line does it all
 	plan 2 idle.json
-	echo '-p 1 -p 2' | expect_stdout
+	echo '-p 1 -p 2' | expect_plan
 	exactly_once idle.json
 	[ "$(grep -c '^2 0$' headers)" -eq 1 ]
 }
@@ -421,7 +436,7 @@ two_processes() {
 	# adds 1 to 3 edges; then 2: 3 pieces. Nearest to 3 edges: 20 (2; 40
 	# has 7), to 6: 40 (7; 20 would leave no edge)
 	plan 3 zero.json
-	expect_stdout <<-'EOF'
+	expect_plan <<-'EOF'
 	-p 1 -t 0 --to-icount 20
 	-p 1 -t 0 --from-icount 20 --to-icount 40
 	-p 1 -t 0 --from-icount 40
@@ -432,7 +447,7 @@ two_processes() {
 	# pieces 7 and 2; nearest to 4.5 -> 4 edges is 20 (2; 40 has 7), and
 	# 2 and 7 are no larger than 7
 	plan 2 zero.json
-	expect_stdout <<-'EOF'
+	expect_plan <<-'EOF'
 	-p 1 -t 0 --to-icount 20
 	-p 1 -t 0 --from-icount 20
 	EOF
@@ -481,7 +496,7 @@ two_processes() {
 	chunk 50 50 5
 	EOF
 	plan 3 tworows.json
-	expect_stdout <<-'EOF'
+	expect_plan <<-'EOF'
 	-p 1 -t 0 --to-icount 50
 	-p 1 -t 0 --from-icount 50
 	-p 1 -t 1
@@ -502,7 +517,7 @@ two_processes() {
 	chunk 18446744073709551615 0 5
 	EOF
 	plan 2 max.json
-	echo '-p 1' | expect_stdout
+	echo '-p 1' | expect_plan
 	exactly_once max.json
 }
 
@@ -520,7 +535,7 @@ two_processes() {
 	# The estimate before A: ceil(20 x A / 200). N = 4, interval 50: C = 5,
 	# cuts at 50 (5), 100 (10), 150 (15)
 	plan 4 --align 50 --dcfg one.dcfg.json one.json
-	expect_stdout <<-'EOF'
+	expect_plan <<-'EOF'
 	-p 1 -t 0 --to-icount 50 --dcfg one.dcfg.json
 	-p 1 -t 0 --from-icount 50 --to-icount 100 --dcfg one.dcfg.json
 	-p 1 -t 0 --from-icount 100 --to-icount 150 --dcfg one.dcfg.json
@@ -533,7 +548,7 @@ two_processes() {
 	# 120, and 8. Nearest to 20/3 = 6: 60; to 13: 120 (12) rather than 150
 	# (15); pieces 6, 6, 8
 	plan 3 --align 30 --dcfg one.dcfg.json one.json
-	expect_stdout <<-'EOF'
+	expect_plan <<-'EOF'
 	-p 1 -t 0 --to-icount 60 --dcfg one.dcfg.json
 	-p 1 -t 0 --from-icount 60 --to-icount 120 --dcfg one.dcfg.json
 	-p 1 -t 0 --from-icount 120 --dcfg one.dcfg.json
@@ -557,7 +572,7 @@ two_processes() {
 	# then 11 > 10: 3 pieces; C = 11: 90 and 11. Nearest to 10: 90 (9)
 	# rather than 120 (12), a cut inside the first chunk
 	plan 2 --align 30 --dcfg two.dcfg.json -t 0 two.json
-	expect_stdout <<-'EOF'
+	expect_plan <<-'EOF'
 	-p 1 -t 0 --to-icount 90 --dcfg two.dcfg.json
 	-p 1 -t 0 --from-icount 90 --dcfg two.dcfg.json
 	EOF
@@ -567,7 +582,7 @@ two_processes() {
 	# both threads, N = 2: C = 20 from 23/2 = 12 (12 to 19 need 3 lines):
 	# thread 0 whole, thread 1 whole: no window, no --dcfg
 	plan 2 --align 30 --dcfg two.dcfg.json two.json
-	expect_stdout <<-'EOF'
+	expect_plan <<-'EOF'
 	-p 1 -t 0
 	-p 1 -t 1
 	EOF
@@ -581,25 +596,25 @@ two_processes() {
 	two_processes
 	# -t 0: process 1 thread 0 (5), process 2 thread 0 (6); N = 1
 	plan 1 -t 0 two.json
-	echo '-p 1 -p 2 -t 0' | expect_stdout
+	echo '-p 1 -p 2 -t 0' | expect_plan
 	exactly_once two.json -t 0
 	# N = 2: C = 6, each process whole, with the -t given
 	plan 2 -t 0 two.json
-	expect_stdout <<-'EOF'
+	expect_plan <<-'EOF'
 	-p 1 -t 0
 	-p 2 -t 0
 	EOF
 	exactly_once two.json -t 0
 	# -p 1 -p 0x1: process 1 only; N = 2: its threads
 	plan 2 -p 1 -p 0x1 two.json
-	expect_stdout <<-'EOF'
+	expect_plan <<-'EOF'
 	-p 1 -t 0
 	-p 1 -t 1
 	EOF
 	exactly_once two.json -p 1
 	# -p 2 -t 0, N = 5: 6 edges, cut at 30 (3)
 	plan 5 -p 2 -t 0 two.json
-	expect_stdout <<-'EOF'
+	expect_plan <<-'EOF'
 	-p 2 -t 0 --to-icount 30
 	-p 2 -t 0 --from-icount 30
 	EOF
@@ -722,13 +737,16 @@ check_plan() {
 	fi
 	[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; return 1; }
 	[ "$(wc -l < plan)" -le "$n" ] || { echo "more than $n lines"; cat plan; return 1; }
-	if grep -Ev '^-p [0-9]+( -p [0-9]+)*( -t [0-9]+)*( --from-icount [0-9]+)?( --to-icount [0-9]+)?( --dcfg [^ ]+)?$' plan; then
+	# shard K of N on line K of N
+	awk -v n="$(wc -l < plan)" '$NF != NR "/" n { bad = 1 } END { exit bad }' plan ||
+	    { echo "shards not numbered by line"; cat plan; return 1; }
+	if grep -Ev '^-p [0-9]+( -p [0-9]+)*( -t [0-9]+)*( --from-icount [0-9]+)?( --to-icount [0-9]+)?( --dcfg [^ ]+)? --shard [0-9]+/[0-9]+$' plan; then
 		echo "lines of no known form"
 		return 1
 	fi
 	# --dcfg exactly on the lines with a window, and only with --align
 	if [ "$int" -gt 0 ]; then
-		grep -E -- '-icount' plan | grep -v -- " --dcfg $dir/prog.dcfg.json\$" && return 1
+		grep -E -- '-icount' plan | grep -v -- " --dcfg $dir/prog.dcfg.json --shard" && return 1
 		grep -E -- '--dcfg' plan | grep -v -- '-icount' && return 1
 	else
 		grep -- '--dcfg' plan && return 1
@@ -775,20 +793,21 @@ check_plan() {
 	five_chunks
 	printf '%s\n' '-p 1 -t 0 --to-icount 100' '-p 1 -t 0 --from-icount 100' > want
 	plan 2 < five.json
-	expect_stdout < want
+	expect_plan < want
 	plan 2 - < five.json
-	expect_stdout < want
+	expect_plan < want
 	gzip -c five.json > five.json.gz
 	bzip2 -c five.json > five.json.bz2
 	plan 2 five.json.gz
-	expect_stdout < want
+	expect_plan < want
 	plan 2 five.json.bz2
-	expect_stdout < want
+	expect_plan < want
 	plan 2 < five.json.bz2
-	expect_stdout < want
+	expect_plan < want
 	capture dcfg-expand --plan 2 -o out five.json
 	expect_stdout < /dev/null
-	cmp want out
+	cp out stdout
+	expect_plan < want
 }
 
 @test "the lines run under GNU parallel, with --colsep ' ' or {=uq=}, as dcfg-expand(1) shows" {
@@ -905,11 +924,11 @@ big_trace() {
 	plan 2 two.json
 	expect_error 'dcfg-expand: two.json:7:43: PROCESSES[1].THREAD_DATA[2].TRACE_DATA[1].EDGE_ID_SEQUENCE: process 1 thread 0 chunk 0: the EDGE_COUNT of the selected chunks adds up to more than 2^64-1'
 	plan 2 -t 0 two.json
-	echo '-p 1 -t 0' | expect_stdout
+	echo '-p 1 -t 0' | expect_plan
 	# 2^64-1 alone is fine: one chunk, one line
 	big_trace one.json '[0, 10, 18446744073709551615, 1, ""]'
 	plan 2 one.json
-	echo '-p 1' | expect_stdout
+	echo '-p 1' | expect_plan
 	# PRECEDING_INSTR_COUNT + INSTR_COUNT past 2^64-1: line 6, column 42
 	# (9 spaces and '[18446744073709551615, 1, 1, 1, ')
 	big_trace end.json '[18446744073709551615, 1, 1, 1, ""]'

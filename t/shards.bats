@@ -3,8 +3,9 @@
 # cuts a trace into shards, GNU parallel runs each shard through
 # dcfg-expand | dcfg-count on two cores, `dcfg-count --merge` adds the
 # tables up.  The merged output must be, byte for byte, that of one run
-# over the whole trace, for every kind of table and for basic-block
-# vectors; gen-pair programs of several threads and of one (whose thread
+# over the whole trace (dcfg-expand --shard 1/1: the one shard of a plan of
+# one line, which records, as every shard does, what it covers), for every
+# kind of table and for basic-block vectors; gen-pair programs of several threads and of one (whose thread
 # must be cut into instruction windows), with and without --runs.
 
 load test_helper
@@ -39,13 +40,21 @@ shard_run() {
 
 @test "3 threads in 5 shards: every kind merged is the single run's table" {
 	pair 31 3 60000
-	dcfg-expand p/prog.trace.json > whole.stream
+	dcfg-expand --shard 1/1 p/prog.trace.json > whole.stream
 	for kind in $KINDS; do
 		shard_run 5 "dcfg-count --dcfg p/prog.dcfg.json --by $kind"
 		[ "$shards" -ge 4 ] && [ "$shards" -le 5 ]
 		dcfg-count --dcfg p/prog.dcfg.json --by "$kind" whole.stream > one
 		diff -u one merged
 	done
+	# each shard says which it is, of how many, and of which trace (its CRC
+	# and size by gzip's trailer); the merge says it is the whole
+	for k in $(seq "$shards"); do
+		[ "$(sed -n 2p "shard.$k" | cut -d' ' -f3)" = "shard=$k/$shards" ]
+		[ "$(tail -n 1 "shard.$k")" = "# trace $(dcfg_id p/prog.trace.json)" ]
+	done
+	[ "$(sed -n 2p merged)" = "# selection shard=1/1" ]
+	[ "$(tail -n 1 merged)" = "# trace $(dcfg_id p/prog.trace.json)" ]
 	# --top after the merge is --top of the single run
 	dcfg-count --merge --top 5 $(seq -f shard.%g "$shards") > merged
 	dcfg-count --dcfg p/prog.dcfg.json --by file --top 5 whole.stream | diff -u - merged
@@ -53,7 +62,7 @@ shard_run() {
 
 @test "one thread cut into windows: 4 shards, every kind merged is the single run's table" {
 	pair 32 1 50000
-	dcfg-expand p/prog.trace.json > whole.stream
+	dcfg-expand --shard 1/1 p/prog.trace.json > whole.stream
 	for kind in $KINDS; do
 		shard_run 4 "dcfg-count --dcfg p/prog.dcfg.json --by $kind"
 		[ "$shards" -eq 4 ]
@@ -72,7 +81,11 @@ shard_run() {
 		parallel -j 2 --colsep ' ' "dcfg-expand --runs {} p/prog.trace.json |
 		    dcfg-count --dcfg p/prog.dcfg.json --by $kind > shard.{#}" :::: plan
 		dcfg-count --merge $(seq -f shard.%g "$(wc -l < plan)") > merged
-		dcfg-count --dcfg p/prog.dcfg.json --by "$kind" p/prog.edges | diff -u - merged
+		dcfg-expand --shard 1/1 p/prog.trace.json |
+		    dcfg-count --dcfg p/prog.dcfg.json --by "$kind" | diff -u - merged
+		# the same rows as counting gen-pair's own edges, which record no trace
+		dcfg-count --dcfg p/prog.dcfg.json --by "$kind" p/prog.edges |
+		    diff -u - <(grep -v -e '^# selection ' -e '^# trace ' merged)
 	done
 }
 
@@ -85,7 +98,7 @@ shard_run() {
 	parallel -j 2 --colsep ' ' "dcfg-expand --chunks {} p/prog.trace.json |
 	    dcfg-count --dcfg p/prog.dcfg.json --bbv $I > shard.{#}" :::: plan
 	dcfg-count --merge $(seq -f shard.%g "$(wc -l < plan)") > merged
-	dcfg-expand --chunks p/prog.trace.json | dcfg-count --dcfg p/prog.dcfg.json --bbv "$I" > one
+	dcfg-expand --chunks --shard 1/1 p/prog.trace.json | dcfg-count --dcfg p/prog.dcfg.json --bbv "$I" > one
 	diff -u one merged
 	# every window but a thread's last ends on a multiple of the interval
 	sed -n 's/.*--to-icount \([0-9]*\).*/\1/p' plan | awk -v i="$I" '$1 % i != 0 { bad = 1 } END { exit bad }'
@@ -98,7 +111,8 @@ shard_run() {
 	parallel -j 2 --colsep ' ' "dcfg-expand --chunks {} p/prog.trace.json |
 	    dcfg-count --dcfg p/prog.dcfg.json --bbv 5000 > shard.{#}" :::: plan
 	dcfg-count --merge $(seq -f shard.%g "$(wc -l < plan)") > merged
-	dcfg-expand --chunks p/prog.trace.json | dcfg-count --dcfg p/prog.dcfg.json --bbv 5000 | diff -u - merged
+	dcfg-expand --chunks --shard 1/1 p/prog.trace.json |
+	    dcfg-count --dcfg p/prog.dcfg.json --bbv 5000 | diff -u - merged
 }
 
 @test "vectors of shards without chunk markers are refused, not merged wrong" {
@@ -110,16 +124,20 @@ shard_run() {
 	    dcfg-count --dcfg p/prog.dcfg.json --bbv 5000 > shard.{#}" :::: plan
 	dcfg_count --merge shard.1 shard.2
 	expect_error_like "^dcfg-count: shard\.[12]:[0-9]+:1: thread 0 of process [0-9]+ is in several files, and here its vectors are not placed on the trace's instruction counts"
-	# and the same shard twice overlaps
+	# and the same shard twice is refused for what it is
 	parallel -j 2 --colsep ' ' "dcfg-expand --chunks {} p/prog.trace.json |
 	    dcfg-count --dcfg p/prog.dcfg.json --bbv 5000 > shard.{#}" :::: plan
 	dcfg_count --merge shard.1 shard.2 shard.2
-	expect_error_like "^dcfg-count: shard\.2:[0-9]+:1: thread 0 of process [0-9]+: instructions [0-9]+ to [0-9]+ here overlap"
+	expect_error "dcfg-count: shard.2:2:1: shard 2 of 2 again: shard.2 is that shard too"
+	# vectors that overlap without recording it (the selection lines taken out) still are
+	for i in 1 2; do grep -v -e '^# selection ' -e '^# trace ' "shard.$i" > "bare.$i"; done
+	dcfg_count --merge bare.1 bare.2 bare.2
+	expect_error_like "^dcfg-count: bare\.2:[0-9]+:1: thread 0 of process [0-9]+: instructions [0-9]+ to [0-9]+ here overlap"
 }
 
 @test "the shell and a job array use a line as it is: \$line unquoted" {
 	pair 37 2 30000
-	dcfg-expand p/prog.trace.json > whole.stream
+	dcfg-expand --shard 1/1 p/prog.trace.json > whole.stream
 	dcfg-expand --plan 3 p/prog.trace.json > plan
 	i=0
 	while read -r line; do

@@ -5,6 +5,7 @@
 
 #include "count_bbv.h"
 #include "count_table.h"
+#include "provenance.h"
 #include "vec.h"
 
 int
@@ -38,6 +39,11 @@ struct counter {
 	 */
 	int exec_overflow, thread_overflow;
 	int headed;                /* the "# dcfg-count" line is written */
+	/* What the stream says it covers (provenance.h), copied into the table. */
+	struct dcfg_selection sel;
+	int has_sel, traced;
+	uint32_t trace_crc;
+	uint64_t trace_bytes;
 	/*
 	 * Per edge of the DCFG, the NUM_INSTRS of its source: worked out once,
 	 * since every line needs it (twice with --bbv) and the block lookup is
@@ -77,8 +83,11 @@ source_instrs_init(struct counter *c)
 static void
 head(struct counter *c, int from_dcfg)
 {
-	if (!c->headed)
+	if (!c->headed) {
 		dcfg_count_out_header(c->out, c->d->crc32, c->d->bytes, c->o, from_dcfg);
+		if (c->has_sel)
+			dcfg_selection_write(c->out, &c->sel);
+	}
 	c->headed = 1;
 }
 
@@ -93,11 +102,48 @@ count_error(struct counter *c, struct dcfg_error *err, int overflow)
 	return dcfg_error_set(err, c->name, "out of memory");
 }
 
+/* Nothing may follow the stream's "# trace" line: two streams joined would count as one shard. */
+static int
+after_trace(struct counter *c, unsigned long lineno, struct dcfg_error *err)
+{
+	static const char why[] = "the stream goes on after its \"# trace\" line: streams joined "
+	    "together are not one shard";
+
+	return lineno ? dcfg_error_at(err, c->name, lineno, 1, why) : dcfg_error_set(err, c->name, why);
+}
+
+static int
+on_meta(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
+{
+	struct counter *c = ctx;
+	const char *why;
+
+	if (c->traced)
+		return after_trace(c, r->lineno, err);
+	if (dcfg_is_selection_line(r->line, r->len)) {
+		if (c->has_sel || c->p != NULL)
+			return dcfg_error_at(err, c->name, r->lineno, 1, c->has_sel ?
+			    "a second \"# selection\" line: streams joined together are not one shard" :
+			    "a \"# selection\" line after \"# process\": it belongs after the header");
+		if (dcfg_selection_parse(r->line, r->len, &c->sel, &why) < 0)
+			return dcfg_error_at(err, c->name, r->lineno, 1, "%s", why);
+		c->has_sel = 1;
+	} else if (dcfg_is_trace_line(r->line, r->len)) {
+		if (dcfg_trace_id_parse(r->line, r->len, &c->trace_crc, &c->trace_bytes) < 0)
+			return dcfg_error_at(err, c->name, r->lineno, 1,
+			    "a \"# trace\" line that is not \"# trace CRC:BYTES\"");
+		c->traced = 1;
+	}
+	return 0;
+}
+
 static int
 on_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
 {
 	struct counter *c = ctx;
 
+	if (p != NULL && c->traced)
+		return after_trace(c, 0, err);
 	if (p == NULL) {   /* the end of c->p */
 		int rc;
 		head(c, 0);
@@ -163,6 +209,8 @@ on_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e
 	uint32_t i = (uint32_t)(e - c->d->edges), b;
 	uint64_t w = r->weight, src = c->source_instrs[i], *x;
 
+	if (c->traced)
+		return after_trace(c, r->lineno, err);
 	if (c->thread == c->n_threads)   /* edges before any "# thread": thread 0 */
 		on_thread(c, 0);
 	if (c->o->bbv) {   /* the vectors need no table */
@@ -231,11 +279,24 @@ dcfg_count_stream(struct dcfg_stage *s, struct dcfg_output *out, const char *pat
 		s->chunk = on_chunk;
 	s->thread = on_thread;
 	s->process = on_process;
+	s->meta = on_meta;
 	s->ctx = &c;
 	c.name = path;
 	rc = dcfg_stage_run(s, path, err);
-	if (rc == 0)
+	/* a shard's stream cut short (its dcfg-expand failed) must not pass for the shard */
+	if (rc == 0 && c.has_sel && c.sel.shards && !c.traced)
+		rc = dcfg_error_set(err, s->name ? s->name : path, "the stream of shard %llu of %llu ends without its "
+		    "\"# trace\" line: it was cut short", (unsigned long long)c.sel.shard,
+		    (unsigned long long)c.sel.shards);
+	if (rc == 0) {
 		head(&c, 0);
+		if (c.traced) {
+			dcfg_out_str(out, "# trace ");
+			dcfg_out_crc_bytes(out, c.trace_crc, c.trace_bytes);
+			dcfg_out_char(out, '\n');
+		}
+	}
+	dcfg_selection_free(&c.sel);
 	dcfg_count_table_free(&c.table);
 	dcfg_bbv_free(&c.bbv);
 	free(c.threads);

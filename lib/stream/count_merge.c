@@ -233,6 +233,7 @@ read_file(struct merge *m)
 		return -1;
 	m->proc = m->piece = MERGE_NONE;
 	m->columns = 0;
+	m->ended = 0;
 	m->line = 1;
 	if ((rc = dcfg_textlines_next(t, &line, &len, m->err)) <= 0) {
 		if (rc == 0)
@@ -243,6 +244,13 @@ read_file(struct merge *m)
 	while (rc == 0 && (rc = dcfg_textlines_next(t, &line, &len, m->err)) > 0) {
 		rc = 0;
 		m->line = dcfg_textlines_lineno(t);
+		if (m->ended) {
+			rc = dcfg_merge_fail(m, "a line after the \"# trace\" line, which ends a table");
+			break;
+		}
+		if (line[0] == '#' && !m->columns && (rc = dcfg_merge_provenance_line(m, line, len)) <= 0)
+			continue;
+		rc = 0;
 		if (strncmp(line, "# process ", 10) == 0) {
 			if (m->columns || dcfg_merge_number(line + 10, len - 10, &pid) < 0) {
 				rc = dcfg_merge_fail(m, m->columns ? "a \"# process\" line where the columns are named" :
@@ -415,6 +423,7 @@ free_merge(struct merge *m)
 	free(m->pieces);
 	free(m->vectors);
 	free(m->pool);
+	dcfg_merge_free_provenance(m);
 }
 
 int
@@ -426,14 +435,19 @@ dcfg_count_merge(char *const *paths, size_t n, const struct dcfg_count_merge_opt
 	size_t i, j;
 	int rc = 0;
 
+	if ((m.files = calloc(n ? n : 1, sizeof *m.files)) == NULL)
+		return dcfg_error_set(err, n ? paths[0] : "-", "out of memory");
 	for (m.file = 0; m.file < n && rc == 0; m.file++)
 		rc = read_file(&m);
+	if (rc == 0)
+		rc = dcfg_merge_check_provenance(&m, n);
 	/* Everything is checked before anything is written, but the sums and the overlaps. */
 	if (rc == 0) {
 		co.by = m.h.by;
 		co.bbv = m.h.bbv ? m.h.interval : 0;
 		co.top = o->top;
 		dcfg_count_out_header(out, m.h.crc32, m.h.bytes, &co, 0);
+		dcfg_merge_write_selection(&m, out);
 	}
 	for (i = 0; i < m.n_procs && rc == 0; i++) {
 		struct merge_process *p = &m.procs[i];
@@ -447,6 +461,8 @@ dcfg_count_merge(char *const *paths, size_t n, const struct dcfg_count_merge_opt
 		for (j = 0; j < p->n_threads && rc == 0; j++)
 			rc = dcfg_merge_write_thread(&m, p, &p->threads[j], out);
 	}
+	if (rc == 0)
+		dcfg_merge_write_trace(&m, out);
 	free_merge(&m);
 	if (rc < 0)
 		return -1;

@@ -11,6 +11,7 @@
 
 #include "count.h"
 #include "count_merge.h"
+#include "provenance.h"
 
 #define MERGE_NONE SIZE_MAX   /* no string, no piece */
 
@@ -61,6 +62,23 @@ struct merge_process {
 	struct merge_thread *threads; size_t n_threads, cap_threads;
 };
 
+/* What a file says it covers: its "# selection" lines and its "# trace" line. */
+struct merge_file {
+	size_t first_sel, n_sel;   /* in m->sels */
+	int traced;
+	uint32_t crc;
+	uint64_t bytes;
+};
+
+struct merge_selection {
+	struct dcfg_selection s;
+	uint32_t file;
+	unsigned long line;
+};
+
+/* Pairs of selections are compared: a bound on them keeps a merge's time bounded. */
+#define MERGE_SELECTIONS_MAX 1024
+
 struct merge {
 	const struct dcfg_count_merge_options *o;
 	char *const *paths;
@@ -70,6 +88,8 @@ struct merge {
 	struct merge_process *procs; size_t n_procs, cap_procs;
 	struct merge_piece *pieces; size_t n_pieces, cap_pieces;
 	struct merge_vector *vectors; size_t n_vectors, cap_vectors;
+	struct merge_file *files;  /* one per path */
+	struct merge_selection *sels; size_t n_sels, cap_sels;
 	/* reading: the file and line, and where its lines go */
 	uint32_t file;
 	unsigned long line;
@@ -78,6 +98,7 @@ struct merge {
 	size_t piece;              /* the open thread section, or MERGE_NONE */
 	uint64_t next_k;           /* the interval of its next vector */
 	int closed;                /* its "# instructions" line is read */
+	int ended;                 /* the file's "# trace" line is read: nothing may follow */
 };
 
 /* An error at the file and line being read. -1. */
@@ -87,6 +108,21 @@ int dcfg_merge_oom(struct merge *m);
 int dcfg_merge_number(const char *s, size_t len, uint64_t *v);
 /* S (LEN bytes) kept, NUL-terminated: its offset in M->pool, or MERGE_NONE. */
 size_t dcfg_merge_keep(struct merge *m, const char *s, size_t len);
+
+/*
+ * A "# selection" or "# trace" line of the file being read: 0, 1 when
+ * LINE is neither, or -1 with the error set.
+ */
+int dcfg_merge_provenance_line(struct merge *m, const char *line, size_t len);
+/*
+ * The files read cover disjoint parts of one trace, and all the shards of
+ * its plan: 0, or -1 with the error set (count_merge.h).
+ */
+int dcfg_merge_check_provenance(struct merge *m, size_t n);
+/* The merged table's "# selection" lines, and its "# trace" line. */
+void dcfg_merge_write_selection(const struct merge *m, struct dcfg_output *out);
+void dcfg_merge_write_trace(const struct merge *m, struct dcfg_output *out);
+void dcfg_merge_free_provenance(struct merge *m);
 
 /* A line of a file of vectors after its "# process" line. */
 int dcfg_merge_bbv_line(struct merge *m, char *line, size_t len);

@@ -136,6 +136,10 @@ dcfg_stage_run(struct dcfg_stage *s, const char *path, struct dcfg_error *err)
 			break;
 		default:
 			pass(s, &r);
+			if (s->meta && s->meta(s->ctx, &r, err) < 0) {
+				rc = -1;
+				goto done;
+			}
 			break;
 		}
 		if (s->out && dcfg_output_failed(s->out)) {

@@ -37,6 +37,8 @@ struct dcfg_stage {
 	void (*thread)(void *ctx, uint64_t tid);
 	/* A process starts (P) or the previous one ends (P NULL: the end). May be NULL. */
 	int (*process)(void *ctx, const struct dcfg_process *p, struct dcfg_error *err);
+	/* Any other '#' line (dcfg-stream(5)), after it is written. May be NULL. -1 with ERR set. */
+	int (*meta)(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err);
 	void *ctx;
 	void (*progress)(void *ctx, uint64_t bytes);
 	void *progress_ctx;

@@ -25,6 +25,8 @@ struct expand {
 	struct dcfg_progress *meter;          /* NULL: bytes through o->progress, if set */
 	uint64_t bytes, batches;              /* the trace's bytes read, for the meter */
 	struct dcfg_window window;            /* a chunk the window cuts */
+	uint32_t crc;                         /* the trace's data, once all read (o->shards) */
+	uint64_t trace_bytes;
 	unsigned depth;                       /* runs open in the chunk */
 	uint64_t weight[DCFG_RUN_DEPTH_MAX + 1];   /* how often an edge runs at each depth */
 	uint32_t ids[BATCH];
@@ -63,6 +65,65 @@ flush_totals(struct expand *x)
 	x->in_thread = 0;
 }
 
+/* IDS[0..N) ascending and without repeats, after " KEY": the form dcfg-stream(5) gives. */
+static void
+id_list(struct dcfg_output *out, const char *key, const uint64_t *ids, size_t n)
+{
+	uint64_t last = 0;
+	size_t i, k;
+	int any = 0;
+
+	for (;;) {   /* the next larger id each time: a -p or -t list is short */
+		for (k = n, i = 0; i < n; i++)
+			if ((!any || ids[i] > last) && (k == n || ids[i] < ids[k]))
+				k = i;
+		if (k == n)
+			return;
+		dcfg_out_str(out, any ? "," : key);
+		dcfg_out_u64(out, ids[k]);
+		last = ids[k];
+		any = 1;
+	}
+}
+
+/* What a shard's stream covers (dcfg-stream(5), "# selection"). */
+static void
+selection(struct expand *x)
+{
+	const struct dcfg_expand_options *o = x->o;
+
+	dcfg_out_str(x->out, "# selection shard=");
+	dcfg_out_u64(x->out, o->shard);
+	dcfg_out_char(x->out, '/');
+	dcfg_out_u64(x->out, o->shards);
+	id_list(x->out, " process=", o->pids, o->n_pids);
+	id_list(x->out, " thread=", o->tids, o->n_tids);
+	if (o->window && o->from > 0) {
+		dcfg_out_str(x->out, " from-icount=");
+		dcfg_out_u64(x->out, o->from);
+	}
+	if (o->window && o->to < UINT64_MAX) {
+		dcfg_out_str(x->out, " to-icount=");
+		dcfg_out_u64(x->out, o->to);
+	}
+	dcfg_out_char(x->out, '\n');
+}
+
+/* The trace read, at the stream's end: known only once all of it is read. */
+static void
+trace_line(struct expand *x)
+{
+	static const char hex[] = "0123456789abcdef";
+	int i;
+
+	dcfg_out_str(x->out, "# trace ");
+	for (i = 28; i >= 0; i -= 4)
+		dcfg_out_char(x->out, hex[(x->crc >> i) & 0xf]);
+	dcfg_out_char(x->out, ':');
+	dcfg_out_u64(x->out, x->trace_bytes);
+	dcfg_out_char(x->out, '\n');
+}
+
 /*
  * The header waits for the first process (or the end of a trace of none),
  * so that a file that is no trace writes nothing before its error.
@@ -73,9 +134,11 @@ header(struct expand *x)
 	if (x->headed)
 		return;
 	x->headed = 1;
-	if (x->o->mode == DCFG_EXPAND_EDGES)
+	if (x->o->mode == DCFG_EXPAND_EDGES) {
 		dcfg_out_str(x->out, x->o->runs ? "# dcfg-stream 2\n" : "# dcfg-stream 1\n");
-	else if (x->o->mode == DCFG_EXPAND_LIST)
+		if (x->o->shards)
+			selection(x);
+	} else if (x->o->mode == DCFG_EXPAND_LIST)
 		dcfg_out_str(x->out, "# pid\ttid\tchunk\tpreceding_instr_count\tinstr_count\tedge_count\tsequence_length\n");
 	else
 		dcfg_out_str(x->out, "# pid\ttid\tedges\tinstructions\n");
@@ -361,6 +424,13 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 			return DCFG_TRACE_OK;
 		if (!x->o->dcfg && end == x->o->from && ci->instr_count > 0)
 			return DCFG_TRACE_OK;
+		/* a shard's selection line must be true: a whole chunk past its window is not */
+		if (!x->o->dcfg && x->o->shards && (p < x->o->from || end > x->o->to))
+			return dcfg_chunk_fail_row(c, "--shard: the chunk's instructions %llu to %llu "
+			    "cross the window's %s, and without --dcfg a window takes whole chunks: "
+			    "the shards would overlap (cut where no chunk does, as --plan does, or "
+			    "give --dcfg)", (unsigned long long)p, (unsigned long long)end,
+			    p < x->o->from ? "start" : "end");
 		/* (an edge at exactly "to" may end a chunk whose last source has no instructions) */
 		if (x->o->dcfg && (p < x->o->from || end >= x->o->to)) {
 			/* A boundary chunk: measure first (for the marker), then emit. */
@@ -397,6 +467,15 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 }
 
 static void
+on_sum(void *ctx, uint32_t crc, uint64_t bytes)
+{
+	struct expand *x = ctx;
+
+	x->crc = crc;
+	x->trace_bytes = bytes;
+}
+
+static void
 on_progress(void *ctx, uint64_t bytes)
 {
 	struct expand *x = ctx;
@@ -417,6 +496,12 @@ dcfg_expand(const char *trace, const struct dcfg_expand_options *opt,
 		.thread = on_thread,
 		.chunk = on_chunk,
 		.progress = on_progress,
+	}, shard_handler = {
+		.process = on_process,
+		.thread = on_thread,
+		.chunk = on_chunk,
+		.progress = on_progress,
+		.sum = on_sum,
 	};
 	struct expand *x = calloc(1, sizeof *x);
 	int rc;
@@ -432,11 +517,13 @@ dcfg_expand(const char *trace, const struct dcfg_expand_options *opt,
 	x->meter = dcfg_progress_of(opt->progress, opt->progress_ctx);
 	/* the chunk table decodes no edges */
 	dcfg_progress_file(x->meter, NULL, trace, opt->mode == DCFG_EXPAND_LIST ? NULL : "edges");
-	rc = dcfg_trace_read(trace, &handler, x, err);
+	rc = dcfg_trace_read(trace, opt->shards ? &shard_handler : &handler, x, err);
 	if (rc == 0) {
 		header(x);
 		flush_totals(x);
 		rc = dcfg_selection_check(&x->sel, trace, err);
+		if (rc == 0 && opt->shards && opt->mode == DCFG_EXPAND_EDGES)
+			trace_line(x);
 	}
 	dcfg_selection_free(&x->sel);
 	dcfg_window_free(&x->window);

@@ -23,6 +23,12 @@ struct dcfg_expand_options {
 	int runs;                               /* write runs (dcfg-stream(5) version 2) */
 	int window;                             /* [from, to) is set */
 	uint64_t from, to;
+	/*
+	 * > 0: the stream is shard SHARD of SHARDS that together cover the
+	 * trace, and records so: a "# selection" line after its header and a
+	 * "# trace CRC:BYTES" line at its end (dcfg-stream(5)).
+	 */
+	uint64_t shard, shards;
 	const struct dcfg *dcfg;                /* NULL, or the paired DCFG (blocks and edges) */
 	void (*progress)(void *ctx, uint64_t bytes);
 	void *progress_ctx;

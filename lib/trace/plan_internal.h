@@ -104,6 +104,9 @@ struct dcfg_plan {
 
 	struct plan_unit *units; size_t n_units, cap_units;
 	struct plan_member *members; size_t n_members, cap_members;
+	/* writing: the lines of the plan, counted first, so that each says "--shard K/N" */
+	int counting;
+	uint64_t n_lines, line_no;
 };
 
 /*

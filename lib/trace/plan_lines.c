@@ -35,13 +35,17 @@ word(struct dcfg_output *out, int *first, const char *opt, uint64_t v)
  * a window [FROM, TO) where HAS_FROM, HAS_TO.
  */
 static void
-line(const struct dcfg_plan *pl, struct dcfg_output *out, const struct plan_unit *u,
+line(struct dcfg_plan *pl, struct dcfg_output *out, const struct plan_unit *u,
     const struct plan_member *m, size_t n, int first, int last,
     int has_from, uint64_t from, int has_to, uint64_t to)
 {
 	int lead = 1;
 	size_t i, j;
 
+	if (pl->counting) {
+		pl->n_lines++;
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		if ((m[i].where == PLAN_FIRST && !first) || (m[i].where == PLAN_LAST && !last))
 			continue;
@@ -65,12 +69,23 @@ line(const struct dcfg_plan *pl, struct dcfg_output *out, const struct plan_unit
 		dcfg_out_str(out, " --dcfg ");
 		dcfg_out_str(out, pl->o->dcfg_path);
 	}
+	/*
+	 * Shards of the whole trace: a merge knows the plan's size and which
+	 * shards it has. A plan of a selection has none: the union of its
+	 * shards is that selection, which no shard's line names.
+	 */
+	if (pl->o->n_pids == 0 && pl->o->n_tids == 0) {
+		dcfg_out_str(out, " --shard ");
+		dcfg_out_u64(out, ++pl->line_no);
+		dcfg_out_char(out, '/');
+		dcfg_out_u64(out, pl->n_lines);
+	}
 	dcfg_out_char(out, '\n');
 }
 
 /* A split thread's lines: its cuts found again, one after another. */
 static void
-split_lines(const struct dcfg_plan *pl, struct dcfg_output *out, const struct plan_unit *u,
+split_lines(struct dcfg_plan *pl, struct dcfg_output *out, const struct plan_unit *u,
     const struct plan_member *m, size_t n)
 {
 	struct plan_space sp;
@@ -90,13 +105,12 @@ split_lines(const struct dcfg_plan *pl, struct dcfg_output *out, const struct pl
 	}
 }
 
-int
-dcfg_plan_lines(struct dcfg_plan *pl, struct dcfg_output *out)
+/* The lines, or with PL->counting only their number. */
+static void
+all_lines(struct dcfg_plan *pl, struct dcfg_output *out)
 {
 	size_t i, j;
 
-	if (pl->n_members > 0)
-		qsort(pl->members, pl->n_members, sizeof *pl->members, by_line);
 	for (i = 0; i < pl->n_members; i = j) {
 		const struct plan_unit *u = &pl->units[pl->members[i].unit];
 		for (j = i; j < pl->n_members && pl->members[j].unit == pl->members[i].unit; j++)
@@ -108,5 +122,17 @@ dcfg_plan_lines(struct dcfg_plan *pl, struct dcfg_output *out)
 		if (dcfg_output_failed(out))
 			break;
 	}
+}
+
+int
+dcfg_plan_lines(struct dcfg_plan *pl, struct dcfg_output *out)
+{
+	if (pl->n_members > 0)
+		qsort(pl->members, pl->n_members, sizeof *pl->members, by_line);
+	pl->counting = 1;
+	pl->n_lines = pl->line_no = 0;
+	all_lines(pl, out);
+	pl->counting = 0;
+	all_lines(pl, out);
 	return 0;
 }

@@ -546,10 +546,17 @@ dcfg_trace_read(const char *path, const struct dcfg_trace_handler *h,
 		return -1;
 	if (h->start)
 		h->start(ctx);
+	if (h->sum)
+		dcfg_input_sum_start(in);
 	if ((t.j = dcfg_json_new(&root, &handler, &t)) == NULL)
 		dcfg_error_set(err, path, "out of memory");
 	else
 		rc = dcfg_json_parse(t.j, in, err);
+	if (rc == 0 && h->sum) {
+		uint64_t bytes;
+		uint32_t crc = dcfg_input_sum(in, &bytes);
+		h->sum(ctx, crc, bytes);
+	}
 	if (rc == 1 && t.dcfg_line > 0)
 		rc = dcfg_kind_error(err, dcfg_input_name(in), t.dcfg_line, t.dcfg_column,
 		    DCFG_KIND_DCFG, DCFG_KIND_TRACE);

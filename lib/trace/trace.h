@@ -51,6 +51,11 @@ struct dcfg_trace_handler {
 	int (*backward)(void *ctx, struct dcfg_chunk *c, uint64_t previous_end);
 	/* Keys or columns out of the order the spec mandates (still readable). May be NULL. */
 	void (*order)(void *ctx, const char *what);
+	/*
+	 * After the whole file is read: the CRC-32 and size of its data,
+	 * decompressed (dcfg_input_sum), what tells traces apart. May be NULL.
+	 */
+	void (*sum)(void *ctx, uint32_t crc, uint64_t bytes);
 };
 
 /*

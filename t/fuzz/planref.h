@@ -10,6 +10,8 @@
  *    end. A thread without edges is selected by exactly one line, a
  *    process without threads named by exactly one. With --align the cuts
  *    are multiples of the interval and a window's line ends with --dcfg.
+ *  - A plan of the whole trace (the only kind judged here) ends line K of
+ *    N with --shard K/N.
  *  - Balance, without --align, for one process and N at least its threads
  *    (the bound t/plan.bats states): let A be the edges of the largest
  *    piece no cut point splits (chunks that overlap, or start together)
@@ -53,6 +55,7 @@ struct planref_line {
 	size_t n_pid, n_tid;
 	int has_from, has_to, has_dcfg;
 	uint64_t from, to;
+	uint64_t shard, shards;    /* --shard K/N */
 };
 
 static int
@@ -179,12 +182,16 @@ planref_parse(const char *s, const char *end, const char *dcfg_path, struct plan
 		l->has_to = 1;
 	}
 	if (planref_word(&s, end, "--dcfg")) {
-		if (dcfg_path == NULL || (size_t)(end - s) != strlen(dcfg_path) ||
-		    memcmp(s, dcfg_path, (size_t)(end - s)) != 0)
+		size_t n = dcfg_path ? strlen(dcfg_path) : 0;
+		if (dcfg_path == NULL || (size_t)(end - s) <= n || memcmp(s, dcfg_path, n) != 0 ||
+		    s[n] != ' ')
 			return -1;
 		l->has_dcfg = 1;
-		s = end;
+		s += n + 1;
 	}
+	if (!planref_word(&s, end, "--shard") || (s = planref_number(s, end, &l->shard)) == NULL ||
+	    s == end || *s++ != '/' || (s = planref_number(s, end, &l->shards)) == NULL)
+		return -1;
 	return s == end ? 0 : -1;
 }
 
@@ -347,7 +354,12 @@ planref_judge(struct planref *r, const char *text, size_t len, uint64_t n, uint6
 			return "a cut that is no multiple of the interval";
 		if (x->has_from && x->has_to && x->from >= x->to)
 			return "an empty window";
+		if (x->shard != n_l + 1)
+			return "--shard K/N whose K is not the line's number";
 	}
+	for (i = 0; i < n_l; i++)
+		if (l[i].shards != n_l)
+			return "--shard K/N whose N is not the plan's number of lines";
 	for (i = 0; i < r->n_t; i++) {
 		for (k = 0; k < r->n_c; k++)
 			if (r->c[k].pid == r->t[i].pid && r->c[k].tid == r->t[i].tid && r->c[k].e > 0)
