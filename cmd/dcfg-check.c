@@ -47,7 +47,7 @@ main(int argc, char **argv)
 		case 'j': f.json = 1; break;
 		case 'm':
 			if (dcfg_parse_c_integer(optarg, strlen(optarg), &f.max, &why) < 0 || f.max == 0) {
-				fprintf(stderr, "%s: --max %s: a number above 0 is needed\n", prog, optarg);
+				fprintf(stderr, "%s: --max %s: a number above 0 is needed\n", prog, DCFG_CLI_SHOWN(optarg));
 				return DCFG_EXIT_USAGE;
 			}
 			break;

@@ -40,7 +40,7 @@ static int
 usage(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "%s: ", prog);
-	fprintf(stderr, fmt, arg);
+	fprintf(stderr, fmt, DCFG_CLI_SHOWN(arg));
 	fputc('\n', stderr);
 	return DCFG_EXIT_USAGE;
 }
@@ -84,7 +84,7 @@ epoch(int64_t *t)
 	for (p = s; *p >= '0' && *p <= '9' && v <= (uint64_t)INT64_MAX / 10; p++)
 		v = v * 10 + (uint64_t)(*p - '0');
 	if (p == s || *p != '\0' || v > (uint64_t)INT64_MAX) {
-		fprintf(stderr, "%s: SOURCE_DATE_EPOCH=%s: not a number of seconds\n", prog, s);
+		fprintf(stderr, "%s: SOURCE_DATE_EPOCH=%s: not a number of seconds\n", prog, DCFG_CLI_SHOWN(s));
 		return -1;
 	}
 	*t = (int64_t)v;
@@ -164,7 +164,7 @@ convert(int argc, char **argv, struct chosen *ch_list)
 	if (to == NULL)
 		return usage("--to FORMAT is needed%s", "");
 	if ((format = dcfg_format_find(to)) == NULL) {
-		fprintf(stderr, "%s: --to %s: not a format (%s)\n", prog, to, dcfg_format_names());
+		fprintf(stderr, "%s: --to %s: not a format (%s)\n", prog, DCFG_CLI_SHOWN(to), dcfg_format_names());
 		return DCFG_EXIT_USAGE;
 	}
 	if (a.dcfg_path == NULL)

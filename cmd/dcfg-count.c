@@ -36,7 +36,7 @@ number(const char *opt, const char *arg, uint64_t *v)
 	const char *why;
 
 	if (dcfg_parse_c_integer(arg, strlen(arg), v, &why) < 0 || *v == 0) {
-		fprintf(stderr, "%s: %s %s: a number above 0 is needed\n", prog, opt, arg);
+		fprintf(stderr, "%s: %s %s: a number above 0 is needed\n", prog, opt, DCFG_CLI_SHOWN(arg));
 		return -1;
 	}
 	return 0;
@@ -103,7 +103,7 @@ main(int argc, char **argv)
 		case 'b':
 			if (dcfg_count_by_parse(optarg, &o.by) < 0) {
 				fprintf(stderr, "%s: --by %s: not edge, block, routine, loop, image, "
-				    "type, thread, line or file\n", prog, optarg);
+				    "type, thread, line or file\n", prog, DCFG_CLI_SHOWN(optarg));
 				return DCFG_EXIT_USAGE;
 			}
 			by_given = 1;

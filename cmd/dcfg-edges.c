@@ -44,7 +44,7 @@ main(int argc, char **argv)
 		if (c == 'l') {
 			list = 1;
 		} else if (c == 't' && dcfg_edge_types_parse(optarg, &types, bad, sizeof bad) < 0) {
-			fprintf(stderr, "%s: --type %s: not an edge type or class\n", prog, bad);
+			fprintf(stderr, "%s: --type %s: not an edge type or class\n", prog, DCFG_CLI_SHOWN(bad));
 			return DCFG_EXIT_USAGE;
 		}
 	}

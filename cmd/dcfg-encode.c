@@ -47,7 +47,7 @@ main(int argc, char **argv)
 		    (dcfg_parse_c_integer(optarg, strlen(optarg), &opt.chunk_edges, &why) < 0 ||
 		    opt.chunk_edges == 0 || opt.chunk_edges > UINT32_MAX / 2)) {
 			fprintf(stderr, "%s: --chunk-edges %s: a number from 1 to %u is needed\n",
-			    prog, optarg, UINT32_MAX / 2);
+			    prog, DCFG_CLI_SHOWN(optarg), UINT32_MAX / 2);
 			return DCFG_EXIT_USAGE;
 		}
 	}

@@ -46,7 +46,7 @@ number(const char *opt, const char *arg, uint64_t *v)
 	const char *why;
 
 	if (dcfg_parse_c_integer(arg, strlen(arg), v, &why) < 0) {
-		fprintf(stderr, "%s: %s %s: %s\n", prog, opt, arg, why);
+		fprintf(stderr, "%s: %s %s: %s\n", prog, opt, DCFG_CLI_SHOWN(arg), why);
 		return -1;
 	}
 	return 0;
@@ -64,7 +64,7 @@ shard_arg(const char *arg, struct dcfg_expand_options *opt)
 	    dcfg_parse_c_integer(arg, (size_t)(slash - arg), &opt->shard, &why) < 0 ||
 	    dcfg_parse_c_integer(slash + 1, strlen(slash + 1), &opt->shards, &why) < 0 ||
 	    opt->shard == 0 || opt->shard > opt->shards) {
-		fprintf(stderr, "%s: --shard %s: not K/N with 1 <= K <= N\n", prog, arg);
+		fprintf(stderr, "%s: --shard %s: not K/N with 1 <= K <= N\n", prog, DCFG_CLI_SHOWN(arg));
 		return -1;
 	}
 	return 0;
@@ -118,7 +118,7 @@ plan_main(struct dcfg_plan_options *plan, const struct dcfg_expand_options *opt,
 	}
 	if (plan->align && !plain_path(a->dcfg_path)) {
 		fprintf(stderr, "%s: --dcfg %s: --plan writes the path on every line, so it may hold "
-		    "only letters, digits and . _ / + , : @ %% = -\n", prog, a->dcfg_path);
+		    "only letters, digits and . _ / + , : @ %% = -\n", prog, DCFG_CLI_SHOWN(a->dcfg_path));
 		return DCFG_EXIT_USAGE;
 	}
 	plan->pids = opt->pids;
@@ -191,7 +191,7 @@ main(int argc, char **argv)
 			if (number("--plan", optarg, &plan.lines) < 0)
 				return DCFG_EXIT_USAGE;
 			if (plan.lines == 0) {
-				fprintf(stderr, "%s: --plan %s: a plan has at least 1 line\n", prog, optarg);
+				fprintf(stderr, "%s: --plan %s: a plan has at least 1 line\n", prog, DCFG_CLI_SHOWN(optarg));
 				return DCFG_EXIT_USAGE;
 			}
 			break;
@@ -200,7 +200,7 @@ main(int argc, char **argv)
 				return DCFG_EXIT_USAGE;
 			if (plan.align == 0) {
 				fprintf(stderr, "%s: --align %s: the interval is at least 1 instruction\n",
-				    prog, optarg);
+				    prog, DCFG_CLI_SHOWN(optarg));
 				return DCFG_EXIT_USAGE;
 			}
 			break;

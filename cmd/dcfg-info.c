@@ -118,7 +118,7 @@ main(int argc, char **argv)
 		switch (c) {
 		case 'p':
 			if (dcfg_parse_c_integer(optarg, strlen(optarg), &pid, &why) < 0) {
-				fprintf(stderr, "%s: -p %s: %s\n", prog, optarg, why);
+				fprintf(stderr, "%s: -p %s: %s\n", prog, DCFG_CLI_SHOWN(optarg), why);
 				return DCFG_EXIT_USAGE;
 			}
 			have_pid = 1;

@@ -237,6 +237,25 @@ KINDS="edge block routine loop image type thread line file"
 	[ "$(cat stderr)" = "dcfg-convert: h.dcfg.json: process 5 has no routine no\\nsuch\\x1b" ]
 }
 
+@test "usage errors: an option's value is shown escaped" {
+	# an ESC that would turn the terminal red, a tab, a lone 0x9b
+	bad=$'x\e[31m\t\x9b'
+	dcfg_count --by "$bad"
+	[ "$status" -eq 2 ]
+	[ "$(cat stderr)" = 'dcfg-count: --by x\x1b[31m\t\x9b: not edge, block, routine, loop, image, type, thread, line or file' ]
+	dcfg_expand --plan "$bad" t.json
+	[ "$status" -eq 2 ] && [ -z "$(raw stderr)" ] && grep -q 'x\\x1b\[31m' stderr
+	dcfg_convert --to "$bad" --dcfg h.dcfg.json
+	[ "$status" -eq 2 ]
+	[[ "$(cat stderr)" == 'dcfg-convert: --to x\x1b[31m\t\x9b: not a format ('* ]]
+	for cmd in "dcfg-check --max" "dcfg-encode --chunk-edges" "dcfg-info -p" \
+	    "dcfg-expand --shard" "dcfg-edges --dcfg h.dcfg.json --type"; do
+		capture $cmd "$bad" /dev/null
+		[ "$status" -eq 2 ] && [ -z "$(raw stderr)" ] || { echo "$cmd"; show; false; }
+		grep -q 'x\\x1b\[31m\\t\\x9b' stderr || { echo "$cmd"; show; false; }
+	done
+}
+
 @test "the progress meter shows a file name's control bytes escaped" {
 	name=$'a\e[2J\x9bb'
 	printf '%1000s' '' > "$name"

@@ -53,6 +53,13 @@ dcfg_cli_error(const char *prog, const struct dcfg_error *err)
 	fprintf(stderr, "%s: %s\n", prog, shown);
 }
 
+const char *
+dcfg_cli_shown(char *buf, size_t size, const char *arg)
+{
+	dcfg_escape(buf, size, arg);
+	return buf;
+}
+
 int
 dcfg_cli_check_output(const char *prog, const char *out_path, const char *const *inputs,
     size_t n)

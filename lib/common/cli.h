@@ -29,6 +29,17 @@ void dcfg_cli_start(void);
 void dcfg_cli_error(const char *prog, const struct dcfg_error *err);
 
 /*
+ * ARG (an option's value, as typed or globbed) escaped into BUF of SIZE
+ * bytes as names are (dcfg_escape), for a usage message: no control byte
+ * of it reaches the terminal. Returns BUF.
+ */
+const char *dcfg_cli_shown(char *buf, size_t size, const char *arg);
+#define DCFG_CLI_SHOWN_MAX 256
+/* The same in a buffer that lives as long as the statement's block. */
+#define DCFG_CLI_SHOWN(arg) \
+	dcfg_cli_shown((char[DCFG_CLI_SHOWN_MAX]){ 0 }, DCFG_CLI_SHOWN_MAX, (arg))
+
+/*
  * Before OUT_PATH is opened: -1 after a message when it is one of the N
  * INPUTS (dcfg_output_check_inputs).
  */
