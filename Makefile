@@ -42,7 +42,7 @@ TEST_TOOLS = $(BUILD)/t/lookup $(BUILD)/t/gen-trace $(BUILD)/t/gen-pair \
 # every reproducer kept in t/fuzz-regressions and every seed. The
 # structure-aware mutator (t/fuzz/mutate*.c) is linked into the libFuzzer
 # builds without coverage instrumentation, and into fuzz-mutate for tests.
-FUZZ_TARGETS = dcfg trace stream sequence convert merge
+FUZZ_TARGETS = dcfg trace stream sequence convert merge routes
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= -1
 CHECK_FUZZ_SECONDS ?= 20
@@ -94,6 +94,9 @@ $(BUILD)/t/fuzz-%: t/fuzz/fuzz-%.c t/fuzz/fuzz.h t/fuzz/seqref.h t/fuzz/planref.
 
 # The binary-profile readers share their input and output (t/tools/dump.h).
 $(BUILD)/t/dcpi-dump $(BUILD)/t/webgrind-dump: t/tools/dump.h
+
+# The routes target reads back files and streams with t/fuzz/routes.h.
+$(BUILD)/t/fuzz-routes build-fuzz/fuzz-routes: t/fuzz/routes.h
 
 # dcfg-unrun's expansion of runs is the stream fuzz target's too.
 $(BUILD)/t/dcfg-unrun $(BUILD)/t/fuzz-stream build-fuzz/fuzz-stream: t/tools/unrun.h
