@@ -107,9 +107,12 @@ $(BUILD)/t/fuzz-mutate: t/fuzz/mutate-main.c $(FUZZ_MUT) $(FUZZ_MUT_H)
 
 test-tools: $(TEST_TOOLS)
 
+# FUZZ_PLANT=-DFUZZ_PLANT_RUNS builds the library with an off-by-one planted
+# for the routes target to find (README, Fuzzing); rm -rf build-fuzz first,
+# and after.
 fuzz-lib: deps
 	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) \
-	    CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SAN)" build-fuzz/libdcfg.a
+	    CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(FUZZ_PLANT)" build-fuzz/libdcfg.a
 
 $(FUZZ_MUT_OBJ): build-fuzz/%.o: t/fuzz/%.c $(FUZZ_MUT_H)
 	@mkdir -p $(@D)

@@ -2,7 +2,7 @@
 # Writes the seeds of the routes fuzz target (t/fuzz/fuzz-routes.c) into
 # t/fuzz/seeds/routes: DCFG-traces of the bundled sample's process 12646,
 # with its edge ids, in the shapes issue 23 names. Run it again after
-# editing: sh t/fuzz/seeds-routes.sh
+# editing: sh t/fuzz/seeds-routes.sh [DIR]
 #
 # The table of most seeds: from edge 43, bit 0 goes to 303 and bit 1 to
 # 767, and both come back to 43 with no bit (a zero-bit code). So every
@@ -12,7 +12,7 @@
 # so such a chunk is 6B + 2 instructions: the INSTR_COUNT of the seeds
 # agree with the DCFG, as dcfg-count --bbv wants.
 set -eu
-out=$(dirname "$0")/seeds/routes
+out=${1:-$(dirname "$0")/seeds/routes}
 mkdir -p "$out"
 rm -f "$out"/*.json
 
