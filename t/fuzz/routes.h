@@ -85,6 +85,7 @@ parse_u64(const char **p)
 /* A thread of a stream or of --count: its edges (weighted) and instructions. */
 struct row {
 	uint64_t pid, tid, edges, instrs;
+	uint64_t end;        /* where its last chunk marker ends */
 	int instrs_wrap;     /* the chunks' INSTR_COUNT add up past 2^64 - 1 */
 };
 
@@ -101,6 +102,7 @@ struct digest {
 	int many;            /* more threads than ROWS_MAX: rows not compared */
 	int wrap;            /* a weight past 2^64 - 1: nothing compared */
 	int chunk_wrap;      /* a chunk's PRECEDING + INSTRS past 2^64 - 1 */
+	int backwards;       /* a thread's chunk starts before the one before it ended */
 	uint64_t edges, sum, ordered;
 };
 
@@ -112,6 +114,19 @@ mix(uint64_t pid, uint64_t tid, uint64_t id)
 	h ^= h >> 31;
 	h *= UINT64_C(0xbf58476d1ce4e5b9);
 	return h ^ (h >> 29);
+}
+
+/* Where the chunks of R's thread (in R and in the rows of that thread before it) end. */
+static uint64_t
+ended(const struct digest *d, const struct row *r)
+{
+	uint64_t end = r->end;
+	const struct row *q;
+
+	for (q = d->rows; q < r; q++)
+		if (q->pid == r->pid && q->tid == r->tid && q->end > end)
+			end = q->end;
+	return end;
 }
 
 static void
@@ -141,6 +156,9 @@ digest_stream(const char *s, struct digest *d)
 			v = parse_u64(&s);
 			s++;
 			d->chunk_wrap |= __builtin_add_overflow(v, parse_u64(&s), &end);
+			d->backwards |= r && v < ended(d, r);
+			if (r)
+				r->end = end;
 			v = end - v;   /* the chunk's INSTRS */
 			if (r && __builtin_add_overflow(r->instrs, v, &r->instrs))
 				r->instrs_wrap = 1;
