@@ -103,6 +103,7 @@ struct digest {
 	int wrap;            /* a weight past 2^64 - 1: nothing compared */
 	int chunk_wrap;      /* a chunk's PRECEDING + INSTRS past 2^64 - 1 */
 	int backwards;       /* a thread's chunk starts before the one before it ended */
+	int process_again;   /* a process listed twice */
 	uint64_t edges, sum, ordered;
 };
 
@@ -142,6 +143,8 @@ digest_stream(const char *s, struct digest *d)
 			s += 10;
 			pid = parse_u64(&s);
 			r = NULL;
+			for (v = 0; v < d->n_rows; v++)
+				d->process_again |= d->rows[v].pid == pid;
 		} else if (strncmp(s, "# thread ", 9) == 0) {
 			s += 9;
 			tid = parse_u64(&s);
