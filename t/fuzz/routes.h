@@ -133,7 +133,7 @@ ended(const struct digest *d, const struct row *r)
 static void
 digest_stream(const char *s, struct digest *d)
 {
-	uint64_t w[DCFG_RUN_DEPTH_MAX + 2] = { 1 }, pid = 0, tid = 0, v;
+	uint64_t w[DCFG_RUN_DEPTH_MAX + 2] = { 1 }, pid = 0, tid = 0, v, pids[ROWS_MAX], n_pids = 0;
 	unsigned depth = 0;
 	struct row *r = NULL;
 
@@ -143,8 +143,10 @@ digest_stream(const char *s, struct digest *d)
 			s += 10;
 			pid = parse_u64(&s);
 			r = NULL;
-			for (v = 0; v < d->n_rows; v++)
-				d->process_again |= d->rows[v].pid == pid;
+			for (v = 0; v < n_pids; v++)
+				d->process_again |= pids[v] == pid;
+			if (n_pids < ROWS_MAX)
+				pids[n_pids++] = pid;
 		} else if (strncmp(s, "# thread ", 9) == 0) {
 			s += 9;
 			tid = parse_u64(&s);
