@@ -103,7 +103,7 @@ struct digest {
 	int wrap;            /* a weight past 2^64 - 1: nothing compared */
 	int chunk_wrap;      /* a chunk's PRECEDING + INSTRS past 2^64 - 1 */
 	int backwards;       /* a thread's chunk starts before the one before it ended */
-	int process_again;   /* a process listed twice */
+	int twice;           /* a process, or a thread of one, listed twice */
 	uint64_t edges, sum, ordered;
 };
 
@@ -144,7 +144,7 @@ digest_stream(const char *s, struct digest *d)
 			pid = parse_u64(&s);
 			r = NULL;
 			for (v = 0; v < n_pids; v++)
-				d->process_again |= pids[v] == pid;
+				d->twice |= pids[v] == pid;
 			if (n_pids < ROWS_MAX)
 				pids[n_pids++] = pid;
 		} else if (strncmp(s, "# thread ", 9) == 0) {
@@ -152,6 +152,8 @@ digest_stream(const char *s, struct digest *d)
 			tid = parse_u64(&s);
 			if (d->n_rows == ROWS_MAX)
 				d->many = 1;
+			for (v = 0; v < d->n_rows; v++)
+				d->twice |= d->rows[v].pid == pid && d->rows[v].tid == tid;
 			r = d->many ? NULL : &d->rows[d->n_rows++];
 			if (r)
 				*r = (struct row){ .pid = pid, .tid = tid };
