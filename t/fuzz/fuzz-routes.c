@@ -278,6 +278,75 @@ plan_line(const char *s, struct dcfg_expand_options *o, uint64_t *pids, uint64_t
 	return 1;
 }
 
+/* dcfg-expand --plan N into M, N from 1 to 4, with --align one input in two; -1: refused. */
+static int
+make_plan(struct mem *m, const char *trace, const struct dcfg *d, size_t size)
+{
+	static struct dcfg_output out;
+	struct dcfg_plan_options po = { .lines = 1 + size % SHARDS_MAX };
+	struct dcfg_error err;
+
+	if (d && (size & 16)) {
+		po.align = 1 + size % 1000;
+		po.dcfg = d;
+		po.dcfg_path = "sample.dcfg.json";
+	}
+	mem_reset(m);
+	if (dcfg_output_open(&out, m->path, &err) < 0)
+		abort();
+	if (dcfg_plan(trace, &po, &out, &err) < 0) {
+		dcfg_output_close(&out, &err);
+		note("plan", REFUSED);
+		return -1;
+	}
+	if (dcfg_output_close(&out, &err) < 0)
+		abort();
+	mem_load(m);
+	return 0;
+}
+
+/*
+ * Classes of input that today's library gets wrong on the way to a
+ * merge, skipped so that a short run finds something else; each is to go
+ * when its fix lands. -DFUZZ_ROUTES_STRICT keeps them in.
+ */
+static int
+known_merge_bug(int kind, int empty, const struct digest *want)
+{
+#ifndef FUZZ_ROUTES_STRICT
+	/*
+	 * TEMPORARY (found by this target): dcfg-count --merge
+	 * refuses the --bbv table of a shard whose window holds no edge (the
+	 * thread without vectors has no "# instructions" line), as --plan
+	 * --align makes where a chunk's INSTR_COUNT is more than its edges'
+	 * instructions. Remove when the merge takes such a table.
+	 */
+	if (kind == KIND_BBV && empty)
+		return 1;
+	/*
+	 * TEMPORARY (issue 23: chunks that go backwards, to be refused by
+	 * --plan): a thread whose chunk starts before the one before it ended
+	 * (or a thread listed twice) gives --bbv vectors that overlap.
+	 */
+	if (kind == KIND_BBV && want->backwards)
+		return 1;
+	/*
+	 * TEMPORARY (found by this target): a process, or a thread of one,
+	 * listed twice in the trace, which dcfg-expand decodes: its table has
+	 * the process twice, and --merge refuses the rows as the same key
+	 * twice, or drops the empty section; its vectors are "in several
+	 * files" for --merge even in one table.
+	 */
+	if (want->twice)
+		return 1;
+#else
+	(void)kind;
+	(void)empty;
+	(void)want;
+#endif
+	return 0;
+}
+
 /*
  * dcfg-expand --plan N: each line expanded as the reference was (plain or
  * runs) and counted by KIND; merged, the tables equal WHOLE, the
@@ -288,32 +357,15 @@ check_plan(const char *trace, const struct mem *ref, int runs, const struct dcfg
     int kind, const struct mem *whole, int whole_rc, size_t size)
 {
 	static struct mem plan, shard, tables[SHARDS_MAX], merged;
-	static struct dcfg_output out;
 	static uint64_t pids[IDS_MAX], tids[IDS_MAX];
-	struct dcfg_plan_options po = { .lines = 1 + size % SHARDS_MAX };
-	struct dcfg_error err;
 	struct digest want, got;
 	uint64_t edges = 0, sum = 0;
 	const char *line;
 	size_t n = 0;
 	int empty = 0;
 
-	if (d && (size & 16)) {
-		po.align = 1 + size % 1000;
-		po.dcfg = d;
-		po.dcfg_path = "sample.dcfg.json";
-	}
-	mem_reset(&plan);
-	if (dcfg_output_open(&out, plan.path, &err) < 0)
-		abort();
-	if (dcfg_plan(trace, &po, &out, &err) < 0) {
-		dcfg_output_close(&out, &err);
-		note("plan", REFUSED);
+	if (make_plan(&plan, trace, d, size) < 0)
 		return;
-	}
-	if (dcfg_output_close(&out, &err) < 0)
-		abort();
-	mem_load(&plan);
 	digest_stream(ref->buf, &want);
 	for (line = plan.buf; *line; line = strchr(line, '\n') + 1, n++) {
 		struct dcfg_expand_options o = { .mode = DCFG_EXPAND_EDGES, .chunks = 1, .runs = runs,
@@ -343,33 +395,8 @@ check_plan(const char *trace, const struct mem *ref, int runs, const struct dcfg
 		disagree("the shards of --plan hold other edges than one run", NULL);
 	if (whole_rc != DONE)
 		return;
-#ifndef FUZZ_ROUTES_STRICT
-	/*
-	 * TEMPORARY (issue 23, found by this target): dcfg-count --merge
-	 * refuses the --bbv table of a shard whose window holds no edge (the
-	 * thread without vectors has no "# instructions" line), as --plan
-	 * --align makes where a chunk's INSTR_COUNT is more than its edges'
-	 * instructions. Remove when the merge takes such a table.
-	 */
-	if (kind == KIND_BBV && empty)
+	if (known_merge_bug(kind, empty, &want))
 		return;
-	/*
-	 * TEMPORARY (issue 23: chunks that go backwards, to be refused by
-	 * --plan): a thread whose chunk starts before the one before it ended
-	 * (or a thread listed twice) gives --bbv vectors that overlap.
-	 */
-	if (kind == KIND_BBV && want.backwards)
-		return;
-	/*
-	 * TEMPORARY (found by this target): a process, or a thread of one,
-	 * listed twice in the trace, which dcfg-expand decodes: its table has
-	 * the process twice, and --merge refuses the rows as the same key
-	 * twice, or drops the empty section; its vectors are "in several
-	 * files" for --merge even in one table.
-	 */
-	if (want.twice)
-		return;
-#endif
 	if (merge_to(&merged, tables, n) == REFUSED)
 		disagree("dcfg-count --merge refuses the tables of a plan's shards", kind_names[kind]);
 	if (!same_table(&merged, whole)) {
