@@ -24,7 +24,8 @@
  * never read while it runs, so a route that would write more stops with a
  * failed write ("capped") and is compared with nothing; --count runs only
  * after plain or runs finished under the cap, so it decodes no more than
- * they did. --bbv is asked of plain streams only (a vector per interval).
+ * they did. --bbv (interval 100) is asked only where the plain stream was
+ * written whole: a vector per interval of a huge trace would be a hang.
  *
  * Acceptance (a route that refuses what another accepts is a finding):
  *   - plain, runs and --count decode the same chunks: all accept or all
