@@ -42,7 +42,7 @@ TEST_TOOLS = $(BUILD)/t/lookup $(BUILD)/t/gen-trace $(BUILD)/t/gen-pair \
 # every reproducer kept in t/fuzz-regressions and every seed. The
 # structure-aware mutator (t/fuzz/mutate*.c) is linked into the libFuzzer
 # builds without coverage instrumentation, and into fuzz-mutate for tests.
-FUZZ_TARGETS = dcfg trace stream sequence convert merge
+FUZZ_TARGETS = dcfg trace stream sequence convert merge routes
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= -1
 CHECK_FUZZ_SECONDS ?= 20
@@ -95,6 +95,9 @@ $(BUILD)/t/fuzz-%: t/fuzz/fuzz-%.c t/fuzz/fuzz.h t/fuzz/seqref.h t/fuzz/planref.
 # The binary-profile readers share their input and output (t/tools/dump.h).
 $(BUILD)/t/dcpi-dump $(BUILD)/t/webgrind-dump: t/tools/dump.h
 
+# The routes target reads back files and streams with t/fuzz/routes.h.
+$(BUILD)/t/fuzz-routes build-fuzz/fuzz-routes: t/fuzz/routes.h
+
 # dcfg-unrun's expansion of runs is the stream fuzz target's too.
 $(BUILD)/t/dcfg-unrun $(BUILD)/t/fuzz-stream build-fuzz/fuzz-stream: t/tools/unrun.h
 
@@ -104,9 +107,12 @@ $(BUILD)/t/fuzz-mutate: t/fuzz/mutate-main.c $(FUZZ_MUT) $(FUZZ_MUT_H)
 
 test-tools: $(TEST_TOOLS)
 
+# FUZZ_PLANT=-DFUZZ_PLANT_RUNS builds the library with an off-by-one planted
+# for the routes target to find (README, Fuzzing); rm -rf build-fuzz first,
+# and after.
 fuzz-lib: deps
 	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) \
-	    CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SAN)" build-fuzz/libdcfg.a
+	    CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(FUZZ_PLANT)" build-fuzz/libdcfg.a
 
 $(FUZZ_MUT_OBJ): build-fuzz/%.o: t/fuzz/%.c $(FUZZ_MUT_H)
 	@mkdir -p $(@D)

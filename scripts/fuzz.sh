@@ -68,6 +68,13 @@ seed_stream() {
 	return 0
 }
 
+# The routes target's seeds (t/fuzz/seeds-routes.sh writes them), the trace
+# target's and the sample trace: each a trace that the sample DCFG is read with.
+seed_routes() {
+	cp "$top"/t/fuzz/seeds/routes/* "$top"/t/fuzz/seeds/trace/* "$1"/
+	bzip2 -dc "$data/sample/prog.trace.json.bz2" > "$1/sample.trace.json"
+}
+
 # Tables and vectors of dcfg-count, as shards of the count-prog streams write
 # them, joined by "%%" lines as fuzz-merge reads them (t/fuzz/fuzz-merge.c).
 seed_merge() {
@@ -135,6 +142,7 @@ for name in "$@"; do
 	stream) seed_stream "$seeds" ;;
 	sequence) cp "$top"/t/fuzz/seeds/sequence/* "$seeds"/ ;;
 	merge) seed_merge "$seeds" ;;
+	routes) seed_routes "$seeds" ;;
 	esac
 	log=$fb/fuzz-$name.log
 	set -- -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb="$rss" \

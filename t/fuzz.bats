@@ -47,7 +47,7 @@ expect_shapes() {
 
 @test "every kept reproducer replays cleanly through its target" {
 	local t files
-	for t in dcfg trace stream sequence convert merge; do
+	for t in dcfg trace stream sequence convert merge routes; do
 		mapfile -t files < <(regressions "$t")
 		[ "${#files[@]}" -eq 0 ] || replay "$t" "${files[@]}"
 	done
@@ -76,6 +76,63 @@ expect_shapes() {
 	printf '\377\377(((((' > junk
 	printf 'k=<k>\n<k>' > circular
 	replay sequence "$SEEDS"/sequence/* dict junk circular
+}
+
+@test "the routes seeds, the trace seeds and the sample: every route agrees" {
+	replay routes "$SEEDS"/routes/* "$SEEDS"/trace/* "$DATA/sample/prog.trace.json.bz2"
+}
+
+@test "the routes seeds are what t/fuzz/seeds-routes.sh writes" {
+	sh "$BATS_TEST_DIRNAME/fuzz/seeds-routes.sh" made
+	diff -r "$SEEDS/routes" made
+}
+
+# routes_show FILE...: the checks fuzz-routes made of each file, "NAME: CHECK STATUS" in ./shown.
+routes_show() {
+	local f
+	: > shown
+	for f in "$@"; do
+		FUZZ_ROUTES_SHOW=1 capture fuzz-routes "$f"
+		[ "$status" -eq 0 ] || { show; return 1; }
+		sed "s|^|$(basename "$f"): |" stdout >> shown
+	done
+}
+
+@test "the routes seeds reach every check, and huge inputs are capped, not hung" {
+	routes_show "$SEEDS"/routes/*
+	local want
+	# each check done on some seed: --count, every kind through --runs, 1 to 4 shards merged,
+	# the round trip through dcfg-encode, the stages
+	for want in 'totals done' 'edge done' 'block done' 'routine done' 'loop done' \
+	    'image done' 'type done' 'thread done' 'line done' 'file done' 'bbv done' \
+	    'merge of 1 shard done' 'merge of 2 shards done' 'merge of 3 shards done' \
+	    'merge of 4 shards done' 'encode done' 'stages done' 'bbv refused' 'stages refused'; do
+		grep -q ": $want\$" shown || { echo "no seed: $want"; cat shown; return 1; }
+	done
+	# 2 * 10^12 copies of a period: every edge is capped, the runs are checked
+	grep -qx 'repeats-huge.json: plain capped' shown
+	grep -qx 'repeats-huge.json: runs done' shown
+	grep -qx 'repeats-huge.json: totals done' shown
+	grep -qx 'repeats-huge.json: stages done' shown
+}
+
+@test "the routes target: a route the cap stops is compared with nothing" {
+	# 2^63 - 1 edges of a zero-bit cycle: both streams capped, nothing else run
+	routes_show "$SEEDS/routes/zero-bit-bomb.json"
+	expect_lines() { diff - shown; }
+	expect_lines <<-EOF
+		zero-bit-bomb.json: plain capped
+		zero-bit-bomb.json: runs capped
+	EOF
+	# a sequence that breaks in its second chunk: every route refuses, nothing compared
+	sed 's/"gA" \]/"gA(" ]/' "$SEEDS/routes/threads.json" > broken.json
+	! cmp -s "$SEEDS/routes/threads.json" broken.json
+	routes_show broken.json
+	expect_lines <<-EOF
+		broken.json: plain refused
+		broken.json: runs refused
+		broken.json: totals refused
+	EOF
 }
 
 @test "the hand-made trace seeds are traces dcfg-expand reads to the end" {

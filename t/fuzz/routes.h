@@ -1,0 +1,229 @@
+/*
+ * What the routes target (fuzz-routes.c) reads back: files in memory, and
+ * a digest of an edge stream that does not depend on how it is written
+ * (runs or every edge, chunk markers or not). Kept apart from the checks
+ * so that each side stays short.
+ */
+#ifndef FUZZ_ROUTES_H
+#define FUZZ_ROUTES_H
+
+#include <string.h>
+
+#include "fuzz.h"
+
+/* An anonymous memory file, named /proc/self/fd/N, and its text once read. */
+struct mem {
+	int fd;
+	char path[40];
+	char *buf;      /* the text, NUL-terminated */
+	size_t len, cap;
+};
+
+static void
+mem_reset(struct mem *m)
+{
+	if (m->path[0] == '\0') {
+		if ((m->fd = memfd_create("fuzz-routes", 0)) < 0)
+			abort();
+		snprintf(m->path, sizeof m->path, "/proc/self/fd/%d", m->fd);
+	}
+	if (ftruncate(m->fd, 0) < 0)
+		abort();
+	m->len = 0;
+}
+
+/* Appends N bytes to the file (and not to BUF: mem_load reads it back). */
+static void
+mem_write(struct mem *m, const char *p, size_t n)
+{
+	off_t at = lseek(m->fd, 0, SEEK_END);
+	size_t done = 0;
+	ssize_t w;
+
+	while (done < n) {
+		if ((w = pwrite(m->fd, p + done, n - done, at + (off_t)done)) <= 0)
+			abort();
+		done += (size_t)w;
+	}
+}
+
+/* Reads the whole file into BUF. */
+static void
+mem_load(struct mem *m)
+{
+	ssize_t n;
+
+	m->len = 0;
+	for (;;) {
+		if (m->cap - m->len < 65536 + 1) {
+			m->cap = m->cap ? 2 * m->cap : 1 << 17;
+			if ((m->buf = realloc(m->buf, m->cap)) == NULL)
+				abort();
+		}
+		if ((n = pread(m->fd, m->buf + m->len, m->cap - m->len - 1, (off_t)m->len)) < 0)
+			abort();
+		if (n == 0)
+			break;
+		m->len += (size_t)n;
+	}
+	m->buf[m->len] = '\0';
+}
+
+/* A decimal number at *P (advanced past it); 0 when there is none. */
+static uint64_t
+parse_u64(const char **p)
+{
+	uint64_t v = 0;
+
+	while (**p >= '0' && **p <= '9')
+		v = v * 10 + (uint64_t)(*(*p)++ - '0');
+	return v;
+}
+
+#define ROWS_MAX 64
+
+/* A thread of a stream or of --count: its edges (weighted) and instructions. */
+struct row {
+	uint64_t pid, tid, edges, instrs;
+	uint64_t end;        /* where its last chunk marker ends */
+	int instrs_wrap;     /* the chunks' INSTR_COUNT add up past 2^64 - 1 */
+};
+
+/*
+ * A stream as a set of edges: per thread, the edges (each weighted by the
+ * runs around it) and the INSTR_COUNT of its chunk markers; over all, the
+ * sum of a hash of each (process, thread, edge), which no order of the
+ * lines and no way of writing repeats changes, and a hash of the lines in
+ * order (meaningful only for streams without runs).
+ */
+struct digest {
+	struct row rows[ROWS_MAX];
+	size_t n_rows;
+	int many;            /* more threads than ROWS_MAX: rows not compared */
+	int wrap;            /* a weight past 2^64 - 1: nothing compared */
+	int chunk_wrap;      /* a chunk's PRECEDING + INSTRS past 2^64 - 1 */
+	int backwards;       /* a thread's chunk starts before the one before it ended */
+	int twice;           /* a process, or a thread of one, listed twice */
+	uint64_t edges, sum, ordered;
+};
+
+static uint64_t
+mix(uint64_t pid, uint64_t tid, uint64_t id)
+{
+	uint64_t h = pid * UINT64_C(0x9e3779b97f4a7c15) ^ tid * UINT64_C(0xc2b2ae3d27d4eb4f) ^ id;
+
+	h ^= h >> 31;
+	h *= UINT64_C(0xbf58476d1ce4e5b9);
+	return h ^ (h >> 29);
+}
+
+/* Where the chunks of R's thread (in R and in the rows of that thread before it) end. */
+static uint64_t
+ended(const struct digest *d, const struct row *r)
+{
+	uint64_t end = r->end;
+	const struct row *q;
+
+	for (q = d->rows; q < r; q++)
+		if (q->pid == r->pid && q->tid == r->tid && q->end > end)
+			end = q->end;
+	return end;
+}
+
+static void
+digest_stream(const char *s, struct digest *d)
+{
+	uint64_t w[DCFG_RUN_DEPTH_MAX + 2] = { 1 }, pid = 0, tid = 0, v, pids[ROWS_MAX], n_pids = 0;
+	unsigned depth = 0;
+	struct row *r = NULL;
+
+	memset(d, 0, sizeof *d);
+	for (; *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : s + strlen(s)) {
+		if (strncmp(s, "# process ", 10) == 0) {
+			s += 10;
+			pid = parse_u64(&s);
+			r = NULL;
+			for (v = 0; v < n_pids; v++)
+				d->twice |= pids[v] == pid;
+			if (n_pids < ROWS_MAX)
+				pids[n_pids++] = pid;
+		} else if (strncmp(s, "# thread ", 9) == 0) {
+			s += 9;
+			tid = parse_u64(&s);
+			if (d->n_rows == ROWS_MAX)
+				d->many = 1;
+			for (v = 0; v < d->n_rows; v++)
+				d->twice |= d->rows[v].pid == pid && d->rows[v].tid == tid;
+			r = d->many ? NULL : &d->rows[d->n_rows++];
+			if (r)
+				*r = (struct row){ .pid = pid, .tid = tid };
+		} else if (strncmp(s, "# chunk ", 8) == 0) {
+			uint64_t end;
+			s += 8;
+			v = parse_u64(&s);
+			s++;
+			d->chunk_wrap |= __builtin_add_overflow(v, parse_u64(&s), &end);
+			d->backwards |= r && v < ended(d, r);
+			if (r)
+				r->end = end;
+			v = end - v;   /* the chunk's INSTRS */
+			if (r && __builtin_add_overflow(r->instrs, v, &r->instrs))
+				r->instrs_wrap = 1;
+		} else if (strncmp(s, "# run ", 6) == 0) {
+			s += 6;
+			v = parse_u64(&s);
+			if (depth == DCFG_RUN_DEPTH_MAX || __builtin_mul_overflow(w[depth], v, &w[depth + 1]))
+				d->wrap = 1;
+			else
+				depth++;
+		} else if (strncmp(s, "# end run", 9) == 0) {
+			depth -= depth > 0;
+		} else if (*s >= '0' && *s <= '9') {
+			uint64_t h = mix(pid, tid, parse_u64(&s));
+			if (__builtin_add_overflow(d->edges, w[depth], &d->edges) ||
+			    (r && __builtin_add_overflow(r->edges, w[depth], &r->edges)))
+				d->wrap = 1;
+			d->sum += w[depth] * h;
+			d->ordered = (d->ordered ^ h) * UINT64_C(0x100000001b3);
+		}
+	}
+}
+
+/* The rows of dcfg-expand --count ("# pid tid edges instructions" and a line a thread). */
+static void
+digest_totals(const char *s, struct digest *d)
+{
+	memset(d, 0, sizeof *d);
+	for (; *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : s + strlen(s)) {
+		struct row *r;
+		if (*s == '#')
+			continue;
+		if (d->n_rows == ROWS_MAX) {
+			d->many = 1;
+			return;
+		}
+		r = &d->rows[d->n_rows++];
+		r->pid = parse_u64(&s);
+		s++;
+		r->tid = parse_u64(&s);
+		s++;
+		r->edges = parse_u64(&s);
+		s++;
+		r->instrs = parse_u64(&s);
+	}
+}
+
+/* Two count tables alike, but for their first line (which may name its source: count_merge.h). */
+static int
+same_table(const struct mem *a, const struct mem *b)
+{
+	const char *x = a->buf, *y = b->buf;
+
+	if (strncmp(x, "# dcfg-count", 12) == 0 && strncmp(y, "# dcfg-count", 12) == 0) {
+		x = strchr(x, '\n') ? strchr(x, '\n') : x + strlen(x);
+		y = strchr(y, '\n') ? strchr(y, '\n') : y + strlen(y);
+	}
+	return strcmp(x, y) == 0;
+}
+
+#endif
