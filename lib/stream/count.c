@@ -40,7 +40,7 @@ struct counter {
 	int exec_overflow, thread_overflow;
 	int headed;                /* the "# dcfg-count" line is written */
 	/* What the stream says it covers (provenance.h), copied into the table. */
-	struct dcfg_selection sel;
+	struct dcfg_recorded_selection sel;
 	int has_sel, traced;
 	uint32_t trace_crc;
 	uint64_t trace_bytes;
@@ -86,7 +86,7 @@ head(struct counter *c, int from_dcfg)
 	if (!c->headed) {
 		dcfg_count_out_header(c->out, c->d->crc32, c->d->bytes, c->o, from_dcfg);
 		if (c->has_sel)
-			dcfg_selection_write(c->out, &c->sel);
+			dcfg_recorded_selection_write(c->out, &c->sel);
 	}
 	c->headed = 1;
 }
@@ -125,7 +125,7 @@ on_meta(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
 			return dcfg_error_at(err, c->name, r->lineno, 1, c->has_sel ?
 			    "a second \"# selection\" line: streams joined together are not one shard" :
 			    "a \"# selection\" line after \"# process\": it belongs after the header");
-		if (dcfg_selection_parse(r->line, r->len, &c->sel, &why) < 0)
+		if (dcfg_recorded_selection_parse(r->line, r->len, &c->sel, &why) < 0)
 			return dcfg_error_at(err, c->name, r->lineno, 1, "%s", why);
 		c->has_sel = 1;
 	} else if (dcfg_is_trace_line(r->line, r->len)) {
@@ -296,7 +296,7 @@ dcfg_count_stream(struct dcfg_stage *s, struct dcfg_output *out, const char *pat
 			dcfg_out_char(out, '\n');
 		}
 	}
-	dcfg_selection_free(&c.sel);
+	dcfg_recorded_selection_free(&c.sel);
 	dcfg_count_table_free(&c.table);
 	dcfg_bbv_free(&c.bbv);
 	free(c.threads);

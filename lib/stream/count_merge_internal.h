@@ -71,7 +71,7 @@ struct merge_file {
 };
 
 struct merge_selection {
-	struct dcfg_selection s;
+	struct dcfg_recorded_selection s;
 	uint32_t file;
 	unsigned long line;
 };

@@ -34,7 +34,7 @@ dcfg_merge_provenance_line(struct merge *m, const char *line, size_t len)
 	if (dcfg_reserve((void **)&m->sels, &m->cap_sels, m->n_sels + 1, sizeof *m->sels) < 0)
 		return dcfg_merge_oom(m);
 	ms = &m->sels[m->n_sels];
-	if (dcfg_selection_parse(line, len, &ms->s, &why) < 0)
+	if (dcfg_recorded_selection_parse(line, len, &ms->s, &why) < 0)
 		return dcfg_merge_fail(m, why);
 	ms->file = m->file;
 	ms->line = m->line;
@@ -178,7 +178,7 @@ dcfg_merge_check_provenance(struct merge *m, size_t n)
 	for (i = 0; i < m->n_sels; i++)
 		for (j = i + 1; j < m->n_sels; j++) {
 			const struct merge_selection *a = &m->sels[i], *b = &m->sels[j];
-			if (dcfg_selection_overlap(&a->s, &b->s)) {
+			if (dcfg_recorded_selection_overlap(&a->s, &b->s)) {
 				snprintf(why, sizeof why, "its selection overlaps that of %s line %lu: edges "
 				    "of both would count twice", m->paths[a->file], a->line);
 				return fail_at(m, b, why);
@@ -190,7 +190,7 @@ dcfg_merge_check_provenance(struct merge *m, size_t n)
 void
 dcfg_merge_write_selection(const struct merge *m, struct dcfg_output *out)
 {
-	struct dcfg_selection whole;
+	struct dcfg_recorded_selection whole;
 	size_t i;
 
 	if (m->n_sels == 0)
@@ -200,11 +200,11 @@ dcfg_merge_write_selection(const struct merge *m, struct dcfg_output *out)
 		memset(&whole, 0, sizeof whole);
 		whole.shard = whole.shards = 1;
 		whole.to = UINT64_MAX;
-		dcfg_selection_write(out, &whole);
+		dcfg_recorded_selection_write(out, &whole);
 		return;
 	}
 	for (i = 0; i < m->n_sels; i++)
-		dcfg_selection_write(out, &m->sels[i].s);
+		dcfg_recorded_selection_write(out, &m->sels[i].s);
 }
 
 void
@@ -223,7 +223,7 @@ dcfg_merge_free_provenance(struct merge *m)
 	size_t i;
 
 	for (i = 0; i < m->n_sels; i++)
-		dcfg_selection_free(&m->sels[i].s);
+		dcfg_recorded_selection_free(&m->sels[i].s);
 	free(m->sels);
 	free(m->files);
 }

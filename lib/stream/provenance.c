@@ -57,7 +57,8 @@ id_list(const char *s, size_t len, uint64_t **v, size_t *n)
 }
 
 int
-dcfg_selection_parse(const char *line, size_t len, struct dcfg_selection *s, const char **why)
+dcfg_recorded_selection_parse(const char *line, size_t len, struct dcfg_recorded_selection *s,
+    const char **why)
 {
 	static const char *const keys[] = { "shard=", "process=", "thread=", "from-icount=",
 		"to-icount=" };
@@ -116,12 +117,12 @@ dcfg_selection_parse(const char *line, size_t len, struct dcfg_selection *s, con
 	}
 	return 0;
 bad:
-	dcfg_selection_free(s);
+	dcfg_recorded_selection_free(s);
 	return -1;
 }
 
 void
-dcfg_selection_free(struct dcfg_selection *s)
+dcfg_recorded_selection_free(struct dcfg_recorded_selection *s)
 {
 	free(s->pids);
 	free(s->tids);
@@ -146,7 +147,7 @@ ids(struct dcfg_output *out, const char *key, const uint64_t *v, size_t n)
 }
 
 void
-dcfg_selection_write(struct dcfg_output *out, const struct dcfg_selection *s)
+dcfg_recorded_selection_write(struct dcfg_output *out, const struct dcfg_recorded_selection *s)
 {
 	dcfg_out_str(out, sel_lead);
 	if (s->shards) {
@@ -188,7 +189,8 @@ meet(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
 }
 
 int
-dcfg_selection_overlap(const struct dcfg_selection *a, const struct dcfg_selection *b)
+dcfg_recorded_selection_overlap(const struct dcfg_recorded_selection *a,
+    const struct dcfg_recorded_selection *b)
 {
 	uint64_t from = a->from > b->from ? a->from : b->from;
 	uint64_t to = a->to < b->to ? a->to : b->to;

@@ -17,7 +17,7 @@
 
 #include "output.h"
 
-struct dcfg_selection {
+struct dcfg_recorded_selection {
 	uint64_t shard, shards;          /* K of N; 0 of 0: not a shard of a plan */
 	uint64_t *pids; size_t n_pids;   /* none: every process */
 	uint64_t *tids; size_t n_tids;   /* none: every thread */
@@ -32,12 +32,15 @@ int dcfg_is_selection_line(const char *line, size_t len);
 int dcfg_is_trace_line(const char *line, size_t len);
 
 /* Reads a "# selection" line into *S (to free). 0; -1 with *WHY set (*S then empty). */
-int dcfg_selection_parse(const char *line, size_t len, struct dcfg_selection *s, const char **why);
-void dcfg_selection_free(struct dcfg_selection *s);
+int dcfg_recorded_selection_parse(const char *line, size_t len,
+    struct dcfg_recorded_selection *s, const char **why);
+void dcfg_recorded_selection_free(struct dcfg_recorded_selection *s);
 /* Writes S as its "# selection" line, with the newline. */
-void dcfg_selection_write(struct dcfg_output *out, const struct dcfg_selection *s);
+void dcfg_recorded_selection_write(struct dcfg_output *out,
+    const struct dcfg_recorded_selection *s);
 /* Some edge of a trace could be in both: their processes, threads and windows all meet. */
-int dcfg_selection_overlap(const struct dcfg_selection *a, const struct dcfg_selection *b);
+int dcfg_recorded_selection_overlap(const struct dcfg_recorded_selection *a,
+    const struct dcfg_recorded_selection *b);
 
 /* Reads a "# trace CRC:BYTES" line. 0, or -1. */
 int dcfg_trace_id_parse(const char *line, size_t len, uint32_t *crc, uint64_t *bytes);

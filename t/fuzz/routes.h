@@ -213,17 +213,42 @@ digest_totals(const char *s, struct digest *d)
 	}
 }
 
-/* Two count tables alike, but for their first line (which may name its source: count_merge.h). */
+/* The next line of a table at *P that says what it counts, not where it came from. */
+static const char *
+table_line(const char **p, size_t *len)
+{
+	const char *s = *p;
+
+	while (*s && (strncmp(s, "# selection ", 12) == 0 || strncmp(s, "# trace ", 8) == 0))
+		s += strcspn(s, "\n") + (s[strcspn(s, "\n")] == '\n');
+	*len = strcspn(s, "\n");
+	*p = s + *len + (s[*len] == '\n');
+	return s;
+}
+
+/*
+ * Two count tables alike, but for their first line (which may name its
+ * source: count_merge.h) and the lines that record a shard's selection
+ * and trace (dcfg-stream(5), Provenance): a merge of shards records the
+ * whole plan, a plain run nothing.
+ */
 static int
 same_table(const struct mem *a, const struct mem *b)
 {
-	const char *x = a->buf, *y = b->buf;
+	const char *x = a->buf, *y = b->buf, *lx, *ly;
+	size_t nx, ny;
 
 	if (strncmp(x, "# dcfg-count", 12) == 0 && strncmp(y, "# dcfg-count", 12) == 0) {
-		x = strchr(x, '\n') ? strchr(x, '\n') : x + strlen(x);
-		y = strchr(y, '\n') ? strchr(y, '\n') : y + strlen(y);
+		x = strchr(x, '\n') ? strchr(x, '\n') + 1 : x + strlen(x);
+		y = strchr(y, '\n') ? strchr(y, '\n') + 1 : y + strlen(y);
 	}
-	return strcmp(x, y) == 0;
+	do {
+		lx = table_line(&x, &nx);
+		ly = table_line(&y, &ny);
+		if (nx != ny || memcmp(lx, ly, nx) != 0)
+			return 0;
+	} while (*lx && *ly);
+	return *lx == *ly;
 }
 
 #endif
