@@ -313,7 +313,8 @@ mark_at(const struct dcfg_decoder *dec)
 
 /*
  * Decodes edges into IDS[*NP .. MAX) as dcfg_decoder_next does, stopping
- * also where a copy start is reached. 1 at a mark, 0 when full or the
+ * also where a copy start is reached. 1 at a mark, 2 on a zero-bit cycle
+ * that turns twice or more before the chunk ends, 0 when full or the
  * chunk is done, -1 on error.
  */
 static int
@@ -351,6 +352,12 @@ decode(struct dcfg_decoder *dec, uint32_t *restrict ids, size_t *np, size_t max)
 			dec->state = state;
 			dec->group = group;
 			dec->group_left = 0;
+			if (state != DCFG_TTABLE_NONE && states[state].zero_cycle > 0 &&
+			    (dec->remaining - (n - *np)) / 2 >= states[state].zero_cycle &&
+			    states[state].zero_cycle <= DCFG_PERIOD_MAX - 3) {
+				rc = 2;
+				break;
+			}
 			/*
 			 * New bits may begin copies: look at them before the next
 			 * code. Copies begin no earlier than a code needs, so that
@@ -395,6 +402,41 @@ decode(struct dcfg_decoder *dec, uint32_t *restrict ids, size_t *np, size_t max)
 	dec->emitted = dec->total - dec->remaining;
 	*np = n;
 	return rc;
+}
+
+/*
+ * The decoder is at a state on a cycle of zero-bit codes, between groups:
+ * every edge left reads no bit and the cycle's turn repeats to the end of
+ * the chunk. The whole turns are one run (two or more, as decode saw);
+ * the last part turn is decoded as usual. No copy start can be reached
+ * again, as no bit is read: the watches end.
+ */
+static int
+zero_cycle_run(struct dcfg_decoder *dec)
+{
+	uint32_t len = dec->table->states[dec->state].zero_cycle;
+	uint64_t turns = dec->remaining / len;
+	size_t i;
+
+	for (i = 0; i < dec->n_frames; i++)
+		if (dec->frames[i].probe.watching)
+			dcfg_period_unwatch(dec, &dec->frames[i]);
+	dec->n_marks = 0;
+	if (dec->out >= tok_end(dec)) {
+		dec->tok_base = tok_end(dec);
+		dec->n_tok = 0;
+	}
+	if (dcfg_reserve((void **)&dec->tok, &dec->cap_tok, dec->n_tok + len + 3,
+	    sizeof *dec->tok) < 0)
+		return -1;
+	dec->tok[dec->n_tok++] = DCFG_TOKEN_RUN;
+	dec->tok[dec->n_tok++] = turns;
+	dcfg_ttable_zero_cycle(dec->table, dec->state, dec->tok + dec->n_tok);
+	dec->n_tok += len;
+	dec->tok[dec->n_tok++] = DCFG_TOKEN_END;
+	dec->remaining -= turns * len;
+	dec->emitted = dec->total - dec->remaining;
+	return 0;
 }
 
 /* Hands over kept tokens (a run just made) into IDS[*NP .. MAX), up to an event. */
@@ -458,6 +500,12 @@ dcfg_decoder_next_runs(struct dcfg_decoder *dec, uint32_t *restrict ids, size_t 
 			return -1;
 		if (rc == 0)
 			break;
+		if (rc == 2) {
+			if (zero_cycle_run(dec) < 0)
+				goto nomem;
+			hand_over(dec, ids, &n, max, ev);
+			break;
+		}
 		if ((rc = reach_marks(dec)) < 0) {
 			if (dec->error[0] == '\0')
 				goto nomem;
