@@ -79,10 +79,21 @@ next_symbol(struct dcfg_decoder *dec)
 		const struct dcfg_seqitem *it = &f->items[f->item++];
 		if (it->kind == DCFG_SEQ_SKIP) {
 			f->pos = it->to;
-		} else if (it->kind == DCFG_SEQ_REF) {
+		} else if (it->kind == DCFG_SEQ_REF && it->count == 1) {
 			f->pos = it->to;
 			if (push_string(dec, &dec->dict->entries[it->link].str, dec->dict->buf.items) < 0)
 				goto nomem;
+		} else if (it->kind == DCFG_SEQ_REF) {
+			/* passes over the whole value: a repeat, whose copies are watched as any */
+			const struct dcfg_seqstr *v = &dec->dict->entries[it->link].str;
+			f->pos = it->to;
+			if (push(dec, (struct dcfg_xframe){ .s = v->s,
+			    .items = v->n_items > 0 ? dec->dict->buf.items + v->items : NULL,
+			    .end = v->len, .count = it->count, .left = it->count - 1,
+			    .id = dec->next_id++, .repeat = 1 }) < 0)
+				goto nomem;
+			if (dec->runs)
+				dcfg_period_mark(dec, dec->n_frames - 1);
 		} else {
 			uint32_t first = f->item;
 			f->pos = it->to + 1;
