@@ -256,13 +256,22 @@ count_line() { printf '# pid\ttid\tedges\tinstructions\n1\t0\t%s\t%s\n' "$1" "$2
 	[ "$status" -eq 0 ]
 }
 
-@test "a huge EDGE_COUNT over few bits fails at once: the bits run out" {
-	# AB is 12 bits: 13 edges, then nothing for the 14th
+@test "a huge EDGE_COUNT past the bits fails at the exact edge, at once" {
+	# AB is 12 bits: 13 edges, then nothing for the 14th (edge 13)
 	trace t.json '{}' "$BITS" 4611686018427387904 'AB'
 	capture timeout 20 dcfg-expand --count t.json
 	[ "$status" -eq 2 ]
-	grep -q 'edge 13: the bits ran out before EDGE_COUNT edges' stderr
-	capture timeout 20 dcfg-expand --runs t.json
-	[ "$status" -eq 2 ]
-	grep -q 'edge 13: the bits ran out before EDGE_COUNT edges' stderr
+	grep -q 'chunk 0 edge 13: the bits ran out before EDGE_COUNT edges' stderr
+	# <k40> is 2^40 copies of AB: 1 + 12 x 2^40 = 13194139533313 edges,
+	# edges 0 .. 13194139533312; nothing for edge 13194139533313
+	trace t.json "$(doubling 40)" "$BITS" 4611686018427387904 '<k40>'
+	for opt in --count --runs; do
+		capture timeout 20 dcfg-expand $opt t.json
+		[ "$status" -eq 2 ]
+		grep -q 'chunk 0 edge 13194139533313: the bits ran out before EDGE_COUNT edges' stderr
+	done
+	zero_dcfg t.dcfg.json
+	capture timeout 20 dcfg-check t.dcfg.json t.json
+	[ "$status" -eq 1 ]
+	grep -q 'chunk 0 edge 13194139533313: the bits ran out before EDGE_COUNT edges' stdout
 }
