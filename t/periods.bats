@@ -194,6 +194,13 @@ count_line() { printf '# pid\ttid\tedges\tinstructions\n1\t0\t%s\t%s\n' "$1" "$2
 	[ "$status" -eq 0 ]
 	grep -q '^fn=.*zero+0x0' out.callgrind
 	grep -q '^fn=.*zero+0x4' out.callgrind
+	# without edge 11 in the DCFG: the run's first 11 is edge 1, named so
+	zero_dcfg no11.dcfg.json
+	sed -i 's/, \[11, 21, 20, 9, \[4611686018427387903\]\]//' no11.dcfg.json
+	! grep -q '\[11, ' no11.dcfg.json
+	capture timeout 20 dcfg-convert --to callgrind --dcfg no11.dcfg.json --trace bomb.json -o out.callgrind
+	[ "$status" -eq 2 ]
+	grep -q 'chunk 0 edge 1: edge id 11 is not in the DCFG$' stderr
 }
 
 @test "a dictionary that doubles 62 times: 2^62 edges, counted and written as a run" {
