@@ -98,6 +98,7 @@ struct dcfg_decoder {
 	uint64_t tok_base;                /* tokens before tok[0], since the chunk began */
 	uint64_t out;                     /* the next token to hand over */
 	unsigned watching;                /* repeat frames with a place to compare with */
+	int zero_done;                    /* a cycle of zero-bit codes was met: no more to look for */
 };
 
 void dcfg_decoder_init(struct dcfg_decoder *dec);
