@@ -30,6 +30,8 @@ struct dcfg_xframe;
  * arithmetic. Periods nest as repeats do. A period is kept in memory to be
  * handed over again, so one longer than DCFG_PERIOD_MAX tokens (an edge,
  * a nested run's start or end) is decoded edge by edge, as without runs.
+ * A cycle of zero-bit codes reads no bit, so no copy begins on it: once
+ * reached, the whole turns left in the chunk are one run (ttable.h).
  */
 #define DCFG_PERIOD_MAX 65536
 
