@@ -5,9 +5,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "stream.h"     /* DCFG_RUN_DEPTH_MAX: the decoder's runs nest no deeper */
 #include "trace.h"
 
 #define BATCH 4096
+
+/*
+ * A run of the decoder being read (dcfg_chunk_next_runs): its body's
+ * edges are checked once, each counted as often as it runs, and the one
+ * place its copies add, the join of a copy's last edge to the next
+ * copy's first, is checked when it ends. Every copy after the first
+ * would give the same findings again, so a chunk of 2^62 periodic edges
+ * is checked in the time of its period.
+ */
+struct open_run {
+	uint64_t count, weight;   /* its copies; the weight outside it */
+	uint64_t start;           /* the index of its body's first edge */
+	uint32_t first_id, first_source;
+	int first_seen, first_known;
+};
 
 struct tcheck {
 	const struct dcfg *d;
@@ -22,6 +38,7 @@ struct tcheck {
 	uint64_t prev_end;
 	uint32_t last_target;
 	uint32_t ids[BATCH];
+	struct open_run runs[DCFG_RUN_DEPTH_MAX];
 };
 
 static void
@@ -135,8 +152,10 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 	const struct dcfg_chunk_info *ci = dcfg_chunk_info(c);
 	const struct dcfg *d = t->d;
 	char where[200], edge_where[240];
-	uint64_t index = 0, instrs = 0;
+	uint64_t index = 0, instrs = 0, weight = 1;
 	int all_known = 1, contiguous;
+	struct dcfg_run_event ev;
+	size_t depth = 0, r;
 	ssize_t n, i;
 
 	snprintf(where, sizeof where, "trace process %llu thread %llu chunk %lu",
@@ -148,13 +167,19 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 		    (unsigned long long)ci->preceding_instr_count, (unsigned long long)t->prev_end);
 	if (!contiguous)
 		t->complete = 0;
-	while ((n = dcfg_chunk_next(c, t->ids, BATCH)) > 0) {
+	while ((n = dcfg_chunk_next_runs(c, t->ids, BATCH, &ev)) > 0 || ev.kind != DCFG_RUN_NONE) {
 		if (t->p == NULL)
 			continue;   /* without the DCFG: decoding is the check */
 		for (i = 0; i < n; i++, index++) {
 			const struct dcfg_edge *e = dcfg_edge_by_id(d, t->p, t->ids[i]);
 			snprintf(edge_where, sizeof edge_where, "%s edge %llu", where,
 			    (unsigned long long)index);
+			for (r = depth; r > 0 && !t->runs[r - 1].first_seen; r--) {
+				t->runs[r - 1].first_seen = 1;
+				t->runs[r - 1].first_known = e != NULL;
+				t->runs[r - 1].first_id = t->ids[i];
+				t->runs[r - 1].first_source = e ? e->source : 0;
+			}
 			if (e == NULL) {
 				finding(t, DCFG_SEV_ERROR, edge_where, "edge id %u is not in the DCFG", t->ids[i]);
 				all_known = t->complete = t->have_last = 0;
@@ -167,11 +192,28 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 				finding(t, DCFG_SEV_ERROR, edge_where, "edge %u starts at node %u, but the edge before ends at node %u",
 				    e->id, e->source, t->last_target);
 			const struct dcfg_block *b = dcfg_block_by_node(d, t->p, e->source);
-			instrs += b ? b->num_instrs : 0;
+			instrs += (b ? b->num_instrs : 0) * weight;
 			if (t->taken)
-				t->taken[e - d->edges - t->p->edges.first]++;
+				t->taken[e - d->edges - t->p->edges.first] += weight;
 			t->last_target = e->target;
 			t->have_last = 1;
+		}
+		if (ev.kind == DCFG_RUN_BEGIN) {
+			if (depth == DCFG_RUN_DEPTH_MAX)
+				return dcfg_chunk_fail(c, index, "runs nest more than %d deep",
+				    DCFG_RUN_DEPTH_MAX);
+			t->runs[depth++] = (struct open_run){ .count = ev.count, .weight = weight,
+			    .start = index };
+			weight *= ev.count;
+		} else if (ev.kind == DCFG_RUN_END && depth > 0) {
+			const struct open_run *run = &t->runs[--depth];
+			snprintf(edge_where, sizeof edge_where, "%s edge %llu", where,
+			    (unsigned long long)index);
+			if (run->first_known && t->have_last && t->last_target != run->first_source)
+				finding(t, DCFG_SEV_ERROR, edge_where, "edge %u starts at node %u, but the edge before ends at node %u",
+				    run->first_id, run->first_source, t->last_target);
+			index += (run->count - 1) * (index - run->start);
+			weight = run->weight;
 		}
 		if (t->f->stopped)
 			return DCFG_TRACE_STOP;

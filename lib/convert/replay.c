@@ -39,6 +39,7 @@ struct level {
 	uint64_t count, done;          /* copies in all, and replayed */
 	size_t depth, low, lowest;     /* the stack's depth at the start, its least in this copy and in all */
 	uint64_t icount;               /* at the copy's start */
+	uint64_t index;                /* the edge index at the copy's start */
 	size_t log, copy;              /* its touches, and this copy's, in the log */
 	/* the frames the last copy left above its least depth, their starts as icount minus start */
 	struct frame *snap;
@@ -56,6 +57,7 @@ struct replayer {
 	struct frame *stack;
 	size_t depth, cap;
 	uint64_t icount;
+	uint64_t index;            /* the next edge's index in its chunk, copies skipped counted */
 	uint64_t *incl, *taken;    /* the current thread's rows; NULL: not in one */
 	int seen_process, overflow;
 	char mismatch[320];        /* the first disagreement with the DCFG */
@@ -273,6 +275,7 @@ end_copy(struct replayer *x)
 			t->incl = all_incl;
 		}
 		mul_add(x, left, ic, &x->icount);
+		x->index += left * (x->index - L->index);
 		/* the frames the copies leave started as many copies later */
 		for (i = L->low; i < x->depth; i++)
 			mul_add(x, left, ic, &x->stack[i].start);
@@ -283,6 +286,7 @@ end_copy(struct replayer *x)
 		L->copy = x->n_log;
 		L->low = x->depth;
 		L->icount = x->icount;
+		L->index = x->index;
 		return L->begin;
 	}
 	/* the run is over: what it did stays in the log for the runs around it */
@@ -330,6 +334,7 @@ replay_run(struct replayer *x, struct dcfg_chunk *c)
 			L->done = 0;
 			L->depth = L->low = L->lowest = x->depth;
 			L->icount = x->icount;
+			L->index = x->index;
 			L->log = L->copy = x->n_log;
 			L->have_snap = 0;
 			i += 2;
@@ -337,9 +342,9 @@ replay_run(struct replayer *x, struct dcfg_chunk *c)
 		}
 		uint32_t e = dcfg_idmap_get(by_id, (uint32_t)x->tok[i]);
 		if (e == DCFG_NONE)
-			return dcfg_chunk_fail(c, dcfg_chunk_emitted(c), "edge id %" PRIu32
+			return dcfg_chunk_fail(c, x->index, "edge id %" PRIu32
 			    " is not in the DCFG", (uint32_t)x->tok[i]);
-		if ((rc = take(x, c, e, dcfg_chunk_emitted(c))) != DCFG_TRACE_OK)
+		if ((rc = take(x, c, e, x->index++)) != DCFG_TRACE_OK)
 			return rc;
 		i++;
 	}
@@ -371,11 +376,12 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 	int rc;
 
 	x->n_tok = 0;
+	x->index = 0;
 	do {
 		if ((n = dcfg_chunk_next_runs(c, x->ids, BATCH, &ev)) < 0)
 			return DCFG_TRACE_ERROR;
 		for (i = 0; i < n; i++) {
-			uint64_t index = dcfg_chunk_emitted(c) - (uint64_t)(n - i);
+			uint64_t index = open ? 0 : x->index++;
 			uint32_t e = open ? 0 : dcfg_idmap_get(by_id, x->ids[i]);
 			if (open)
 				rc = keep_token(x, c, x->ids[i]);

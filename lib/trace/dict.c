@@ -164,6 +164,45 @@ add_item(struct dcfg_seqbuf *b, struct dcfg_seqitem it)
 }
 
 /*
+ * A reference to entry E, whose value is not empty, COUNT passes, over
+ * [POS, TO): to the end of E's chain of aliases, and folded into the item
+ * before it when that is a reference to the same entry that ends where
+ * this one starts. 1 when folded, 0 when added, -1 out of memory.
+ */
+static int
+add_ref(struct dcfg_seqbuf *b, const struct dcfg_dict *d, size_t base, uint32_t e,
+    uint64_t count, uint32_t pos, uint32_t to)
+{
+	const struct dcfg_seqstr *value = &d->entries[e].str;
+	struct dcfg_seqitem *prev = b->n_items > base ? &b->items[b->n_items - 1] : NULL;
+
+	if (value->alias != NONE && count <= UINT64_MAX / value->alias_count) {
+		count *= value->alias_count;
+		e = value->alias;
+	}
+	if (prev != NULL && prev->kind == DCFG_SEQ_REF && prev->to == pos && prev->link == e &&
+	    prev->count <= UINT64_MAX - count) {
+		prev->count += count;
+		prev->to = to;
+		return 1;
+	}
+	return add_item(b, (struct dcfg_seqitem){ .kind = DCFG_SEQ_REF, .count = count,
+	    .pos = pos, .to = to, .link = e });
+}
+
+/* The entry P's body is exactly one reference to, or NONE. */
+static uint32_t
+lone_ref(const struct dcfg_dict *d, const char *s, const struct dcfg_seqpair *p)
+{
+	const char *gt;
+
+	if (s[p->body] != '<' || (gt = memchr(s + p->body, '>', p->close - p->body)) == NULL ||
+	    gt != s + p->close - 1)
+		return NONE;
+	return dcfg_dict_find(d, s + p->body + 1, p->close - p->body - 2);
+}
+
+/*
  * The second pass: the items, given the N_PAIRS repeats of the first. A
  * stretch that yields nothing becomes one SKIP item; a repeat of one pass
  * is read through as if its parentheses were not there.
@@ -172,8 +211,10 @@ static int
 emit(struct dcfg_seqbuf *b, const struct dcfg_dict *d, struct dcfg_seqstr *str, size_t n_pairs)
 {
 	const char *s = str->s;
-	size_t pi = 0, depth = 0, real = 0, base = b->n_items;
-	uint32_t i = 0, skip = NONE, level = 0, only_ref = NONE;
+	size_t pi = 0, depth = 0, real = 0, base = b->n_items, in;
+	uint32_t i = 0, skip = NONE, level = 0, only_ref = NONE, e;
+	uint64_t only_count = 0, count;
+	int rc;
 
 #define BEGIN_SKIP() do { \
 	if (skip == NONE) { \
@@ -187,6 +228,7 @@ emit(struct dcfg_seqbuf *b, const struct dcfg_dict *d, struct dcfg_seqstr *str, 
 	str->items = (uint32_t)base;
 	while (i < str->len) {
 		unsigned char c = (unsigned char)s[i];
+		rc = -1;
 		if (DCFG_B64(c) >= 0) {
 			uint32_t run = i;
 			END_SKIP();
@@ -202,20 +244,36 @@ emit(struct dcfg_seqbuf *b, const struct dcfg_dict *d, struct dcfg_seqstr *str, 
 					;
 				continue;
 			}
-			pi++;
 			if (p->count == 1) {
+				pi++;
 				BEGIN_SKIP();
 				b->stack[depth++] = NONE;
+				i = p->body;
+				continue;
+			}
+			/* a body that is only a repeat: one repeat, the counts multiplied */
+			for (in = pi, count = p->count; in + 1 < n_pairs &&
+			    b->pairs[in + 1].open == b->pairs[in].body &&
+			    b->pairs[in + 1].close + 1 == b->pairs[in].close &&
+			    b->pairs[in + 1].count > 0 &&
+			    count <= UINT64_MAX / b->pairs[in + 1].count; in++)
+				count *= b->pairs[in + 1].count;
+			END_SKIP();
+			if ((e = lone_ref(d, s, &b->pairs[in])) != NONE) {
+				if ((rc = add_ref(b, d, base, e, count, i, p->close + 1)) < 0)
+					return -1;
 			} else {
-				END_SKIP();
+				for (; pi < in; pi++)
+					b->stack[depth++] = NONE;   /* the outer ')'s are skipped */
+				p = &b->pairs[pi++];
 				b->stack[depth++] = (uint32_t)(b->n_items - base);
 				if (add_item(b, (struct dcfg_seqitem){ .kind = DCFG_SEQ_REPEAT,
-				    .count = p->count, .pos = i, .to = p->close, .body = p->body }) < 0)
+				    .count = count, .pos = i, .to = p->close, .body = p->body }) < 0)
 					return -1;
 				if (real++ == 0)
 					level++;
+				i = p->body;
 			}
-			i = p->body;
 		} else if (c == ')') {
 			uint32_t k = b->stack[--depth];
 			if (k == NONE) {
@@ -229,22 +287,25 @@ emit(struct dcfg_seqbuf *b, const struct dcfg_dict *d, struct dcfg_seqstr *str, 
 		} else {   /* '<': the first pass found its '>' and its key */
 			const char *gt = memchr(s + i, '>', str->len - i);
 			uint32_t to = (uint32_t)(gt - s) + 1;
-			uint32_t e = dcfg_dict_find(d, s + i + 1, to - i - 2);
+			e = dcfg_dict_find(d, s + i + 1, to - i - 2);
 			if (d->entries[e].str.empty) {
 				BEGIN_SKIP();
-			} else {
-				END_SKIP();
-				if (d->entries[e].str.alias != NONE)
-					e = d->entries[e].str.alias;
-				if (add_item(b, (struct dcfg_seqitem){ .kind = DCFG_SEQ_REF, .pos = i,
-				    .to = to, .link = e }) < 0)
-					return -1;
-				if (real == 0) {
-					level++;
-					only_ref = e;
-				}
+				i = to;
+				continue;
 			}
-			i = to;
+			END_SKIP();
+			if ((rc = add_ref(b, d, base, e, 1, i, to)) < 0)
+				return -1;
+		}
+		if (rc >= 0) {   /* a reference was added or folded */
+			if (real == 0) {
+				level += rc == 0;
+				only_ref = b->items[b->n_items - 1].link;
+				only_count = b->items[b->n_items - 1].count;
+			}
+			i = b->items[b->n_items - 1].to;
+			for (; pi < n_pairs && b->pairs[pi].open < i; pi++)
+				;
 		}
 	}
 	END_SKIP();
@@ -252,6 +313,7 @@ emit(struct dcfg_seqbuf *b, const struct dcfg_dict *d, struct dcfg_seqstr *str, 
 #undef END_SKIP
 	str->n_items = (uint32_t)(b->n_items - base);
 	str->alias = level == 1 ? only_ref : NONE;
+	str->alias_count = only_count;
 	return 0;
 }
 

@@ -15,6 +15,20 @@
  * to an empty value, a repeat of count 0 or of an empty body, the "(1*" and
  * ")" of a single pass) is one jump; a reference to a key whose value is
  * only a reference goes straight to the last key of the chain.
+ *
+ * Strings that double are folded into one repeat, so that the decoder's
+ * period search (sequence.h), which watches the copies of one repeat,
+ * sees them: consecutive references to one key ("<k><k>") are one
+ * reference with a count, a repeat whose body is only a repeat
+ * ("(2*(3*X))") is one repeat with the product of the counts, a repeat
+ * whose body is only a reference ("(2*<k>)") is a reference with a count,
+ * and a key whose value is N references to a key counts as N references
+ * to that key. So "k_i": "<k_(i-1)><k_(i-1)>", 62 times, is 2^62 passes
+ * over k_0's value, compiled in time linear in the dictionary. Folding
+ * rather than watching the decoder's state across references keeps the
+ * period search to one kind of place (a repeat's copy) and the folded
+ * form is found once per dictionary, not per chunk. A count that would
+ * pass 2^64 - 1 is not folded further: it nests as written.
  */
 #ifndef DCFG_DICT_H
 #define DCFG_DICT_H
@@ -30,7 +44,7 @@ extern const signed char dcfg_b64[256];
 
 enum dcfg_seqitem_kind {
 	DCFG_SEQ_SKIP,      /* yields nothing: go on at `to` */
-	DCFG_SEQ_REF,       /* expand `entry`, then go on at `to` */
+	DCFG_SEQ_REF,       /* expand `entry` `count` times, then go on at `to` */
 	DCFG_SEQ_REPEAT     /* `count` passes over [body, to); go on at to + 1, item `after` */
 };
 
@@ -40,7 +54,7 @@ enum dcfg_seqitem_kind {
  * them by an index that only moves forward within a pass.
  */
 struct dcfg_seqitem {
-	uint64_t count;     /* REPEAT: the passes, at least 2 */
+	uint64_t count;     /* REPEAT: the passes, at least 2; REF: at least 1 */
 	uint32_t pos;       /* where the item starts */
 	uint32_t to;        /* SKIP, REF: where reading goes on; REPEAT: its ')' */
 	uint32_t body;      /* REPEAT: its first body character */
@@ -54,7 +68,8 @@ struct dcfg_seqstr {
 	uint32_t len;
 	uint32_t items, n_items;
 	int empty;          /* it expands to no characters at all */
-	uint32_t alias;     /* the entry it is exactly one reference to, or NONE */
+	uint32_t alias;     /* the entry it is exactly alias_count references to, or NONE */
+	uint64_t alias_count;
 };
 
 /* A malformed string: what is wrong, and where (a 0-based character offset). */

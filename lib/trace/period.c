@@ -313,8 +313,8 @@ mark_at(const struct dcfg_decoder *dec)
 
 /*
  * Decodes edges into IDS[*NP .. MAX) as dcfg_decoder_next does, stopping
- * also where a copy start is reached. 1 at a mark, 0 when full or the
- * chunk is done, -1 on error.
+ * also where a copy start is reached. 1 at a mark, 2 on a zero-bit cycle
+ * (unless dec->zero_done), 0 when full or the chunk is done, -1 on error.
  */
 static int
 decode(struct dcfg_decoder *dec, uint32_t *restrict ids, size_t *np, size_t max)
@@ -366,7 +366,8 @@ decode(struct dcfg_decoder *dec, uint32_t *restrict ids, size_t *np, size_t max)
 					continue;
 				}
 			}
-			if ((rc = dcfg_decoder_next_group(dec)) < 0)
+			/* an error, or 2: a zero-bit cycle, nothing read */
+			if (__builtin_expect((rc = dcfg_decoder_next_group(dec)) != 0, 0))
 				break;
 			acc = dec->acc;
 			nbits = dec->nbits;
@@ -395,6 +396,46 @@ decode(struct dcfg_decoder *dec, uint32_t *restrict ids, size_t *np, size_t max)
 	dec->emitted = dec->total - dec->remaining;
 	*np = n;
 	return rc;
+}
+
+/*
+ * The decoder is at a state on a cycle of zero-bit codes, between groups:
+ * every edge left reads no bit and the cycle's turn repeats to the end of
+ * the chunk. The whole turns are one run, if two or more; the last part
+ * turn is decoded as usual, and so is a cycle too long to keep as a run.
+ * Either way the chunk has no other cycle to meet (dec->zero_done). No
+ * copy start can be reached again, as no bit is read: the watches end.
+ * 1 when a run was made, 0 if not, -1 out of memory.
+ */
+static int
+zero_cycle_run(struct dcfg_decoder *dec)
+{
+	uint32_t len = dec->table->states[dec->state].zero_cycle;
+	uint64_t turns = dec->remaining / len;
+	size_t i;
+
+	dec->zero_done = 1;
+	if (turns < 2 || len > DCFG_PERIOD_MAX - 3)
+		return 0;
+	for (i = 0; i < dec->n_frames; i++)
+		if (dec->frames[i].probe.watching)
+			dcfg_period_unwatch(dec, &dec->frames[i]);
+	dec->n_marks = 0;
+	if (dec->out >= tok_end(dec)) {
+		dec->tok_base = tok_end(dec);
+		dec->n_tok = 0;
+	}
+	if (dcfg_reserve((void **)&dec->tok, &dec->cap_tok, dec->n_tok + len + 3,
+	    sizeof *dec->tok) < 0)
+		return -1;
+	dec->tok[dec->n_tok++] = DCFG_TOKEN_RUN;
+	dec->tok[dec->n_tok++] = turns;
+	dcfg_ttable_zero_cycle(dec->table, dec->state, dec->tok + dec->n_tok);
+	dec->n_tok += len;
+	dec->tok[dec->n_tok++] = DCFG_TOKEN_END;
+	dec->remaining -= turns * len;
+	dec->emitted = dec->total - dec->remaining;
+	return 1;
 }
 
 /* Hands over kept tokens (a run just made) into IDS[*NP .. MAX), up to an event. */
@@ -458,6 +499,14 @@ dcfg_decoder_next_runs(struct dcfg_decoder *dec, uint32_t *restrict ids, size_t 
 			return -1;
 		if (rc == 0)
 			break;
+		if (rc == 2) {
+			if ((rc = zero_cycle_run(dec)) < 0)
+				goto nomem;
+			if (rc == 0)
+				continue;
+			hand_over(dec, ids, &n, max, ev);
+			break;
+		}
 		if ((rc = reach_marks(dec)) < 0) {
 			if (dec->error[0] == '\0')
 				goto nomem;

@@ -79,10 +79,21 @@ next_symbol(struct dcfg_decoder *dec)
 		const struct dcfg_seqitem *it = &f->items[f->item++];
 		if (it->kind == DCFG_SEQ_SKIP) {
 			f->pos = it->to;
-		} else if (it->kind == DCFG_SEQ_REF) {
+		} else if (it->kind == DCFG_SEQ_REF && it->count == 1) {
 			f->pos = it->to;
 			if (push_string(dec, &dec->dict->entries[it->link].str, dec->dict->buf.items) < 0)
 				goto nomem;
+		} else if (it->kind == DCFG_SEQ_REF) {
+			/* passes over the whole value: a repeat, whose copies are watched as any */
+			const struct dcfg_seqstr *v = &dec->dict->entries[it->link].str;
+			f->pos = it->to;
+			if (push(dec, (struct dcfg_xframe){ .s = v->s,
+			    .items = v->n_items > 0 ? dec->dict->buf.items + v->items : NULL,
+			    .end = v->len, .count = it->count, .left = it->count - 1,
+			    .id = dec->next_id++, .repeat = 1 }) < 0)
+				goto nomem;
+			if (dec->runs)
+				dcfg_period_mark(dec, dec->n_frames - 1);
 		} else {
 			uint32_t first = f->item;
 			f->pos = it->to + 1;
@@ -130,6 +141,7 @@ dcfg_decoder_start(struct dcfg_decoder *dec, const struct dcfg_ttable *table,
 	dec->n_tok = 0;
 	dec->tok_base = dec->out = 0;
 	dec->watching = 0;
+	dec->zero_done = 0;
 	/* The whole string is checked, however few of its bits the chunk needs. */
 	dec->buf.n_items = 0;
 	if (dcfg_seq_compile(&dec->buf, dict, &dec->seq, seq, len, &err) < 0) {
@@ -213,7 +225,11 @@ last_edge(const struct dcfg_decoder *dec)
 	return dec->group ? dec->group[-1] : dec->first;
 }
 
-/* Selects the next group from the current state; -1 with the error set. */
+/*
+ * Selects the next group from the current state; -1 with the error set.
+ * With runs, 2 instead when the state is on a cycle of zero-bit codes, not
+ * met before in the chunk: nothing is read.
+ */
 int
 dcfg_decoder_next_group(struct dcfg_decoder *dec)
 {
@@ -225,6 +241,9 @@ dcfg_decoder_next_group(struct dcfg_decoder *dec)
 	if (dec->state == DCFG_TTABLE_NONE)
 		return (int)fail(dec, "no transition from edge %u", last_edge(dec));
 	st = &t->states[dec->state];
+	/* with runs, the rest of the chunk is a run of the cycle's turns (period.c) */
+	if (st->k == 0 && st->zero_cycle > 0 && dec->runs && !dec->zero_done)
+		return 2;
 	if (dec->nbits < st->k || (st->lut == DCFG_TTABLE_NONE && dec->nbits < 32))
 		dcfg_decoder_refill(dec);
 	avail = dec->nbits;

@@ -30,6 +30,8 @@ struct dcfg_xframe;
  * arithmetic. Periods nest as repeats do. A period is kept in memory to be
  * handed over again, so one longer than DCFG_PERIOD_MAX tokens (an edge,
  * a nested run's start or end) is decoded edge by edge, as without runs.
+ * A cycle of zero-bit codes reads no bit, so no copy begins on it: once
+ * reached, the whole turns left in the chunk are one run (ttable.h).
  */
 #define DCFG_PERIOD_MAX 65536
 
@@ -98,6 +100,7 @@ struct dcfg_decoder {
 	uint64_t tok_base;                /* tokens before tok[0], since the chunk began */
 	uint64_t out;                     /* the next token to hand over */
 	unsigned watching;                /* repeat frames with a place to compare with */
+	int zero_done;                    /* a cycle of zero-bit codes was met: no more to look for */
 };
 
 void dcfg_decoder_init(struct dcfg_decoder *dec);

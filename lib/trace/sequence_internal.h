@@ -46,6 +46,7 @@ void dcfg_decoder_refill(struct dcfg_decoder *dec);
  * WANT bits: copies begin as late as they can.
  */
 void dcfg_decoder_refill_to(struct dcfg_decoder *dec, unsigned want);
+/* The next group: 0, -1 with the error set, or with runs 2 on a zero-bit cycle (period.c). */
 int dcfg_decoder_next_group(struct dcfg_decoder *dec);
 
 /* The repeat frame at DEPTH has begun a copy at the current bit. */

@@ -156,6 +156,66 @@ build_lookup(struct dcfg_ttable *t, struct dcfg_tstate *st)
 	return 0;
 }
 
+/* The state after STATE's only code, a zero-bit one. */
+static uint32_t
+zero_next(const struct dcfg_ttable *t, uint32_t state)
+{
+	return t->groups[t->codes[t->states[state].codes].group].next_state;
+}
+
+/*
+ * Finds the cycles of zero-bit codes: each zero-bit state has one
+ * successor, so every walk along them ends at a state with bits to read,
+ * at an edge without transitions, or in a cycle; each state is walked
+ * once (MARK: 0 not yet, 1 on this walk, 2 done), in time linear in the
+ * table.
+ */
+static int
+find_zero_cycles(struct dcfg_ttable *t)
+{
+	uint8_t *mark = calloc(t->n_states + 1, 1);
+	uint32_t s, v, w;
+
+	if (mark == NULL)
+		return -1;
+	for (s = 0; s < t->n_states; s++) {
+		for (v = s; v != DCFG_TTABLE_NONE && t->states[v].k == 0 && mark[v] == 0;
+		    v = zero_next(t, v))
+			mark[v] = 1;
+		if (v != DCFG_TTABLE_NONE && mark[v] == 1) {   /* back on this walk: a cycle */
+			uint64_t edges = 0;
+			w = v;
+			do {
+				edges += t->groups[t->codes[t->states[w].codes].group].count;
+				w = zero_next(t, w);
+			} while (w != v);
+			do {
+				t->states[w].zero_cycle = edges > UINT32_MAX ? UINT32_MAX : (uint32_t)edges;
+				t->states[w].lut = DCFG_TTABLE_NONE;
+				w = zero_next(t, w);
+			} while (w != v);
+		}
+		for (v = s; v != DCFG_TTABLE_NONE && mark[v] == 1; v = zero_next(t, v))
+			mark[v] = 2;
+	}
+	free(mark);
+	return 0;
+}
+
+void
+dcfg_ttable_zero_cycle(const struct dcfg_ttable *t, uint32_t state, uint64_t *ids)
+{
+	uint32_t v = state;
+	size_t n = 0, i;
+
+	do {
+		const struct dcfg_tgroup *g = &t->groups[t->codes[t->states[v].codes].group];
+		for (i = 0; i < g->count; i++)
+			ids[n++] = t->ids[g->first + i];
+		v = g->next_state;
+	} while (v != state);
+}
+
 int
 dcfg_ttable_finish(struct dcfg_ttable *t, char *msg, size_t size)
 {
@@ -185,7 +245,7 @@ dcfg_ttable_finish(struct dcfg_ttable *t, char *msg, size_t size)
 				goto nomem;
 			}
 			t->states[t->n_states++] = (struct dcfg_tstate){ rows[i].edge,
-			    (uint32_t)i, 0, DCFG_TTABLE_NONE, 0 };
+			    (uint32_t)i, 0, DCFG_TTABLE_NONE, 0, 0 };
 		}
 		st = &t->states[t->n_states - 1];
 		st->n_codes++;
@@ -203,6 +263,8 @@ dcfg_ttable_finish(struct dcfg_ttable *t, char *msg, size_t size)
 		struct dcfg_tgroup *gr = &t->groups[g];
 		gr->next_state = dcfg_ttable_state(t, t->ids[gr->first + gr->count - 1]);
 	}
+	if (find_zero_cycles(t) < 0)
+		goto nomem;
 	for (i = 0; i < t->n_lut; i++) {
 		struct dcfg_tentry *e = &t->lut[i];
 		if (e->group == DCFG_TTABLE_NONE)

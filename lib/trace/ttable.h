@@ -46,6 +46,15 @@ struct dcfg_tstate {
 	uint32_t codes, n_codes; /* sorted by value, in codes[] */
 	uint32_t lut;            /* first slot in lut[], or NONE for binary search */
 	uint8_t k;               /* bits indexing the lookup (the longest code) */
+	/*
+	 * On a cycle of zero-bit codes (each state's only code is ""): the
+	 * edges of one turn from here back to here, saturated at UINT32_MAX;
+	 * else 0. From such a state the rest of a chunk reads no bit and
+	 * repeats the turn, so the decoder with runs hands it over as a run
+	 * (period.c). Such a state has no lookup (lut NONE), so that the
+	 * decoder's fast path, which does not look, never passes it by.
+	 */
+	uint32_t zero_cycle;
 };
 
 struct dcfg_ttable {
@@ -76,6 +85,12 @@ int dcfg_ttable_add(struct dcfg_ttable *t, uint32_t current, const char *code,
  * code that is a prefix of another).
  */
 int dcfg_ttable_finish(struct dcfg_ttable *t, char *msg, size_t size);
+
+/*
+ * The edges of one turn of the zero-bit cycle from STATE (zero_cycle of
+ * them) into IDS, which has room for them.
+ */
+void dcfg_ttable_zero_cycle(const struct dcfg_ttable *t, uint32_t state, uint64_t *ids);
 
 /* The decoding state for an edge id, or NONE when it has no transitions. */
 static inline uint32_t
