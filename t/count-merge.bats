@@ -401,3 +401,51 @@ vec_head() {
 		[ "$(tail -n 1 stdout)" = "# trace $(dcfg_id p/prog.trace.json)" ]
 	done
 }
+
+@test "vectors of a shard whose window held no edge: it adds nothing, merged is one run" {
+	# One chunk of thread 0 says INSTR_COUNT 100, but its 9 edges (a
+	# straight path through main, sq and image3) run only 20 instructions
+	# by their sources, 0+4+2+3+5+2+1+2+1: the plan's windows from 30 on
+	# hold no edge, and their shards' vectors hold nothing.
+	cat > t.json <<-'TRACE'
+	{ "MAJOR_VERSION" : 1, "MINOR_VERSION" : 0,
+	  "PROCESSES" : [
+	    [ "PROCESS_ID", "STRING_DICTIONARY", "TRANSITION_TABLE", "THREAD_DATA" ],
+	    [ 300, {},
+	      [ [ "CURRENT_EDGE_ID", "TRANSITION_CODE", "NEXT_EDGE_IDS" ],
+	        [ 50, "", [ 51 ] ], [ 51, "", [ 52 ] ], [ 52, "", [ 53 ] ], [ 53, "", [ 54 ] ],
+	        [ 54, "", [ 56 ] ], [ 56, "", [ 58 ] ], [ 58, "", [ 59 ] ], [ 59, "", [ 60 ] ] ],
+	      [ [ "THREAD_ID", "TRACE_DATA" ],
+	        [ 0, [ [ "PRECEDING_INSTR_COUNT", "INSTR_COUNT", "EDGE_COUNT", "FIRST_EDGE_ID",
+	                 "EDGE_ID_SEQUENCE" ],
+	               [ 0, 100, 9, 50, "" ] ] ] ] ] ] }
+	TRACE
+	dcfg-expand --plan 3 --align 10 --dcfg "$D" t.json > plan
+	[ "$(wc -l < plan)" -eq 3 ]
+	grep -q -- '--from-icount 30 .*--shard 2/3$' plan
+	k=0
+	while read -r line; do
+		k=$((k + 1))
+		# shellcheck disable=SC2086
+		dcfg-expand --chunks $line t.json | dcfg-count --dcfg "$D" --bbv 10 > "shard.$k"
+	done < plan
+	# shards 2 and 3: the thread, and no vector nor "# instructions" line
+	for k in 2 3; do
+		[ "$(grep -vc '^# \(dcfg-count\|selection\|trace\) ' "shard.$k")" -eq 2 ]
+	done
+	dcfg_count --merge shard.1 shard.2 shard.3
+	dcfg-expand --chunks --shard 1/1 t.json | dcfg-count --dcfg "$D" --bbv 10 | expect_stdout
+	# and by hand: each block where the sources before it put it, 10 instructions an interval
+	#   block 10 (4) at 0, 11 (2) at 4, 12 (3) at 6, 20 (5) at 9: interval 0
+	#   block 21 (2) at 14, 13 (1) at 16, 14 (2) at 17, 30 (1) at 19: interval 1; END at 20
+	grep -v '^# \(dcfg-count\|selection\|trace\) ' stdout > vectors
+	printf '%s\n' '# process 300' '# thread 0' '# interval 0' 'T:10:4 :11:2 :12:3 :20:5' \
+	    'T:13:1 :14:2 :21:2 :30:1' '# instructions 0 20' | diff -u - vectors
+	# the shard with the edges expanded without --chunks: its vectors are not
+	# placed, and beside other shards of the thread they are still refused
+	sed 1q plan > plan.1
+	# shellcheck disable=SC2046
+	dcfg-expand $(cat plan.1) t.json | dcfg-count --dcfg "$D" --bbv 10 > unplaced
+	dcfg_count --merge unplaced shard.2 shard.3
+	expect_error "dcfg-count: unplaced:4:1: thread 0 of process 300 is in several files, and here its vectors are not placed on the trace's instruction counts (no \"# instructions\" line): expand the shards with dcfg-expand --chunks"
+}

@@ -204,13 +204,38 @@ int
 dcfg_merge_write_thread(struct merge *m, const struct merge_process *p, struct merge_thread *t, struct dcfg_output *out)
 {
 	const struct merge_vector **v = NULL;
-	size_t n = 0, i, j;
+	size_t n = 0, blank = 0, i, j;
 	uint64_t expected = 0;
 	int anchored, rc = 0;
 	char why[600];
 
+	/*
+	 * A section with no vector and no "# instructions" line is what
+	 * dcfg-count --bbv writes for a shard whose window held no edge and no
+	 * chunk marker of the thread (dcfg-expand --plan --align makes one
+	 * where a chunk's INSTR_COUNT is more than its edges' instructions): it
+	 * adds nothing to any interval, so it is dropped here, and the thread
+	 * is what its other pieces say. It is not given an "# instructions"
+	 * line by dcfg-count instead: there is no position it could name
+	 * without moving the merged line's TO past where one run's last edge
+	 * leaves it, so merged would differ from one run. Dropping it is safe
+	 * beside placed pieces only: expanded without --chunks, a blank piece
+	 * may hold edges that start no block but move the position, which a
+	 * placed piece does not depend on and an unplaced one does. So a piece
+	 * with vectors and no "# instructions" line is still refused beside
+	 * any other piece, blank or not.
+	 */
+	if (t->n_pieces > 1) {
+		for (i = 0, n = 0; i < t->n_pieces; i++) {
+			const struct merge_piece *pc = &m->pieces[t->pieces[i]];
+			if (pc->anchored || pc->n > 0)
+				t->pieces[n++] = t->pieces[i];
+		}
+		blank = t->n_pieces - n;
+		t->n_pieces = n;
+	}
 	for (i = 0; i < t->n_pieces; i++)
-		if (t->n_pieces > 1 && !m->pieces[t->pieces[i]].anchored) {
+		if ((t->n_pieces > 1 || blank > 0) && !m->pieces[t->pieces[i]].anchored) {
 			const struct merge_piece *pc = &m->pieces[t->pieces[i]];
 			m->file = pc->file;
 			m->line = pc->line;
@@ -239,7 +264,7 @@ dcfg_merge_write_thread(struct merge *m, const struct merge_process *p, struct m
 	dcfg_out_u64(out, t->tid);
 	dcfg_out_char(out, '\n');
 	/* the thread's vectors in order; only pieces side by side can share an interval */
-	for (i = 0; i < t->n_pieces; i++)
+	for (i = 0, n = 0; i < t->n_pieces; i++)
 		n += m->pieces[t->pieces[i]].n;
 	if (n > 0 && (v = malloc(n * sizeof *v)) == NULL)
 		return dcfg_merge_oom(m);

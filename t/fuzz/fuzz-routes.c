@@ -318,18 +318,9 @@ make_plan(struct mem *m, const char *trace, const struct dcfg *d, size_t size)
  * when its fix lands. -DFUZZ_ROUTES_STRICT keeps them in.
  */
 static int
-known_merge_bug(int kind, int empty, const struct digest *want)
+known_merge_bug(int kind, const struct digest *want)
 {
 #ifndef FUZZ_ROUTES_STRICT
-	/*
-	 * TEMPORARY (found by this target): dcfg-count --merge
-	 * refuses the --bbv table of a shard whose window holds no edge (the
-	 * thread without vectors has no "# instructions" line), as --plan
-	 * --align makes where a chunk's INSTR_COUNT is more than its edges'
-	 * instructions. Remove when the merge takes such a table.
-	 */
-	if (kind == KIND_BBV && empty)
-		return 1;
 	/*
 	 * TEMPORARY (issue 23: chunks that go backwards, to be refused by
 	 * --plan): a thread whose chunk starts before the one before it ended
@@ -348,7 +339,6 @@ known_merge_bug(int kind, int empty, const struct digest *want)
 		return 1;
 #else
 	(void)kind;
-	(void)empty;
 	(void)want;
 #endif
 	return 0;
@@ -369,7 +359,6 @@ check_plan(const char *trace, const struct mem *ref, int runs, const struct dcfg
 	uint64_t edges = 0, sum = 0;
 	const char *line;
 	size_t n = 0;
-	int empty = 0;
 
 	if (make_plan(&plan, trace, d, size) < 0)
 		return;
@@ -392,7 +381,6 @@ check_plan(const char *trace, const struct mem *ref, int runs, const struct dcfg
 			return;
 		}
 		digest_stream(shard.buf, &got);
-		empty |= got.edges == 0;
 		edges += got.edges;
 		sum += got.sum;
 		if (got.wrap)
@@ -402,7 +390,7 @@ check_plan(const char *trace, const struct mem *ref, int runs, const struct dcfg
 		disagree("the shards of --plan hold other edges than one run", NULL);
 	if (whole_rc != DONE)
 		return;
-	if (known_merge_bug(kind, empty, &want))
+	if (known_merge_bug(kind, &want))
 		return;
 	if (merge_to(&merged, tables, n) == REFUSED)
 		disagree("dcfg-count --merge refuses the tables of a plan's shards", kind_names[kind]);

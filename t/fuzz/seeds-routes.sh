@@ -55,6 +55,14 @@ trace zero-bit-cycle.json "$(process 12646 '{}' "$ZERO" '0, ROWS, [ 0, 32, 11, 4
 trace zero-bit-bomb.json "$(process 12646 '{}' "$ZERO" \
     '0, ROWS, [ 0, 1000, 9223372036854775807, 43, "" ]')"
 
+# A chunk whose INSTR_COUNT is far more than its edges' instructions (11
+# edges, 32 instructions): --plan --align cuts windows past the edges, so
+# shards hold no edge, and their --bbv tables a thread without vectors.
+# fuzz-routes reads its choices off the size: these 479 bytes are 4 shards,
+# --align 480 with the DCFG, compared by --bbv.
+trace empty-window.json "$(process 12646 '{ "empty" : "" }' "$ZERO" \
+    '0, ROWS, [ 0, 100000000, 11, 43, "<empty>" ]')"
+
 # Dictionaries whose strings double: k_i = k_(i-1) k_(i-1); k_n is 12 * 2^n
 # bits, 24 * 2^n + 1 edges. Small (n = 6) and huge (n = 40).
 doubling() {
