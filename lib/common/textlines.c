@@ -103,3 +103,17 @@ dcfg_textlines_close(struct dcfg_textlines *t)
 	free(t->buf);
 	free(t);
 }
+
+int
+dcfg_textlines_number(const char *s, size_t len, uint64_t *v)
+{
+	size_t i;
+
+	if (len == 0 || len > 20 || (s[0] == '0' && len > 1))
+		return -1;
+	for (*v = 0, i = 0; i < len; i++)
+		if (s[i] < '0' || s[i] > '9' || __builtin_mul_overflow(*v, 10, v) ||
+		    __builtin_add_overflow(*v, (uint64_t)(s[i] - '0'), v))
+			return -1;
+	return 0;
+}

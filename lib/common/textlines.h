@@ -7,6 +7,7 @@
 #define DCFG_TEXTLINES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "error.h"
 
@@ -27,5 +28,11 @@ int dcfg_textlines_next(struct dcfg_textlines *t, char **line, size_t *len,
 unsigned long dcfg_textlines_lineno(const struct dcfg_textlines *t);
 const char *dcfg_textlines_name(const struct dcfg_textlines *t);
 void dcfg_textlines_close(struct dcfg_textlines *t);
+
+/*
+ * The LEN bytes at S as a decimal number written by the tools: digits, no
+ * leading zero, below 2^64. 0 with *V set, or -1.
+ */
+int dcfg_textlines_number(const char *s, size_t len, uint64_t *v);
 
 #endif

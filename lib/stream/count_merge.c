@@ -21,20 +21,6 @@ dcfg_merge_oom(struct merge *m)
 	return dcfg_error_set(m->err, m->paths[m->file], "out of memory");
 }
 
-int
-dcfg_merge_number(const char *s, size_t len, uint64_t *v)
-{
-	size_t i;
-
-	if (len == 0 || len > 20 || (s[0] == '0' && len > 1))
-		return -1;
-	for (*v = 0, i = 0; i < len; i++)
-		if (s[i] < '0' || s[i] > '9' || __builtin_mul_overflow(*v, 10, v) ||
-		    __builtin_add_overflow(*v, (uint64_t)(s[i] - '0'), v))
-			return -1;
-	return 0;
-}
-
 size_t
 dcfg_merge_keep(struct merge *m, const char *s, size_t len)
 {
@@ -74,15 +60,15 @@ read_header(struct merge *m, char *line, struct merge_header *h)
 				return dcfg_merge_fail(m, "the \"# dcfg-count\" line names an unknown kind");
 			kind = 1;
 		} else if (strcmp(tok, "bbv") == 0 && !kind) {
-			if (dcfg_merge_number(eq, strlen(eq), &h->interval) < 0 || h->interval == 0)
+			if (dcfg_textlines_number(eq, strlen(eq), &h->interval) < 0 || h->interval == 0)
 				return dcfg_merge_fail(m, "the \"# dcfg-count\" line has a bad interval");
 			h->bbv = kind = 1;
 		} else if (strcmp(tok, "dcfg") == 0 && (colon = strchr(eq, ':')) != NULL &&
 		    colon - eq == 8 && strspn(eq, "0123456789abcdef") == 8 &&
-		    dcfg_merge_number(colon + 1, strlen(colon + 1), &h->bytes) == 0) {
+		    dcfg_textlines_number(colon + 1, strlen(colon + 1), &h->bytes) == 0) {
 			crc = strtoull(eq, NULL, 16);
 			h->crc32 = (uint32_t)crc;
-		} else if (strcmp(tok, "top") == 0 && dcfg_merge_number(eq, strlen(eq), &h->top) == 0) {
+		} else if (strcmp(tok, "top") == 0 && dcfg_textlines_number(eq, strlen(eq), &h->top) == 0) {
 			;
 		} else if (strcmp(tok, "from") == 0 && strcmp(eq, "dcfg") == 0) {
 			h->from_dcfg = 1;
@@ -172,7 +158,7 @@ read_row(struct merge *m, char *line)
 	switch (by) {
 	case DCFG_BY_EDGE: case DCFG_BY_BLOCK: case DCFG_BY_ROUTINE: case DCFG_BY_LOOP:
 	case DCFG_BY_THREAD:
-		if (dcfg_merge_number(col[0], klen, &r.key) < 0)
+		if (dcfg_textlines_number(col[0], klen, &r.key) < 0)
 			return dcfg_merge_fail(m, "a row whose key is not a number");
 		break;
 	case DCFG_BY_LINE: {
@@ -181,7 +167,7 @@ read_row(struct merge *m, char *line)
 			return dcfg_merge_fail(m, "a row whose line is not FILE:LINE or IMAGE:-");
 		if (strcmp(c + 1, "-") == 0)
 			r.key = DCFG_COUNT_NO_LINE;
-		else if (dcfg_merge_number(c + 1, strlen(c + 1), &r.key) < 0)
+		else if (dcfg_textlines_number(c + 1, strlen(c + 1), &r.key) < 0)
 			return dcfg_merge_fail(m, "a row whose line number is not a number");
 		klen = (size_t)(c - col[0]);
 		break;
@@ -207,9 +193,9 @@ read_row(struct merge *m, char *line)
 		if ((r.extra = dcfg_merge_keep(m, col[1], strlen(col[1]))) == MERGE_NONE)
 			return dcfg_merge_oom(m);
 	}
-	if (dcfg_merge_number(col[exec], strlen(col[exec]), &r.exec) < 0 ||
-	    (by == DCFG_BY_LOOP && dcfg_merge_number(col[n - 3], strlen(col[n - 3]), &r.iter) < 0) ||
-	    dcfg_merge_number(col[n - 2], strlen(col[n - 2]), &r.instr) < 0 || !share_ok(col[n - 1]))
+	if (dcfg_textlines_number(col[exec], strlen(col[exec]), &r.exec) < 0 ||
+	    (by == DCFG_BY_LOOP && dcfg_textlines_number(col[n - 3], strlen(col[n - 3]), &r.iter) < 0) ||
+	    dcfg_textlines_number(col[n - 2], strlen(col[n - 2]), &r.instr) < 0 || !share_ok(col[n - 1]))
 		return dcfg_merge_fail(m, "a row whose counts are not numbers as dcfg-count writes them");
 	if (dcfg_reserve((void **)&p->rows, &p->cap_rows, p->n_rows + 1, sizeof *p->rows) < 0)
 		return dcfg_merge_oom(m);
@@ -252,7 +238,7 @@ read_file(struct merge *m)
 			continue;
 		rc = 0;
 		if (strncmp(line, "# process ", 10) == 0) {
-			if (m->columns || dcfg_merge_number(line + 10, len - 10, &pid) < 0) {
+			if (m->columns || dcfg_textlines_number(line + 10, len - 10, &pid) < 0) {
 				rc = dcfg_merge_fail(m, m->columns ? "a \"# process\" line where the columns are named" :
 				    "a \"# process\" line without a process id");
 				break;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "count_merge_internal.h"
+#include "textlines.h"
 #include "count_table.h"
 #include "vec.h"
 
@@ -23,13 +24,13 @@ vector_ok(const char *s, size_t len)
 		if (i >= len || s[i++] != ':')
 			return 0;
 		n = strcspn(s + i, ":");
-		if (dcfg_merge_number(s + i, n, &node) < 0 || (!first && node <= last))
+		if (dcfg_textlines_number(s + i, n, &node) < 0 || (!first && node <= last))
 			return 0;
 		i += n + 1;
 		if (i > len)
 			return 0;
 		n = strcspn(s + i, " ");
-		if (dcfg_merge_number(s + i, n, &count) < 0)
+		if (dcfg_textlines_number(s + i, n, &count) < 0)
 			return 0;
 		i += n;
 		last = node;
@@ -73,7 +74,7 @@ dcfg_merge_bbv_line(struct merge *m, char *line, size_t len)
 	char *sp;
 
 	if (strncmp(line, "# thread ", 9) == 0) {
-		if (dcfg_merge_number(line + 9, len - 9, &a) < 0)
+		if (dcfg_textlines_number(line + 9, len - 9, &a) < 0)
 			return dcfg_merge_fail(m, "a \"# thread\" line without a thread id");
 		return open_piece(m, a);
 	}
@@ -81,20 +82,20 @@ dcfg_merge_bbv_line(struct merge *m, char *line, size_t len)
 		return dcfg_merge_fail(m, pc ? "a line after the thread's \"# instructions\" line" :
 		    "a line of vectors before any \"# thread\" line");
 	if (strncmp(line, "# interval ", 11) == 0) {
-		if (pc->n > 0 || dcfg_merge_number(line + 11, len - 11, &m->next_k) < 0)
+		if (pc->n > 0 || dcfg_textlines_number(line + 11, len - 11, &m->next_k) < 0)
 			return dcfg_merge_fail(m, "a \"# interval\" line that is not a number before the first vector");
 		return 0;
 	}
 	if (strncmp(line, "# skip ", 7) == 0) {
-		if (dcfg_merge_number(line + 7, len - 7, &a) < 0 || a == 0 ||
+		if (dcfg_textlines_number(line + 7, len - 7, &a) < 0 || a == 0 ||
 		    __builtin_add_overflow(m->next_k, a, &m->next_k))
 			return dcfg_merge_fail(m, "a \"# skip\" line that is not a number of intervals");
 		return 0;
 	}
 	if (strncmp(line, "# instructions ", 15) == 0) {
 		line += 15;
-		if ((sp = strchr(line, ' ')) == NULL || dcfg_merge_number(line, (size_t)(sp - line), &a) < 0 ||
-		    dcfg_merge_number(sp + 1, strlen(sp + 1), &b) < 0 || b < a)
+		if ((sp = strchr(line, ' ')) == NULL || dcfg_textlines_number(line, (size_t)(sp - line), &a) < 0 ||
+		    dcfg_textlines_number(sp + 1, strlen(sp + 1), &b) < 0 || b < a)
 			return dcfg_merge_fail(m, "an \"# instructions\" line that is not FROM TO");
 		pc->anchored = 1;
 		pc->from = a;

@@ -104,8 +104,6 @@ struct merge {
 /* An error at the file and line being read. -1. */
 int dcfg_merge_fail(struct merge *m, const char *why);
 int dcfg_merge_oom(struct merge *m);
-/* A decimal number as dcfg-count writes it: digits, no leading zero, below 2^64. */
-int dcfg_merge_number(const char *s, size_t len, uint64_t *v);
 /* S (LEN bytes) kept, NUL-terminated: its offset in M->pool, or MERGE_NONE. */
 size_t dcfg_merge_keep(struct merge *m, const char *s, size_t len);
 

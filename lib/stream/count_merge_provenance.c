@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "count_merge_internal.h"
+#include "textlines.h"
 #include "vec.h"
 
 int

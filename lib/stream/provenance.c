@@ -1,5 +1,7 @@
 #include "provenance.h"
 
+#include "textlines.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,21 +22,6 @@ dcfg_is_trace_line(const char *line, size_t len)
 	return len >= sizeof trace_lead - 1 && memcmp(line, trace_lead, sizeof trace_lead - 1) == 0;
 }
 
-/* A decimal number as the tools write it: digits, no leading zero, below 2^64. */
-static int
-number(const char *s, size_t len, uint64_t *v)
-{
-	size_t i;
-
-	if (len == 0 || len > 20 || (s[0] == '0' && len > 1))
-		return -1;
-	for (*v = 0, i = 0; i < len; i++)
-		if (s[i] < '0' || s[i] > '9' || __builtin_mul_overflow(*v, 10, v) ||
-		    __builtin_add_overflow(*v, (uint64_t)(s[i] - '0'), v))
-			return -1;
-	return 0;
-}
-
 /* "A,B,...": ascending and distinct; at most LEN / 2 + 1 of them, so the list is bounded by the line. */
 static int
 id_list(const char *s, size_t len, uint64_t **v, size_t *n)
@@ -48,7 +35,7 @@ id_list(const char *s, size_t len, uint64_t **v, size_t *n)
 		k = i;
 		while (k < len && s[k] != ',')
 			k++;
-		if (number(s + i, k - i, &(*v)[*n]) < 0 || (*n > 0 && (*v)[*n] <= (*v)[*n - 1]))
+		if (dcfg_textlines_number(s + i, k - i, &(*v)[*n]) < 0 || (*n > 0 && (*v)[*n] <= (*v)[*n - 1]))
 			return -1;
 		(*n)++;
 		i = k + 1;
@@ -85,8 +72,8 @@ dcfg_recorded_selection_parse(const char *line, size_t len, struct dcfg_recorded
 		switch (k) {
 		case 0:
 			if ((slash = memchr(w, '/', (size_t)(p - w))) == NULL ||
-			    number(w, (size_t)(slash - w), &s->shard) < 0 ||
-			    number(slash + 1, (size_t)(p - slash - 1), &s->shards) < 0 ||
+			    dcfg_textlines_number(w, (size_t)(slash - w), &s->shard) < 0 ||
+			    dcfg_textlines_number(slash + 1, (size_t)(p - slash - 1), &s->shards) < 0 ||
 			    s->shard == 0 || s->shard > s->shards) {
 				*why = "a \"# selection\" line whose shard is not K/N, 1 <= K <= N";
 				goto bad;
@@ -101,11 +88,11 @@ dcfg_recorded_selection_parse(const char *line, size_t len, struct dcfg_recorded
 			}
 			break;
 		case 3:
-			if (number(w, (size_t)(p - w), &s->from) < 0 || s->from == 0)
+			if (dcfg_textlines_number(w, (size_t)(p - w), &s->from) < 0 || s->from == 0)
 				goto bad;
 			break;
 		default:
-			if (number(w, (size_t)(p - w), &s->to) < 0 || s->to == UINT64_MAX)
+			if (dcfg_textlines_number(w, (size_t)(p - w), &s->to) < 0 || s->to == UINT64_MAX)
 				goto bad;
 			has_to = 1;
 			break;
@@ -206,7 +193,7 @@ dcfg_trace_id_parse(const char *line, size_t len, uint32_t *crc, uint64_t *bytes
 	size_t n = len - (sizeof trace_lead - 1), i;
 
 	if (!dcfg_is_trace_line(line, len) || n < 10 || p[8] != ':' ||
-	    number(p + 9, n - 9, bytes) < 0)
+	    dcfg_textlines_number(p + 9, n - 9, bytes) < 0)
 		return -1;
 	for (*crc = 0, i = 0; i < 8; i++) {
 		char c = p[i];
