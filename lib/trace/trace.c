@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "seen.h"
 #include "input.h"
 #include "json.h"
 #include "kind.h"
@@ -98,7 +99,13 @@ struct dcfg_trace {
 	int seq_pending;
 	unsigned long seq_line, seq_column;
 	unsigned long first_line, first_column;
-	uint64_t thread_end;          /* where the thread's chunk before ends (PRECEDING + INSTR_COUNT) */
+	/*
+	 * Spec 3.3: one process per PROCESS_ID, so a PID in two rows is an
+	 * error; a thread in two rows of a process is one thread, and its
+	 * chunks are in execution order across the rows (spec 3.7).
+	 */
+	struct dcfg_seen processes, threads;
+	struct dcfg_seen_entry *thread_at;        /* the current thread's, in threads */
 	int data_error;               /* the error is about the data, not the syntax */
 	int top_rank;                 /* the last of MAJOR_VERSION, MINOR_VERSION, PROCESSES seen */
 	int top_said;
@@ -304,15 +311,23 @@ preceding_conforms(struct dcfg_trace *t)
 {
 	const struct dcfg_chunk_info *ci = &t->chunk.info;
 
-	if (ci->index == 0 || ci->preceding_instr_count >= t->thread_end)
+	const struct dcfg_seen_entry *e = t->thread_at;
+
+	if (!e->has_chunk || ci->preceding_instr_count >= e->end)
 		return DCFG_JSON_OK;
 	if (t->h->backward)
-		return answer(t->h->backward(t->ctx, &t->chunk, t->thread_end));
+		return answer(t->h->backward(t->ctx, &t->chunk, e->end));
+	if (ci->index == 0)
+		return DATA_FAIL(t, "process %llu thread %llu chunk 0: PRECEDING_INSTR_COUNT %llu is "
+		    "below the end of the thread's chunks in its row at %lu:%lu (%llu): chunks are "
+		    "in execution order", (unsigned long long)ci->pid, (unsigned long long)ci->tid,
+		    (unsigned long long)ci->preceding_instr_count, e->line, e->column,
+		    (unsigned long long)e->end);
 	return DATA_FAIL(t, "process %llu thread %llu chunk %lu: PRECEDING_INSTR_COUNT %llu is "
 	    "below the end of chunk %lu (%llu): chunks are in execution order",
 	    (unsigned long long)ci->pid, (unsigned long long)ci->tid, ci->index,
 	    (unsigned long long)ci->preceding_instr_count, ci->index - 1,
-	    (unsigned long long)t->thread_end);
+	    (unsigned long long)e->end);
 }
 
 static int
@@ -328,8 +343,9 @@ process_chunk(struct dcfg_trace *t, const char *seq, size_t len)
 		return DCFG_JSON_ERROR;
 	/* a chunk that ends past 2^64-1 leaves no room after it */
 	if (__builtin_add_overflow(c->info.preceding_instr_count, c->info.instr_count,
-	    &t->thread_end))
-		t->thread_end = UINT64_MAX;
+	    &t->thread_at->end))
+		t->thread_at->end = UINT64_MAX;
+	t->thread_at->has_chunk = 1;
 	rc = t->h->chunk ? t->h->chunk(t->ctx, c) : DCFG_TRACE_OK;
 	if (rc == DCFG_TRACE_ERROR)
 		t->data_error = 1;
@@ -354,6 +370,7 @@ on_row_begin(void *ctx, int table)
 		dcfg_ttable_reset(&t->table);
 		t->skip_process = 0;
 		t->process_has = 0;
+		dcfg_seen_clear(&t->threads);
 		break;
 	case PR_TABLE:
 		t->code_len = 0;
@@ -402,6 +419,36 @@ on_row_end(void *ctx, int table)
 	return DCFG_JSON_OK;
 }
 
+/* Spec 3.3: the DCFG has one process per PID, so a trace lists it once. */
+static int
+process_once(struct dcfg_trace *t, uint64_t pid)
+{
+	struct dcfg_seen_entry *e;
+	int found;
+
+	if ((e = dcfg_seen_get(&t->processes, pid, &found)) == NULL)
+		return dcfg_json_fail(t->j, "out of memory");
+	if (found)
+		return DATA_FAIL(t, "process %llu is listed twice (first at %lu:%lu): a trace "
+		    "has one row a process", (unsigned long long)pid, e->line, e->column);
+	dcfg_json_position(t->j, &e->line, &e->column);
+	return DCFG_JSON_OK;
+}
+
+/* A thread in two rows is one thread: where its chunks end is kept across rows. */
+static int
+thread_row(struct dcfg_trace *t, uint64_t tid)
+{
+	int found;
+
+	if ((t->thread_at = dcfg_seen_get(&t->threads, tid, &found)) == NULL)
+		return dcfg_json_fail(t->j, "out of memory");
+	if (found && t->thread_at->has_chunk)
+		return DCFG_JSON_OK;   /* its row with chunks is the one to name */
+	dcfg_json_position(t->j, &t->thread_at->line, &t->thread_at->column);
+	return DCFG_JSON_OK;
+}
+
 static int
 on_integer(void *ctx, int id, uint64_t v)
 {
@@ -413,11 +460,15 @@ on_integer(void *ctx, int id, uint64_t v)
 	case MAJOR: top_key(t, 1); break;
 	case MINOR: top_key(t, 2); break;
 	case PR_ID:
+		if ((rc = process_once(t, v)) != DCFG_JSON_OK)
+			return rc;
 		t->pid = v;
 		rc = t->h->process ? t->h->process(t->ctx, t, v) : DCFG_TRACE_OK;
 		t->skip_process = rc == DCFG_TRACE_SKIP;
 		return answer(rc);
 	case TH_ID:
+		if ((rc = thread_row(t, v)) != DCFG_JSON_OK)
+			return rc;
 		t->tid = v;
 		rc = t->h->thread ? t->h->thread(t->ctx, t, t->pid, v) : DCFG_TRACE_OK;
 		t->skip_thread = rc == DCFG_TRACE_SKIP;
@@ -566,6 +617,8 @@ dcfg_trace_read(const char *path, const struct dcfg_trace_handler *h,
 		dcfg_kind_explain(path, DCFG_KIND_TRACE, err);
 	dcfg_dict_free(&t.dict);
 	dcfg_ttable_free(&t.table);
+	dcfg_seen_free(&t.processes);
+	dcfg_seen_free(&t.threads);
 	dcfg_decoder_free(&t.chunk.dec);
 	free(t.next);
 	free(t.seq_copy);

@@ -318,7 +318,7 @@ make_plan(struct mem *m, const char *trace, const struct dcfg *d, size_t size)
  * when its fix lands. -DFUZZ_ROUTES_STRICT keeps them in.
  */
 static int
-known_merge_bug(int kind, int empty, const struct digest *want)
+known_merge_bug(int kind, int empty)
 {
 #ifndef FUZZ_ROUTES_STRICT
 	/*
@@ -330,26 +330,9 @@ known_merge_bug(int kind, int empty, const struct digest *want)
 	 */
 	if (kind == KIND_BBV && empty)
 		return 1;
-	/*
-	 * TEMPORARY (issue 23: chunks that go backwards, to be refused by
-	 * --plan): a thread whose chunk starts before the one before it ended
-	 * (or a thread listed twice) gives --bbv vectors that overlap.
-	 */
-	if (kind == KIND_BBV && want->backwards)
-		return 1;
-	/*
-	 * TEMPORARY (found by this target): a process, or a thread of one,
-	 * listed twice in the trace, which dcfg-expand decodes: its table has
-	 * the process twice, and --merge refuses the rows as the same key
-	 * twice, or drops the empty section; its vectors are "in several
-	 * files" for --merge even in one table.
-	 */
-	if (want->twice)
-		return 1;
 #else
 	(void)kind;
 	(void)empty;
-	(void)want;
 #endif
 	return 0;
 }
@@ -402,7 +385,7 @@ check_plan(const char *trace, const struct mem *ref, int runs, const struct dcfg
 		disagree("the shards of --plan hold other edges than one run", NULL);
 	if (whole_rc != DONE)
 		return;
-	if (known_merge_bug(kind, empty, &want))
+	if (known_merge_bug(kind, empty))
 		return;
 	if (merge_to(&merged, tables, n) == REFUSED)
 		disagree("dcfg-count --merge refuses the tables of a plan's shards", kind_names[kind]);
