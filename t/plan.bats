@@ -499,6 +499,29 @@ two_processes() {
 	sizes_are 5 5 5
 }
 
+@test "a thread whose first row has no chunks is one thread, for --bbv and --merge too" {
+	# the same chunk with and without an empty row of thread 0 before it:
+	# the same vectors, in one section, which --merge takes
+	chain_trace empty-row.json <<-'EOF'
+	process 1
+	thread 0
+	thread 0
+	chunk 0 50 5
+	EOF
+	chain_trace one-row.json <<-'EOF'
+	process 1
+	thread 0
+	chunk 0 50 5
+	EOF
+	chain_dcfg chain.json 1 5
+	dcfg-expand --chunks empty-row.json | dcfg-count --dcfg chain.json --bbv 20 > empty-row.bbv
+	dcfg-expand --chunks one-row.json | dcfg-count --dcfg chain.json --bbv 20 > one-row.bbv
+	cmp one-row.bbv empty-row.bbv
+	capture dcfg-count --merge empty-row.bbv
+	[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; return 1; }
+	cmp one-row.bbv stdout
+}
+
 @test "a thread that reaches instruction count 2^64-1 is not cut" {
 	# no window can hold a chunk at 18446744073709551615: --from-icount
 	# ends below it. With N = 2, C = 5, and the thread (10) is one piece;
