@@ -216,6 +216,20 @@ process_7() {
 	multi ok2.json '18s/\[ 0,/[ 2,/; 21s/\[ 100,/[ 28,/'
 	dcfg_expand -p 7 ok2.json
 	process_7 | sed 's/^# thread 0$/# thread 2/' | expect_stdout
+	# a third row of thread 2 (lines 22 and 23) from 30, before the end of
+	# the second row's chunk, [28, 33): the error names the second row,
+	# line 18 column 11, the row of the thread's last chunk (the sed
+	# script's new lines start at column 1, spaces only)
+	sed '21s/\] \] \] \] \],$/] ] ],\
+        [ 2, [ [ "PRECEDING_INSTR_COUNT", "INSTR_COUNT", "EDGE_COUNT", "FIRST_EDGE_ID", "EDGE_ID_SEQUENCE" ],\
+            [ 30, 5, 4, 11, "w" ] ] ] ] ],/' ok2.json > three.json
+	[ "$(wc -l < three.json)" -eq 43 ]
+	dcfg_expand --count three.json
+	expect_error_after 'dcfg-expand: three.json:23:15: PROCESSES[1].THREAD_DATA[3].TRACE_DATA[1].PRECEDING_INSTR_COUNT: process 7 thread 2 chunk 0: PRECEDING_INSTR_COUNT 30 is below the end of the thread'"'"'s chunks in its row at 18:11 (33): chunks are in execution order' <<-'EOF'
+	# pid	tid	edges	instructions
+	7	2	10	28
+	7	2	4	5
+	EOF
 }
 
 @test "-p or -t that the trace does not hold is an error naming what it holds" {

@@ -12,7 +12,7 @@
 struct dcfg_seen_entry {
 	uint64_t id;
 	uint64_t end;                      /* a thread's: where its last chunk ends */
-	unsigned long line, column;        /* where the id was first listed */
+	unsigned long line, column;        /* a process's first row; a thread's row of its last chunk */
 	int has_chunk;                     /* a thread's: a chunk was read */
 };
 

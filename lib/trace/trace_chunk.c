@@ -75,9 +75,8 @@ dcfg_trace_thread_row(struct dcfg_trace *t, uint64_t tid)
 
 	if ((t->thread_at = dcfg_seen_get(&t->threads, tid, &found)) == NULL)
 		return dcfg_json_fail(t->j, "out of memory");
-	if (found && t->thread_at->has_chunk)
-		return DCFG_JSON_OK;   /* its row with chunks is the one to name */
-	dcfg_json_position(t->j, &t->thread_at->line, &t->thread_at->column);
+	/* the entry names the row of the thread's last chunk, once it has one */
+	dcfg_json_position(t->j, &t->row_line, &t->row_column);
 	return DCFG_JSON_OK;
 }
 
@@ -97,6 +96,8 @@ dcfg_trace_process_chunk(struct dcfg_trace *t, const char *seq, size_t len)
 	    &t->thread_at->end))
 		t->thread_at->end = UINT64_MAX;
 	t->thread_at->has_chunk = 1;
+	t->thread_at->line = t->row_line;
+	t->thread_at->column = t->row_column;
 	rc = t->h->chunk ? t->h->chunk(t->ctx, c) : DCFG_TRACE_OK;
 	if (rc == DCFG_TRACE_ERROR)
 		t->data_error = 1;

@@ -63,6 +63,7 @@ struct dcfg_trace {
 	 */
 	struct dcfg_seen processes, threads;
 	struct dcfg_seen_entry *thread_at;        /* the current thread's, in threads */
+	unsigned long row_line, row_column;     /* the current thread row's THREAD_ID */
 	int data_error;               /* the error is about the data, not the syntax */
 	int top_rank;                 /* the last of MAJOR_VERSION, MINOR_VERSION, PROCESSES seen */
 	int top_said;
