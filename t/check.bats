@@ -876,6 +876,25 @@ outer_loop() {
 	    '1 error, 0 warnings' | expect_findings 1
 }
 
+@test "trace: a thread in two rows whose second row starts below the end of the first" {
+	command -v jq > /dev/null || skip "jq is not installed"
+	pair 1 2 500
+	# as above, chunk 1 of thread 0 starts one instruction early, and now
+	# it opens a second row of thread 0 (the reader keeps the thread's end
+	# across rows); there it is chunk 0
+	x=$(tq 'TTHREAD(0) | (.[0] | index("PRECEDING_INSTR_COUNT")) as $p |
+	    (.[0] | index("INSTR_COUNT")) as $k | .[1][$p] + .[1][$k]')
+	tmut '(TTHREAD(0) | .[0] | index("PRECEDING_INSTR_COUNT")) as $p | TTHREAD(0)[2][$p] -= 1 |
+	    (.PROCESSES[0] | index("THREAD_DATA")) as $d | (TP[$d][0] | index("THREAD_ID")) as $k |
+	    (TP[$d][0] | index("TRACE_DATA")) as $td |
+	    TP[$d] |= [.[0]] + (.[1:] | map(if .[$k] == 0 then
+	        .[$td] as $c | [.[$td] = $c[0:2], .[$td] = [$c[0]] + $c[2:]] else [.] end) | add)'
+	[ "$(jq -c '.PROCESSES[1][3][1:] | map(.[0])' t.json)" = '[0,0,1]' ]
+	dcfg_check p/prog.dcfg.json t.json
+	printf '%s\n' "error: trace process $(pid) thread 0 chunk 0: PRECEDING_INSTR_COUNT $((x - 1)) is below the end of the chunk before ($x)" \
+	    '1 error, 0 warnings' | expect_findings 1
+}
+
 @test "trace: a thread beyond INSTR_COUNT_PER_THREAD" {
 	command -v jq > /dev/null || skip "jq is not installed"
 	pair 1 2

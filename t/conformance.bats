@@ -162,6 +162,76 @@ process_7() {
 	echo '-p 7 -p 9 --shard 1/1' | expect_stdout
 }
 
+@test "a process listed twice is refused by every reader, at its second PROCESS_ID" {
+	# process 9's row (line 22, "    [ 9,": the id at column 7) now says 7,
+	# whose first row is line 5, "    [ 7,", column 7 too (spec 3.3: the
+	# DCFG has one process a PID, so the trace one row)
+	multi twice.json '22s/\[ 9,/[ 7,/'
+	where='twice.json:22:7: PROCESSES[2].PROCESS_ID: process 7 is listed twice (first at 5:7): a trace has one row a process'
+	dcfg_expand twice.json
+	expect_error_after "dcfg-expand: $where" < <(process_7)
+	dcfg_expand --runs twice.json
+	expect_error_after "dcfg-expand: $where" < <(process_7 | sed '1s/1$/2/')
+	dcfg_expand --plan 2 twice.json
+	expect_error "dcfg-expand: $where"
+	# process 7: thread 2 has 7 + 3 edges over 20 + 8 instructions, thread 0 4 over 5
+	dcfg_expand --count twice.json
+	expect_error_after "dcfg-expand: $where" <<-'EOF'
+	# pid	tid	edges	instructions
+	7	2	10	28
+	7	0	4	5
+	EOF
+	dcfg_info twice.json
+	expect_error "dcfg-info: $where"
+	dcfg_convert --to callgrind --dcfg "$DATA/hello.dcfg.json" --trace twice.json
+	expect_error "dcfg-convert: $where"
+	# dcfg-check: a finding, exit 1, as for any trace error
+	dcfg_check "$DATA/hello.dcfg.json" twice.json
+	[ "$status" -eq 1 ] && [ ! -s stderr ]
+	printf '%s\n' 'error: trace process 7: process 7 is not in the DCFG' \
+	    "error: trace: $where" '2 errors, 0 warnings' | cmp - stdout
+}
+
+@test "a thread in two rows may not go back before the end of its first row's chunks" {
+	# process 7's thread 0 (line 18, "        [ 0,") is now thread 2, whose
+	# chunks in its row at line 13 ("        [ 2,", the id at column 11)
+	# end at 20 + 8 = 28; its chunk in the second row starts at 27 (line
+	# 21, "            [ 27,": column 15)
+	multi back2.json '18s/\[ 0,/[ 2,/; 21s/\[ 100,/[ 27,/'
+	msg='dcfg-expand: back2.json:21:15: PROCESSES[1].THREAD_DATA[2].TRACE_DATA[1].PRECEDING_INSTR_COUNT: process 7 thread 2 chunk 0: PRECEDING_INSTR_COUNT 27 is below the end of the thread'"'"'s chunks in its row at 13:11 (28): chunks are in execution order'
+	dcfg_expand back2.json
+	expect_error_after "$msg" < <(process_7 | sed 's/^# thread 0$/# thread 2/')
+	dcfg_expand --plan 2 back2.json
+	expect_error "$msg"
+	dcfg_expand --from-icount 0 --to-icount 30 back2.json
+	expect_error_after "$msg" < <(process_7 | sed 's/^# thread 0$/# thread 2/')
+	# its first row was whole: 7 + 3 edges, 28 instructions
+	dcfg_expand --count back2.json
+	expect_error_after "$msg" <<-'EOF'
+	# pid	tid	edges	instructions
+	7	2	10	28
+	EOF
+	# from 28 on it is one thread, in two rows: its chunks are [0, 20),
+	# [20, 28), [28, 33)
+	multi ok2.json '18s/\[ 0,/[ 2,/; 21s/\[ 100,/[ 28,/'
+	dcfg_expand -p 7 ok2.json
+	process_7 | sed 's/^# thread 0$/# thread 2/' | expect_stdout
+	# a third row of thread 2 (lines 22 and 23) from 30, before the end of
+	# the second row's chunk, [28, 33): the error names the second row,
+	# line 18 column 11, the row of the thread's last chunk (the sed
+	# script's new lines start at column 1, spaces only)
+	sed '21s/\] \] \] \] \],$/] ] ],\
+        [ 2, [ [ "PRECEDING_INSTR_COUNT", "INSTR_COUNT", "EDGE_COUNT", "FIRST_EDGE_ID", "EDGE_ID_SEQUENCE" ],\
+            [ 30, 5, 4, 11, "w" ] ] ] ] ],/' ok2.json > three.json
+	[ "$(wc -l < three.json)" -eq 43 ]
+	dcfg_expand --count three.json
+	expect_error_after 'dcfg-expand: three.json:23:15: PROCESSES[1].THREAD_DATA[3].TRACE_DATA[1].PRECEDING_INSTR_COUNT: process 7 thread 2 chunk 0: PRECEDING_INSTR_COUNT 30 is below the end of the thread'"'"'s chunks in its row at 18:11 (33): chunks are in execution order' <<-'EOF'
+	# pid	tid	edges	instructions
+	7	2	10	28
+	7	2	4	5
+	EOF
+}
+
 @test "-p or -t that the trace does not hold is an error naming what it holds" {
 	dcfg_expand -p 99 "$MULTI"
 	expect_error_after "dcfg-expand: $MULTI: process 99 is not in the trace: it holds processes 7 and 9" \

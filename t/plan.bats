@@ -316,8 +316,9 @@ two_processes() {
 	EOF
 	exactly_once two.json
 	sizes_are 5 5 6
-	# the same process id in two rows is one process: rows 1 and 3 are
-	# process 1 (its thread 1 comes in the second row), 2 is between
+	# the same process id in two rows is refused (spec 3.3: one process a
+	# PID): the third row's id, line 13 ("  [1, {},", column 4), names the
+	# first row's, line 3 (each row is five lines, after the two of the top)
 	chain_trace rows.json <<-'EOF'
 	process 1
 	thread 0
@@ -330,14 +331,7 @@ two_processes() {
 	chunk 0 50 5
 	EOF
 	plan 3 rows.json
-	expect_plan <<-'EOF'
-	-p 1 -t 0
-	-p 1 -t 1
-	-p 2
-	EOF
-	exactly_once rows.json
-	plan 1 rows.json
-	echo '-p 1 -p 2' | expect_plan
+	expect_error 'dcfg-expand: rows.json:13:4: PROCESSES[3].PROCESS_ID: process 1 is listed twice (first at 3:4): a trace has one row a process'
 }
 
 @test "a thread without edges and a process without threads join a line" {
@@ -503,6 +497,29 @@ two_processes() {
 	EOF
 	exactly_once tworows.json
 	sizes_are 5 5 5
+}
+
+@test "a thread whose first row has no chunks is one thread, for --bbv and --merge too" {
+	# the same chunk with and without an empty row of thread 0 before it:
+	# the same vectors, in one section, which --merge takes
+	chain_trace empty-row.json <<-'EOF'
+	process 1
+	thread 0
+	thread 0
+	chunk 0 50 5
+	EOF
+	chain_trace one-row.json <<-'EOF'
+	process 1
+	thread 0
+	chunk 0 50 5
+	EOF
+	chain_dcfg chain.json 1 5
+	dcfg-expand --chunks empty-row.json | dcfg-count --dcfg chain.json --bbv 20 > empty-row.bbv
+	dcfg-expand --chunks one-row.json | dcfg-count --dcfg chain.json --bbv 20 > one-row.bbv
+	cmp one-row.bbv empty-row.bbv
+	capture dcfg-count --merge empty-row.bbv
+	[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; return 1; }
+	cmp one-row.bbv stdout
 }
 
 @test "a thread that reaches instruction count 2^64-1 is not cut" {

@@ -36,6 +36,8 @@ struct tcheck {
 	int complete;                     /* from START, contiguous from 0, so far */
 	int seen_chunk, have_last;
 	uint64_t prev_end;
+	int backward;                /* the chunk being read starts before its thread's end: */
+	uint64_t backward_end;       /* that end, across the thread's rows */
 	uint32_t last_target;
 	uint32_t ids[BATCH];
 	struct open_run runs[DCFG_RUN_DEPTH_MAX];
@@ -162,9 +164,11 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 	    (unsigned long long)ci->pid, (unsigned long long)ci->tid, ci->index);
 	contiguous = t->seen_chunk ? ci->preceding_instr_count == t->prev_end :
 	    ci->preceding_instr_count == 0;
-	if (t->p && t->seen_chunk && ci->preceding_instr_count < t->prev_end)
+	/* the reader knows the thread's end across its rows (on_backward) */
+	if (t->p && t->backward)
 		finding(t, DCFG_SEV_ERROR, where, "PRECEDING_INSTR_COUNT %llu is below the end of the chunk before (%llu)",
-		    (unsigned long long)ci->preceding_instr_count, (unsigned long long)t->prev_end);
+		    (unsigned long long)ci->preceding_instr_count, (unsigned long long)t->backward_end);
+	t->backward = 0;
 	if (!contiguous)
 		t->complete = 0;
 	while ((n = dcfg_chunk_next_runs(c, t->ids, BATCH, &ev)) > 0 || ev.kind != DCFG_RUN_NONE) {
@@ -234,9 +238,11 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 static int
 on_backward(void *ctx, struct dcfg_chunk *c, uint64_t previous_end)
 {
-	(void)ctx;
+	struct tcheck *t = ctx;
+
 	(void)c;
-	(void)previous_end;
+	t->backward = 1;
+	t->backward_end = previous_end;
 	return DCFG_TRACE_OK;
 }
 

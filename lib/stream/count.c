@@ -179,7 +179,12 @@ on_thread(void *ctx, uint64_t tid)
 	struct counter *c = ctx;
 	size_t i;
 
-	if (c->o->bbv) {
+	/*
+	 * A thread in two trace rows in a row (the first maybe without chunks)
+	 * is one thread: its vectors go on in the section it has open, since
+	 * --merge takes a thread's vectors from one section of a table.
+	 */
+	if (c->o->bbv && !(c->bbv.open && c->n_threads > 0 && c->threads[c->thread].tid == tid)) {
 		dcfg_bbv_end(&c->bbv);
 		dcfg_out_str(c->out, "# thread ");
 		dcfg_out_u64(c->out, tid);

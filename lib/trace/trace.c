@@ -1,4 +1,4 @@
-#include "trace.h"
+#include "trace_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -58,60 +58,6 @@ SCHEMA(top,
 
 static const struct dcfg_json_field root = { "", ROOT, DCFG_JSON_OBJECT, &top, 0 };
 
-/* Chunk columns that must be known before its sequence can be decoded. */
-#define CHUNK_READY ((1u << 0) | (1u << 1) | (1u << 2) | (1u << 3))
-
-struct dcfg_chunk {
-	struct dcfg_trace *trace;
-	struct dcfg_chunk_info info;
-	struct dcfg_decoder dec;
-	const char *seq;
-	int started;
-	int failed;                   /* the error is set */
-};
-
-struct dcfg_trace {
-	const struct dcfg_trace_handler *h;
-	void *ctx;
-	struct dcfg_json *j;
-
-	struct dcfg_dict dict;
-	unsigned long *dict_places;   /* line and column of each dictionary value */
-	size_t cap_places;
-	struct dcfg_ttable table;
-	uint64_t pid, tid;
-	int skip_process, skip_thread;
-	unsigned long chunks;         /* in the current thread */
-
-	/* the transition row being read */
-	uint32_t current;
-	char code[40];
-	size_t code_len;
-	uint32_t *next;
-	size_t n_next, cap_next;
-
-	/* the chunk row being read */
-	struct dcfg_chunk chunk;
-	unsigned have;                /* CHUNK_READY bits seen */
-	char *seq_copy;               /* the sequence, when it came before other columns */
-	size_t cap_seq;
-	int seq_pending;
-	unsigned long seq_line, seq_column;
-	unsigned long first_line, first_column;
-	uint64_t thread_end;          /* where the thread's chunk before ends (PRECEDING + INSTR_COUNT) */
-	int data_error;               /* the error is about the data, not the syntax */
-	int top_rank;                 /* the last of MAJOR_VERSION, MINOR_VERSION, PROCESSES seen */
-	int top_said;
-	unsigned process_has;         /* 1: TRANSITION_TABLE, 2: THREAD_DATA in this row */
-	unsigned long dcfg_line, dcfg_column;   /* where the file shows it is a DCFG */
-};
-
-/* A data error: raised like any other, remembered as one. */
-#define DATA_FAIL(t, ...) ((t)->data_error = 1, dcfg_json_fail((t)->j, __VA_ARGS__))
-
-/* Spec 1.2.3: ids are 1 to 0x7fffffff; 0 and 0x80000000 up are reserved. */
-#define ID_MAX 0x7fffffffu
-#define RESERVED "is reserved: ids are 1 to 2147483647 (0x7fffffff)"
 
 /* The mandated order of the keys (1, 2, 3) and of each table's columns. */
 static void
@@ -202,13 +148,6 @@ on_header(void *ctx, int table)
 }
 
 static int
-answer(int rc)
-{
-	return rc == DCFG_TRACE_STOP ? DCFG_JSON_STOP :
-	    rc == DCFG_TRACE_ERROR ? DCFG_JSON_ERROR : DCFG_JSON_OK;
-}
-
-static int
 on_begin(void *ctx, int id)
 {
 	struct dcfg_trace *t = ctx;
@@ -280,69 +219,6 @@ on_end(void *ctx, int id)
 	return DCFG_JSON_OK;
 }
 
-/* Spec 3.7: FIRST_EDGE_ID is an id unless EDGE_COUNT is 0 (then it is ignored). */
-static int
-first_edge_conforms(struct dcfg_trace *t)
-{
-	const struct dcfg_chunk_info *ci = &t->chunk.info;
-
-	if (ci->edge_count == 0 || (ci->first_edge_id > 0 && ci->first_edge_id <= ID_MAX))
-		return DCFG_JSON_OK;
-	t->data_error = 1;
-	return dcfg_json_fail_at(t->j, t->first_line, t->first_column,
-	    "process %llu thread %llu chunk %lu: FIRST_EDGE_ID %llu " RESERVED,
-	    (unsigned long long)ci->pid, (unsigned long long)ci->tid, ci->index,
-	    (unsigned long long)ci->first_edge_id);
-}
-
-/*
- * Spec 3.7: chunks are in execution order. None starts before the end of
- * its thread's chunk before it, though gaps are allowed.
- */
-static int
-preceding_conforms(struct dcfg_trace *t)
-{
-	const struct dcfg_chunk_info *ci = &t->chunk.info;
-
-	if (ci->index == 0 || ci->preceding_instr_count >= t->thread_end)
-		return DCFG_JSON_OK;
-	if (t->h->backward)
-		return answer(t->h->backward(t->ctx, &t->chunk, t->thread_end));
-	return DATA_FAIL(t, "process %llu thread %llu chunk %lu: PRECEDING_INSTR_COUNT %llu is "
-	    "below the end of chunk %lu (%llu): chunks are in execution order",
-	    (unsigned long long)ci->pid, (unsigned long long)ci->tid, ci->index,
-	    (unsigned long long)ci->preceding_instr_count, ci->index - 1,
-	    (unsigned long long)t->thread_end);
-}
-
-static int
-process_chunk(struct dcfg_trace *t, const char *seq, size_t len)
-{
-	struct dcfg_chunk *c = &t->chunk;
-	int rc;
-
-	c->seq = seq;
-	c->info.sequence_length = len;
-	c->started = c->failed = 0;
-	if (first_edge_conforms(t) != DCFG_JSON_OK)
-		return DCFG_JSON_ERROR;
-	/* a chunk that ends past 2^64-1 leaves no room after it */
-	if (__builtin_add_overflow(c->info.preceding_instr_count, c->info.instr_count,
-	    &t->thread_end))
-		t->thread_end = UINT64_MAX;
-	rc = t->h->chunk ? t->h->chunk(t->ctx, c) : DCFG_TRACE_OK;
-	if (rc == DCFG_TRACE_ERROR)
-		t->data_error = 1;
-	if (rc == DCFG_TRACE_ERROR && !c->failed)
-		dcfg_json_fail_at(t->j, t->seq_line, t->seq_column,
-		    "process %llu thread %llu chunk %lu %s %llu: %s",
-		    (unsigned long long)c->info.pid, (unsigned long long)c->info.tid,
-		    c->info.index, c->dec.error_at == DCFG_SEQ_NONE ? "edge" : "character",
-		    c->dec.error_at == DCFG_SEQ_NONE ? (unsigned long long)c->dec.emitted :
-		    (unsigned long long)c->dec.error_at + 1, c->dec.error);
-	return answer(rc);
-}
-
 static int
 on_row_begin(void *ctx, int table)
 {
@@ -354,6 +230,7 @@ on_row_begin(void *ctx, int table)
 		dcfg_ttable_reset(&t->table);
 		t->skip_process = 0;
 		t->process_has = 0;
+		dcfg_seen_clear(&t->threads);
 		break;
 	case PR_TABLE:
 		t->code_len = 0;
@@ -396,7 +273,7 @@ on_row_end(void *ctx, int table)
 		break;
 	case TH_TRACE:
 		if (t->seq_pending)
-			return process_chunk(t, t->seq_copy, t->chunk.info.sequence_length);
+			return dcfg_trace_process_chunk(t, t->seq_copy, t->chunk.info.sequence_length);
 		break;
 	}
 	return DCFG_JSON_OK;
@@ -413,15 +290,19 @@ on_integer(void *ctx, int id, uint64_t v)
 	case MAJOR: top_key(t, 1); break;
 	case MINOR: top_key(t, 2); break;
 	case PR_ID:
+		if ((rc = dcfg_trace_process_once(t, v)) != DCFG_JSON_OK)
+			return rc;
 		t->pid = v;
 		rc = t->h->process ? t->h->process(t->ctx, t, v) : DCFG_TRACE_OK;
 		t->skip_process = rc == DCFG_TRACE_SKIP;
-		return answer(rc);
+		return dcfg_trace_answer(rc);
 	case TH_ID:
+		if ((rc = dcfg_trace_thread_row(t, v)) != DCFG_JSON_OK)
+			return rc;
 		t->tid = v;
 		rc = t->h->thread ? t->h->thread(t->ctx, t, t->pid, v) : DCFG_TRACE_OK;
 		t->skip_thread = rc == DCFG_TRACE_SKIP;
-		return answer(rc);
+		return dcfg_trace_answer(rc);
 	case TT_CURRENT:
 	case TT_NEXT:
 	case CH_FIRST:
@@ -437,7 +318,7 @@ on_integer(void *ctx, int id, uint64_t v)
 			dcfg_json_position(t->j, &t->first_line, &t->first_column);
 			t->have |= 1u << 3;
 			if (t->have & (1u << 2))
-				return first_edge_conforms(t);
+				return dcfg_trace_first_edge_conforms(t);
 		} else {
 			if (dcfg_reserve((void **)&t->next, &t->cap_next, t->n_next + 1,
 			    sizeof *t->next) < 0)
@@ -448,7 +329,7 @@ on_integer(void *ctx, int id, uint64_t v)
 	case CH_PRECEDING:
 		ci->preceding_instr_count = v;
 		t->have |= 1u << 0;
-		return preceding_conforms(t);
+		return dcfg_trace_preceding_conforms(t);
 	case CH_INSTRS: ci->instr_count = v; t->have |= 1u << 1; break;
 	case CH_EDGES: ci->edge_count = v; t->have |= 1u << 2; break;
 	}
@@ -475,7 +356,7 @@ on_string(void *ctx, int id, const char *s, size_t len)
 		dcfg_json_position(t->j, &t->seq_line, &t->seq_column);
 		/* In the spec's column order, decode straight from yajl's buffer. */
 		if ((t->have & CHUNK_READY) == CHUNK_READY)
-			return process_chunk(t, s, len);
+			return dcfg_trace_process_chunk(t, s, len);
 		if (dcfg_reserve((void **)&t->seq_copy, &t->cap_seq, len + 1, 1) < 0)
 			return dcfg_json_fail(t->j, "out of memory");
 		memcpy(t->seq_copy, s, len);
@@ -566,6 +447,8 @@ dcfg_trace_read(const char *path, const struct dcfg_trace_handler *h,
 		dcfg_kind_explain(path, DCFG_KIND_TRACE, err);
 	dcfg_dict_free(&t.dict);
 	dcfg_ttable_free(&t.table);
+	dcfg_seen_free(&t.processes);
+	dcfg_seen_free(&t.threads);
 	dcfg_decoder_free(&t.chunk.dec);
 	free(t.next);
 	free(t.seq_copy);
@@ -585,98 +468,4 @@ dcfg_trace_fail(struct dcfg_trace *t, const char *fmt, ...)
 	t->data_error = 1;
 	dcfg_json_fail(t->j, "%s", msg);
 	return DCFG_TRACE_ERROR;
-}
-
-const struct dcfg_chunk_info *
-dcfg_chunk_info(const struct dcfg_chunk *c)
-{
-	return &c->info;
-}
-
-ssize_t
-dcfg_chunk_next(struct dcfg_chunk *c, uint32_t *ids, size_t max)
-{
-	struct dcfg_trace *t = c->trace;
-
-	if (!c->started) {
-		c->started = 1;
-		dcfg_decoder_set_runs(&c->dec, 0);
-		if (dcfg_decoder_start(&c->dec, &t->table, &t->dict, c->info.first_edge_id,
-		    c->info.edge_count, c->seq, c->info.sequence_length) < 0)
-			return -1;
-	}
-	return dcfg_decoder_next(&c->dec, ids, max);
-}
-
-ssize_t
-dcfg_chunk_next_runs(struct dcfg_chunk *c, uint32_t *ids, size_t max,
-    struct dcfg_run_event *ev)
-{
-	struct dcfg_trace *t = c->trace;
-
-	if (!c->started) {
-		c->started = 1;
-		dcfg_decoder_set_runs(&c->dec, 1);
-		if (dcfg_decoder_start(&c->dec, &t->table, &t->dict, c->info.first_edge_id,
-		    c->info.edge_count, c->seq, c->info.sequence_length) < 0)
-			return -1;
-	}
-	return dcfg_decoder_next_runs(&c->dec, ids, max, ev);
-}
-
-uint64_t
-dcfg_chunk_emitted(const struct dcfg_chunk *c)
-{
-	return c->dec.emitted;
-}
-
-void
-dcfg_chunk_rewind(struct dcfg_chunk *c)
-{
-	c->started = 0;
-}
-
-/* A chunk's error: about edge EDGE_INDEX, or (ROW) about its row as a whole. */
-static int
-chunk_vfail(struct dcfg_chunk *c, int row, uint64_t edge_index, const char *fmt, va_list ap)
-{
-	struct dcfg_trace *t = c->trace;
-	char msg[300];
-
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	t->data_error = 1;
-	if (row)
-		dcfg_json_fail_at(t->j, t->seq_line, t->seq_column, "process %llu thread %llu chunk %lu: %s",
-		    (unsigned long long)c->info.pid, (unsigned long long)c->info.tid,
-		    c->info.index, msg);
-	else
-		dcfg_json_fail(t->j, "process %llu thread %llu chunk %lu edge %llu: %s",
-		    (unsigned long long)c->info.pid, (unsigned long long)c->info.tid,
-		    c->info.index, (unsigned long long)edge_index, msg);
-	c->failed = 1;
-	return DCFG_TRACE_ERROR;
-}
-
-int
-dcfg_chunk_fail(struct dcfg_chunk *c, uint64_t edge_index, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = chunk_vfail(c, 0, edge_index, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-int
-dcfg_chunk_fail_row(struct dcfg_chunk *c, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = chunk_vfail(c, 1, 0, fmt, ap);
-	va_end(ap);
-	return rc;
 }

@@ -1,7 +1,10 @@
 /*
  * The DCFG-trace reader (spec section 3), in one streaming pass. Memory is
  * the string dictionary, the transition table and the longest single
- * EDGE_ID_SEQUENCE string; it does not grow with chunks, threads or edges.
+ * EDGE_ID_SEQUENCE string, and 40 bytes for each process id and for each
+ * thread id of the current process (a process is listed once, and a
+ * thread's chunks are in order across its rows); it does not grow with
+ * chunks or edges.
  *
  * The consumer is called for each process, thread and chunk, in file
  * order, and pulls a chunk's edges only if it wants them: a chunk it does

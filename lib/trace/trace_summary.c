@@ -6,6 +6,7 @@
 #include "input.h"
 #include "json.h"
 #include "kind.h"
+#include "seen.h"
 #include "vec.h"
 
 enum field_id {
@@ -57,6 +58,7 @@ struct reader {
 	uint64_t chunk_instrs, chunk_edges;
 	int found;                              /* only_pid: the process was there */
 	unsigned long dcfg_line, dcfg_column;   /* where the file shows it is a DCFG */
+	struct dcfg_seen processes;             /* refused twice, as dcfg_trace_read does */
 };
 
 static int
@@ -165,10 +167,19 @@ on_integer(void *ctx, int id, uint64_t v)
 	switch (id) {
 	case MAJOR: r->s->major_version = v; r->s->has_version |= 1; break;
 	case MINOR: r->s->minor_version = v; r->s->has_version |= 2; break;
-	case PR_ID:
+	case PR_ID: {
+		struct dcfg_seen_entry *e;
+		int found;
+		if ((e = dcfg_seen_get(&r->processes, v, &found)) == NULL)
+			return dcfg_json_fail(r->j, "out of memory");
+		if (found)
+			return dcfg_json_fail(r->j, "process %llu is listed twice (first at %lu:%lu): "
+			    "a trace has one row a process", (unsigned long long)v, e->line, e->column);
+		dcfg_json_position(r->j, &e->line, &e->column);
 		r->p.pid = v;
 		r->skip = r->opt && r->opt->only_pid && v != r->opt->pid;
 		break;
+	}
 	case TH_ID: r->th.tid = v; break;
 	case CH_INSTRS: r->chunk_instrs = v; break;
 	case CH_EDGES: r->chunk_edges = v; break;
@@ -251,6 +262,7 @@ dcfg_trace_summarize(const char *path, const struct dcfg_trace_summary_options *
 	dcfg_json_free(r.j);
 	dcfg_input_close(in);
 	free(r.p.threads);
+	dcfg_seen_free(&r.processes);
 	if (rc < 0)
 		dcfg_trace_summary_free(s);
 	return rc < 0 ? -1 : 0;

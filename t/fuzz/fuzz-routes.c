@@ -313,38 +313,6 @@ make_plan(struct mem *m, const char *trace, const struct dcfg *d, size_t size)
 }
 
 /*
- * Classes of input that today's library gets wrong on the way to a
- * merge, skipped so that a short run finds something else; each is to go
- * when its fix lands. -DFUZZ_ROUTES_STRICT keeps them in.
- */
-static int
-known_merge_bug(int kind, const struct digest *want)
-{
-#ifndef FUZZ_ROUTES_STRICT
-	/*
-	 * TEMPORARY (issue 23: chunks that go backwards, to be refused by
-	 * --plan): a thread whose chunk starts before the one before it ended
-	 * (or a thread listed twice) gives --bbv vectors that overlap.
-	 */
-	if (kind == KIND_BBV && want->backwards)
-		return 1;
-	/*
-	 * TEMPORARY (found by this target): a process, or a thread of one,
-	 * listed twice in the trace, which dcfg-expand decodes: its table has
-	 * the process twice, and --merge refuses the rows as the same key
-	 * twice, or drops the empty section; its vectors are "in several
-	 * files" for --merge even in one table.
-	 */
-	if (want->twice)
-		return 1;
-#else
-	(void)kind;
-	(void)want;
-#endif
-	return 0;
-}
-
-/*
  * dcfg-expand --plan N: each line expanded as the reference was (plain or
  * runs) and counted by KIND; merged, the tables equal WHOLE, the
  * reference's own table (REFUSED: none), and the edges are the reference's.
@@ -389,8 +357,6 @@ check_plan(const char *trace, const struct mem *ref, int runs, const struct dcfg
 	if (!want.wrap && (edges != want.edges || sum != want.sum))
 		disagree("the shards of --plan hold other edges than one run", NULL);
 	if (whole_rc != DONE)
-		return;
-	if (known_merge_bug(kind, &want))
 		return;
 	if (merge_to(&merged, tables, n) == REFUSED)
 		disagree("dcfg-count --merge refuses the tables of a plan's shards", kind_names[kind]);

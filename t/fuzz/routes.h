@@ -85,7 +85,6 @@ parse_u64(const char **p)
 /* A thread of a stream or of --count: its edges (weighted) and instructions. */
 struct row {
 	uint64_t pid, tid, edges, instrs;
-	uint64_t end;        /* where its last chunk marker ends */
 	int instrs_wrap;     /* the chunks' INSTR_COUNT add up past 2^64 - 1 */
 };
 
@@ -102,8 +101,6 @@ struct digest {
 	int many;            /* more threads than ROWS_MAX: rows not compared */
 	int wrap;            /* a weight past 2^64 - 1: nothing compared */
 	int chunk_wrap;      /* a chunk's PRECEDING + INSTRS past 2^64 - 1 */
-	int backwards;       /* a thread's chunk starts before the one before it ended */
-	int twice;           /* a process, or a thread of one, listed twice */
 	uint64_t edges, sum, ordered;
 };
 
@@ -117,23 +114,10 @@ mix(uint64_t pid, uint64_t tid, uint64_t id)
 	return h ^ (h >> 29);
 }
 
-/* Where the chunks of R's thread (in R and in the rows of that thread before it) end. */
-static uint64_t
-ended(const struct digest *d, const struct row *r)
-{
-	uint64_t end = r->end;
-	const struct row *q;
-
-	for (q = d->rows; q < r; q++)
-		if (q->pid == r->pid && q->tid == r->tid && q->end > end)
-			end = q->end;
-	return end;
-}
-
 static void
 digest_stream(const char *s, struct digest *d)
 {
-	uint64_t w[DCFG_RUN_DEPTH_MAX + 2] = { 1 }, pid = 0, tid = 0, v, pids[ROWS_MAX], n_pids = 0;
+	uint64_t w[DCFG_RUN_DEPTH_MAX + 2] = { 1 }, pid = 0, tid = 0, v;
 	unsigned depth = 0;
 	struct row *r = NULL;
 
@@ -143,17 +127,11 @@ digest_stream(const char *s, struct digest *d)
 			s += 10;
 			pid = parse_u64(&s);
 			r = NULL;
-			for (v = 0; v < n_pids; v++)
-				d->twice |= pids[v] == pid;
-			if (n_pids < ROWS_MAX)
-				pids[n_pids++] = pid;
 		} else if (strncmp(s, "# thread ", 9) == 0) {
 			s += 9;
 			tid = parse_u64(&s);
 			if (d->n_rows == ROWS_MAX)
 				d->many = 1;
-			for (v = 0; v < d->n_rows; v++)
-				d->twice |= d->rows[v].pid == pid && d->rows[v].tid == tid;
 			r = d->many ? NULL : &d->rows[d->n_rows++];
 			if (r)
 				*r = (struct row){ .pid = pid, .tid = tid };
@@ -163,9 +141,6 @@ digest_stream(const char *s, struct digest *d)
 			v = parse_u64(&s);
 			s++;
 			d->chunk_wrap |= __builtin_add_overflow(v, parse_u64(&s), &end);
-			d->backwards |= r && v < ended(d, r);
-			if (r)
-				r->end = end;
 			v = end - v;   /* the chunk's INSTRS */
 			if (r && __builtin_add_overflow(r->instrs, v, &r->instrs))
 				r->instrs_wrap = 1;
