@@ -71,7 +71,12 @@ seed_stream() {
 # The routes target's seeds (t/fuzz/seeds-routes.sh writes them), the trace
 # target's and the sample trace: each a trace that the sample DCFG is read with.
 seed_routes() {
-	cp "$top"/t/fuzz/seeds/routes/* "$top"/t/fuzz/seeds/trace/* "$1"/
+	local f
+	cp "$top"/t/fuzz/seeds/routes/* "$1"/
+	# the trace seeds under a prefix: both sets have a zero-bit bomb
+	for f in "$top"/t/fuzz/seeds/trace/*; do
+		cp "$f" "$1/trace-${f##*/}"
+	done
 	bzip2 -dc "$data/sample/prog.trace.json.bz2" > "$1/sample.trace.json"
 }
 

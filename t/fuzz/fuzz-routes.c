@@ -390,6 +390,13 @@ check_encode(const struct mem *ref, int runs, const struct dcfg *d, size_t size)
 	digest_stream(ref->buf, &want);
 	if (rc < 0 && want.chunk_wrap)
 		return;   /* a chunk no instruction count can place: encode refuses it, rightly */
+	/*
+	 * Encode prices every edge by the DCFG, as dcfg-count does: a stream
+	 * whose instructions by the DCFG pass 2^64 - 1 (a run of huge weight),
+	 * or that names an edge the DCFG lacks, is refused by both.
+	 */
+	if (rc < 0 && count_to(&trace, ref->path, DCFG_BY_THREAD) == REFUSED)
+		return;
 	if (rc < 0) {
 		fprintf(stderr, "fuzz-routes: encode: %s: %s\n", err.file, err.message);
 		disagree("dcfg-encode refuses a stream dcfg-expand wrote", NULL);
