@@ -889,6 +889,18 @@ EOF
 	expect_encode_error 'dcfg-encode: bad.edges:5:1: not an edge id'
 }
 
+@test "chunk markers that go backwards are refused at the marker" {
+	# chunk 0 runs from 0 to 0 + 10; the next marker starts at 5 (spec 3.7:
+	# chunks in execution order)
+	stream back.edges '# process 1' '# thread 0' '# chunk 0 10 2' 10 11 '# chunk 5 4 1' 10
+	dcfg_encode back.edges
+	expect_encode_error 'dcfg-encode: back.edges:7:1: this chunk starts at instruction 5, before the chunk before it ends (10)'
+	# meeting exactly, or after a gap, is no error
+	stream ok.edges '# process 1' '# thread 0' '# chunk 0 10 2' 10 11 '# chunk 10 4 1' 10 '# chunk 20 4 1' 11
+	dcfg_encode ok.edges
+	[ "$status" -eq 0 ] || { show; false; }
+}
+
 @test "an edge id of more than 32 bits" {
 	stream big.edges '# process 1' '# thread 0' 2147483647 4294967296
 	dcfg_encode big.edges

@@ -43,6 +43,7 @@ struct enc {
 	uint64_t n_exp;                 /* edges the chunk stands for: its EDGE_COUNT */
 	int open, marker;
 	uint64_t marker_preceding, marker_instrs, instrs;
+	unsigned long marker_line;   /* where the open chunk's marker is */
 	/* scratch for writing */
 	struct dcfg_chunkenc *ce;
 	uint32_t *tokens;      size_t cap_tokens;
@@ -171,6 +172,16 @@ close_chunk(struct enc *e, int split)
 	else
 		instrs = e->marker && !split && !e->continuation ? e->marker_instrs : 0;
 	preceding = e->marker && !e->continuation ? e->marker_preceding : e->running;
+	/*
+	 * A trace's chunks are in execution order (spec 3.7). A marker that
+	 * starts before the chunk before it ends, by the instructions counted
+	 * (the DCFG's with --dcfg), would make a trace no reader takes.
+	 */
+	if (preceding < e->running)
+		return dcfg_error_at(e->err, e->name, e->marker_line, 1,
+		    "this chunk starts at instruction %llu, before the chunk before it ends (%llu%s)",
+		    (unsigned long long)preceding, (unsigned long long)e->running,
+		    e->o->dcfg ? ", by the DCFG's instruction counts" : "");
 	if (preceding > UINT64_MAX - instrs)
 		return fail_at(e, e->r->lineno,
 		    "the thread's instructions up to this chunk's end exceed %llu", UINT64_MAX);
@@ -201,6 +212,7 @@ open_chunk(struct enc *e, int marker, uint64_t preceding, uint64_t instrs)
 		e->continuation = 0;
 		e->marker_preceding = preceding;
 		e->marker_instrs = instrs;
+		e->marker_line = e->r->lineno;
 	}
 }
 
