@@ -37,8 +37,11 @@ main(int argc, char **argv)
 
 	dcfg_cli_start();
 	while ((c = getopt_long(argc, argv, DCFG_STAGE_SHORTOPTS "l", longopts, NULL)) != -1) {
-		if (dcfg_stage_option(c, prog, help, &a))
+		if (dcfg_stage_option(c, prog, help, &a)) {
+			if (a.stop)
+				return a.status;
 			continue;
+		}
 		if (c == 'l')
 			list = 1;
 		else if (c == 'O')

@@ -127,8 +127,11 @@ convert(int argc, char **argv, struct chosen *ch_list)
 
 	dcfg_cli_start();
 	while ((ch = getopt_long(argc, argv, DCFG_STAGE_SHORTOPTS "f:T:p:", longopts, NULL)) != -1) {
-		if (dcfg_stage_option(ch, prog, help, &a))
+		if (dcfg_stage_option(ch, prog, help, &a)) {
+			if (a.stop)
+				return a.status;
 			continue;
+		}
 		switch (ch) {
 		case 'f': to = optarg; break;
 		case 'T': o.trace_path = optarg; break;

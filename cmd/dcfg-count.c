@@ -97,8 +97,11 @@ main(int argc, char **argv)
 
 	dcfg_cli_start();
 	while ((c = getopt_long(argc, argv, DCFG_STAGE_SHORTOPTS "b:n:", longopts, NULL)) != -1) {
-		if (dcfg_stage_option(c, prog, help, &a))
+		if (dcfg_stage_option(c, prog, help, &a)) {
+			if (a.stop)
+				return a.status;
 			continue;
+		}
 		switch (c) {
 		case 'b':
 			if (dcfg_count_by_parse(optarg, &o.by) < 0) {

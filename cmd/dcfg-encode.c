@@ -41,8 +41,11 @@ main(int argc, char **argv)
 
 	dcfg_cli_start();
 	while ((c = getopt_long(argc, argv, DCFG_STAGE_SHORTOPTS, longopts, NULL)) != -1) {
-		if (dcfg_stage_option(c, prog, help, &a))
+		if (dcfg_stage_option(c, prog, help, &a)) {
+			if (a.stop)
+				return a.status;
 			continue;
+		}
 		if (c == OPT_CHUNK &&
 		    (dcfg_parse_c_integer(optarg, strlen(optarg), &opt.chunk_edges, &why) < 0 ||
 		    opt.chunk_edges == 0 || opt.chunk_edges > UINT32_MAX / 2)) {

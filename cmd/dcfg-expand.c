@@ -170,8 +170,11 @@ main(int argc, char **argv)
 	dcfg_cli_start();
 	opt.to = UINT64_MAX;
 	while ((c = getopt_long(argc, argv, DCFG_STAGE_SHORTOPTS "p:t:", longopts, NULL)) != -1) {
-		if (dcfg_stage_option(c, prog, help, &a))
+		if (dcfg_stage_option(c, prog, help, &a)) {
+			if (a.stop)
+				return a.status;
 			continue;
+		}
 		switch (c) {
 		case 'p':
 		case 't':

@@ -4,6 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int
+stop(struct dcfg_stage_args *a, int status)
+{
+	a->stop = 1;
+	a->status = status;
+	return 1;
+}
+
 int
 dcfg_stage_option(int c, const char *prog, const char *help,
     struct dcfg_stage_args *a)
@@ -13,9 +21,15 @@ dcfg_stage_option(int c, const char *prog, const char *help,
 	case 'o': a->out_path = optarg; return 1;
 	case 'P': a->mode = DCFG_PROGRESS_ON; return 1;
 	case 'q': a->mode = DCFG_PROGRESS_OFF; return 1;
-	case 'h': fputs(help, stdout); exit(DCFG_EXIT_OK);
-	case 'V': printf("%s (dcfg-tools) %s\n", prog, DCFG_VERSION); exit(DCFG_EXIT_OK);
-	case '?': fputs(help, stderr); exit(DCFG_EXIT_USAGE);
+	case 'h':
+		fputs(help, stdout);
+		return stop(a, DCFG_EXIT_OK);
+	case 'V':
+		printf("%s (dcfg-tools) %s\n", prog, DCFG_VERSION);
+		return stop(a, DCFG_EXIT_OK);
+	case '?':
+		fputs(help, stderr);
+		return stop(a, DCFG_EXIT_USAGE);
 	}
 	return 0;
 }

@@ -13,12 +13,15 @@
 struct dcfg_stage_args {
 	const char *dcfg_path, *out_path, *stream;
 	enum dcfg_progress_mode mode;
+	int stop;     /* --help, --version or a usage error: the command ends ... */
+	int status;   /* ... with this exit status */
 };
 
 /*
  * Handles the shared options (returns 1), or leaves C to the caller
- * (returns 0); HELP is printed for -h. Exits for --help, --version and
- * usage errors, like the commands' own option handling would.
+ * (returns 0); HELP is printed for -h. After --help, --version or a
+ * usage error it sets A->stop, and the command returns A->status: the
+ * library never ends the program itself.
  */
 int dcfg_stage_option(int c, const char *prog, const char *help,
     struct dcfg_stage_args *a);
