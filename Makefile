@@ -8,11 +8,12 @@ VERSION   = 0.1.0
 
 CC       ?= cc
 CFLAGS   ?= -O2 -g
-# lib/ is grouped by concept (README, Library); its headers are included by
-# bare name, as they are once installed in one directory.
-LIB_DIRS  = common dcfg trace encode stream convert check
+# lib/ is grouped by concept (README, Library). A header of the same group is
+# included by its bare name, one of another group by GROUP/NAME.h, and the
+# public ones (include/dcfg) as <dcfg/NAME.h>, as a user includes them.
+LIB_DIRS  = common dcfg trace stream info expand count encode convert check cli
 DCFG_CFLAGS = -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L \
-              -DDCFG_VERSION='"$(VERSION)"' $(LIB_DIRS:%=-Ilib/%) -pthread
+              -DDCFG_VERSION='"$(VERSION)"' -Iinclude -Ilib -pthread
 DCFG_LIBS = -lyajl -lz -lbz2 -pthread
 
 # BUILD=build-asan SAN=1 gives the sanitizer build that `make check` also tests.
@@ -27,7 +28,7 @@ CMDS     = dcfg-info dcfg-expand dcfg-encode dcfg-edges dcfg-blocks dcfg-count d
            dcfg-convert
 LIB_SRC  = $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c))
 LIB_OBJ  = $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o)
-HEADERS  = $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.h))
+HEADERS  = $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.h)) $(wildcard include/dcfg/*.h)
 BINS     = $(CMDS:%=$(BUILD)/bin/%)
 MANPAGES = $(wildcard man/man*/*.[0-9])
 

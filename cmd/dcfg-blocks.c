@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "blocks.h"
-#include "stagecli.h"
+#include "stream/blocks.h"
+#include "cli/stagecli.h"
 
 static const char *prog = "dcfg-blocks";
 static const char help[] =

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
-#include "cli.h"
-#include "json.h"
+#include "check/check.h"
+#include "cli/cli.h"
+#include "common/json.h"
 
 static const char *prog = "dcfg-check";
 static const char help[] =

@@ -6,9 +6,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "convert.h"
-#include "json.h"
-#include "stagecli.h"
+#include "convert/convert.h"
+#include "common/json.h"
+#include "cli/stagecli.h"
 
 static const char *prog = "dcfg-convert";
 static const char help[] =

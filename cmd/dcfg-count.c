@@ -2,10 +2,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "count.h"
-#include "count_merge.h"
-#include "json.h"
-#include "stagecli.h"
+#include "count/count.h"
+#include "count/count_merge.h"
+#include "common/json.h"
+#include "cli/stagecli.h"
 
 static const char *prog = "dcfg-count";
 static const char help[] =

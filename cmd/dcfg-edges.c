@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "edges.h"
-#include "stagecli.h"
+#include "stream/edges.h"
+#include "cli/stagecli.h"
 
 static const char *prog = "dcfg-edges";
 static const char help[] =

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encode.h"
-#include "json.h"
-#include "stagecli.h"
+#include "encode/encode.h"
+#include "common/json.h"
+#include "cli/stagecli.h"
 
 static const char *prog = "dcfg-encode";
 

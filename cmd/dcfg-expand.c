@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expand.h"
-#include "json.h"
-#include "plan.h"
-#include "stagecli.h"
+#include "expand/expand.h"
+#include "common/json.h"
+#include "expand/plan.h"
+#include "cli/stagecli.h"
 
 #define MAX_IDS 1024
 

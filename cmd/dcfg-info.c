@@ -4,13 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "dcfg.h"
-#include "json.h"
-#include "kind.h"
-#include "output.h"
-#include "summary.h"
-#include "trace_summary.h"
+#include "cli/cli.h"
+#include <dcfg/dcfg.h>
+#include "common/json.h"
+#include "common/kind.h"
+#include "common/output.h"
+#include "info/summary.h"
+#include "info/trace_summary.h"
 
 static const char *prog = "dcfg-info";
 

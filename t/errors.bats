@@ -67,7 +67,7 @@ load test_helper
 }
 
 # ---------------------------------------------------------------------------
-# lib/common/input.c, output.c, cli.c: files
+# lib/common/input.c, output.c, lib/cli/cli.c: files
 
 @test "input: a directory is not a file" {
 	mkdir adir
@@ -152,7 +152,7 @@ SEQ1='PROCESSES[1].THREAD_DATA[1].TRACE_DATA[1].EDGE_ID_SEQUENCE: process 1 thre
 }
 
 # ---------------------------------------------------------------------------
-# dcfg-expand (cmd/dcfg-expand.c, lib/trace/expand.c)
+# dcfg-expand (cmd/dcfg-expand.c, lib/expand/expand.c)
 
 @test "dcfg-expand: 1025 times -p" {
 	args=()

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The library's lookups (lib/dcfg/dcfg.h), through the test driver t/tools/lookup.c.
+# The library's lookups (include/dcfg/dcfg.h), through the test driver t/tools/lookup.c.
 # Every answer below is worked out by hand from t/data/lookup.dcfg.json:
 # two processes (100 and 0x200) sharing node id 1000 and edge id 7; sparse
 # ids (2000000001, 1500000000, 2147483000) that force the hashed id map;

@@ -5,8 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "stream.h"     /* DCFG_RUN_DEPTH_MAX: the decoder's runs nest no deeper */
-#include "trace.h"
+#include <dcfg/trace.h>
 
 #define BATCH 4096
 

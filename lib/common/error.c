@@ -1,4 +1,4 @@
-#include "error.h"
+#include <dcfg/error.h>
 
 #include <stdarg.h>
 #include <stdio.h>

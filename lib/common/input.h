@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "error.h"
+#include <dcfg/error.h>
 
 struct dcfg_input;
 

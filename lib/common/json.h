@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include <dcfg/error.h>
 #include "input.h"
 
 enum dcfg_json_kind {

@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 
-#include "error.h"
+#include <dcfg/error.h>
 
 enum dcfg_kind {
 	DCFG_KIND_UNKNOWN,   /* nothing that tells yet: more bytes may */

@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "error.h"
+#include <dcfg/error.h>
 
 #define DCFG_OUTPUT_BUFSIZE (256 * 1024)
 

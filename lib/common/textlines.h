@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include <dcfg/error.h>
 
 #define DCFG_TEXT_LINE_MAX ((size_t)1 << 28)
 

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "output.h"
+#include "common/output.h"
 #include "profile.h"
 
 struct dcfg_callgrind_header {

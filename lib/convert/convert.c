@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "progress.h"
+#include "common/progress.h"
 #include "replay.h"
 
 static const struct dcfg_format formats[] = {

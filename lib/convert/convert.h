@@ -9,9 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dcfg.h"
-#include "error.h"
-#include "output.h"
+#include <dcfg/dcfg.h>
+#include <dcfg/error.h>
+#include "common/output.h"
 #include "profile.h"
 
 struct dcfg_convert_options {

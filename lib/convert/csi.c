@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "convert.h"
-#include "vec.h"
+#include "common/vec.h"
 
 static void
 write_block(struct csi *s, uint32_t v)

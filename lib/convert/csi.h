@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "output.h"
+#include "common/output.h"
 #include "profile.h"
 
 /* A block's line list repeats a line per instruction: more than this many is refused. */

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vec.h"
+#include "common/vec.h"
 
 /* Control flow inside a routine: branches, fall-through and bypasses. */
 static int

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "convert.h"
-#include "output.h"
+#include "common/output.h"
 #include "profile.h"
 
 /* S inside a DOT string: quotes, backslashes and entities kept literal. */

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "dot.h"
-#include "json.h"
+#include "common/json.h"
 
 /* ---- one routine, its blocks in its loops ---- */
 

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "gprof.h"
-#include "names.h"
-#include "vec.h"
+#include "dcfg/names.h"
+#include "common/vec.h"
 
 uint32_t
 dcfg_profile_block_of(const struct dcfg_profile *pf, uint32_t node_id)

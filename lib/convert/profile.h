@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dcfg.h"
-#include "error.h"
+#include <dcfg/dcfg.h>
+#include <dcfg/error.h>
 
 #define DCFG_ALL_THREADS UINT32_MAX
 

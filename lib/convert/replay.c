@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stream.h"     /* DCFG_RUN_DEPTH_MAX */
-#include "trace.h"
-#include "vec.h"
+#include <dcfg/trace.h>
+#include "trace/sequence.h"     /* DCFG_TOKEN_RUN, DCFG_TOKEN_END */
+#include "common/vec.h"
 
 #define BATCH 4096
 

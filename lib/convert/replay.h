@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "error.h"
+#include <dcfg/error.h>
 #include "profile.h"
 
 #define DCFG_REPLAY_MAX_DEPTH (1u << 20)

@@ -5,16 +5,16 @@
  * may come after its nested tables, so records point to their owner by the
  * index it will get, and ids are resolved after the pass (index.c).
  */
-#include "dcfg.h"
+#include <dcfg/dcfg.h>
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "input.h"
+#include "common/input.h"
 #include "index.h"
-#include "json.h"
-#include "kind.h"
-#include "vec.h"
+#include "common/json.h"
+#include "common/kind.h"
+#include "common/vec.h"
 
 enum field_id {
 	ROOT, MAJOR, MINOR,

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vec.h"
+#include "common/vec.h"
 
 struct named {
 	const char *name;

@@ -13,8 +13,8 @@
 
 #include <stdint.h>
 
-#include "dcfg.h"
-#include "output.h"
+#include <dcfg/dcfg.h>
+#include "common/output.h"
 
 struct dcfg_names {
 	const struct dcfg *d;

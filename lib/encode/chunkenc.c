@@ -2,7 +2,7 @@
 
 #include <stdlib.h>
 
-#include "vec.h"
+#include "common/vec.h"
 
 /*
  * The coder between two edges: the edge it codes from (none before the

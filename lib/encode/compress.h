@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "output.h"
+#include "common/output.h"
 
 #define DCFG_DICT_VALUE 24      /* characters of a dictionary value */
 

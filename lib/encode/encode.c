@@ -11,10 +11,10 @@
 
 #include "chunkenc.h"
 #include "compress.h"
-#include "progress.h"
-#include "stream.h"
-#include "tempfiles.h"
-#include "vec.h"
+#include "common/progress.h"
+#include <dcfg/stream.h>
+#include "common/tempfiles.h"
+#include "common/vec.h"
 
 struct eproc {
 	const struct dcfg_process *dp;

@@ -12,9 +12,9 @@
 
 #include <stdint.h>
 
-#include "dcfg.h"
-#include "error.h"
-#include "output.h"
+#include <dcfg/dcfg.h>
+#include <dcfg/error.h>
+#include "common/output.h"
 
 struct dcfg_encode_options {
 	const struct dcfg *dcfg;            /* NULL, or the paired DCFG (blocks, edges) */

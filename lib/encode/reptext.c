@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vec.h"
+#include "common/vec.h"
 
 struct dcfg_text *
 dcfg_text_new(struct dcfg_text_arena *a)

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "huffman.h"
-#include "vec.h"
+#include "common/vec.h"
 
 #define HOT 4096        /* uses of a transition that make a group pay for its ids */
 #define MAX_CODE 32

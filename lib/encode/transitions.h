@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "output.h"
+#include "common/output.h"
 
 #define DCFG_MAX_GROUP 16    /* ids merged into one NEXT_EDGE_IDS group */
 

@@ -2,8 +2,8 @@
 #ifndef DCFG_BLOCKS_H
 #define DCFG_BLOCKS_H
 
-#include "dcfg.h"
-#include "output.h"
+#include <dcfg/dcfg.h>
+#include "common/output.h"
 #include "stage.h"
 
 /* OFFSETS: only image+offset and symbol, without the edge id, for diffing runs. */

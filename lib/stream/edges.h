@@ -4,8 +4,8 @@
 
 #include <stdint.h>
 
-#include "dcfg.h"
-#include "output.h"
+#include <dcfg/dcfg.h>
+#include "common/output.h"
 #include "stage.h"
 
 /* The types named in LIST (names or classes, comma-separated) as a mask of kinds; -1 and *bad. */

@@ -1,6 +1,6 @@
 #include "provenance.h"
 
-#include "textlines.h"
+#include "common/textlines.h"
 
 #include <stdlib.h>
 #include <string.h>

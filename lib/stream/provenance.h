@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "output.h"
+#include "common/output.h"
 
 struct dcfg_recorded_selection {
 	uint64_t shard, shards;          /* K of N; 0 of 0: not a shard of a plan */

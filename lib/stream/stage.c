@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "progress.h"
-#include "vec.h"
+#include "common/progress.h"
+#include "common/vec.h"
 
 static void
 fields_line(struct dcfg_stage *s, const struct dcfg_stream_record *theirs)

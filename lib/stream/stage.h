@@ -6,10 +6,10 @@
 #ifndef DCFG_STAGE_H
 #define DCFG_STAGE_H
 
-#include "dcfg.h"
-#include "error.h"
-#include "output.h"
-#include "stream.h"
+#include <dcfg/dcfg.h>
+#include <dcfg/error.h>
+#include "common/output.h"
+#include <dcfg/stream.h>
 
 struct dcfg_stage {
 	const struct dcfg *dcfg;

@@ -1,12 +1,12 @@
-#include "stream.h"
+#include <dcfg/stream.h>
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "input.h"
-#include "kind.h"
-#include "vec.h"
+#include "common/input.h"
+#include "common/kind.h"
+#include "common/vec.h"
 
 #define BUF_SIZE (256 * 1024)
 #define MAX_LINE (1024 * 1024)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vec.h"
+#include "common/vec.h"
 
 #define NONE DCFG_SEQ_NONE
 

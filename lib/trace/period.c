@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "sequence_internal.h"
-#include "stream.h"     /* DCFG_RUN_DEPTH_MAX: runs nest no deeper than a stream may */
-#include "vec.h"
+#include <dcfg/trace.h>     /* DCFG_RUN_DEPTH_MAX */
+#include "common/vec.h"
 
 
 void

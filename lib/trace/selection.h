@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include <dcfg/error.h>
 
 #define DCFG_SELECTION_SHOWN 8   /* ids of what the trace holds, named in the error */
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "sequence_internal.h"
-#include "vec.h"
+#include "common/vec.h"
 
 #define NONE DCFG_SEQ_NONE
 #define B64(c) DCFG_B64(c)

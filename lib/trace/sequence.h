@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <dcfg/trace.h>
+
 #include "dict.h"
 #include "ttable.h"
 
@@ -35,16 +37,6 @@ struct dcfg_xframe;
  */
 #define DCFG_PERIOD_MAX 65536
 
-enum dcfg_run_kind {
-	DCFG_RUN_NONE,     /* nothing follows the edges */
-	DCFG_RUN_BEGIN,    /* a run follows: the next edges, up to its end, run COUNT times */
-	DCFG_RUN_END       /* the innermost run ends */
-};
-
-struct dcfg_run_event {
-	enum dcfg_run_kind kind;
-	uint64_t count;    /* of a DCFG_RUN_BEGIN: at least 1 */
-};
 
 /*
  * A run kept in memory, as the decoder and its consumers keep one: 64-bit

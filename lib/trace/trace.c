@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input.h"
-#include "json.h"
-#include "kind.h"
+#include "common/input.h"
+#include "common/json.h"
+#include "common/kind.h"
 #include "sequence.h"
 #include "ttable.h"
-#include "vec.h"
+#include "common/vec.h"
 
 enum field_id {
 	ROOT, MAJOR, MINOR, PROCESSES,

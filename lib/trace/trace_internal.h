@@ -10,10 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "json.h"
+#include "common/json.h"
 #include "seen.h"
 #include "sequence.h"
-#include "trace.h"
+#include <dcfg/trace.h>
 #include "ttable.h"
 
 /* Chunk columns that must be known before its sequence can be decoded. */

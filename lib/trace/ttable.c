@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vec.h"
+#include "common/vec.h"
 
 #define LUT_MAX_BITS 16
 

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "idmap.h"
+#include "common/idmap.h"
 
 #define DCFG_TTABLE_NONE UINT32_MAX
 

@@ -4,7 +4,7 @@
 #include <dirent.h>
 #include <string.h>
 
-#include "convert.h"
+#include "convert/convert.h"
 
 static char dir[] = "/tmp/fuzz-convert.XXXXXX";
 

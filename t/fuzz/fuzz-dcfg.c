@@ -1,10 +1,10 @@
 /* The JSON table layer and the DCFG loader, then what dcfg-info and dcfg-check do with a DCFG. */
 #include "fuzz.h"
 
-#include "check.h"
-#include "dcfg.h"
-#include "output.h"
-#include "summary.h"
+#include "check/check.h"
+#include <dcfg/dcfg.h>
+#include "common/output.h"
+#include "info/summary.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "count_merge.h"
+#include "count/count_merge.h"
 
 #define FILES 4
 

@@ -48,13 +48,13 @@
 #include <errno.h>
 #include <fcntl.h>
 
-#include "count.h"
-#include "count_merge.h"
-#include "blocks.h"
-#include "edges.h"
-#include "encode.h"
-#include "expand.h"
-#include "plan.h"
+#include "count/count.h"
+#include "count/count_merge.h"
+#include "stream/blocks.h"
+#include "stream/edges.h"
+#include "encode/encode.h"
+#include "expand/expand.h"
+#include "expand/plan.h"
 #include "routes.h"
 
 #define CAP_BYTES (256 * 1024)   /* a route's stream: some 40,000 edges */

@@ -15,8 +15,8 @@
 
 #include <string.h>
 
-#include "sequence.h"
-#include "ttable.h"
+#include "trace/sequence.h"
+#include "trace/ttable.h"
 #include "seqref.h"
 
 #define MAX_EDGES 4096   /* enough for every shape of the expander; more only slows the search */

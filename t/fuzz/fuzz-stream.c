@@ -18,10 +18,10 @@
 
 #include <string.h>
 
-#include "blocks.h"
-#include "count.h"
-#include "edges.h"
-#include "stream.h"
+#include "stream/blocks.h"
+#include "count/count.h"
+#include "stream/edges.h"
+#include <dcfg/stream.h>
 #include "../tools/unrun.h"
 
 #define CAP_LINES 4096

@@ -8,14 +8,14 @@
  */
 #include "fuzz.h"
 
-#include "dcfg.h"
-#include "kind.h"
-#include "output.h"
-#include "plan.h"
-#include "stream.h"
-#include "trace.h"
-#include "trace_summary.h"
-#include "window.h"
+#include <dcfg/dcfg.h>
+#include "common/kind.h"
+#include "common/output.h"
+#include "expand/plan.h"
+#include <dcfg/stream.h>
+#include <dcfg/trace.h>
+#include "info/trace_summary.h"
+#include "expand/window.h"
 #include "planref.h"
 
 /* Inputs may claim any EDGE_COUNT; a run stops after this many edges. */

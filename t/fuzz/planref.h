@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace.h"
+#include <dcfg/trace.h>
 
 #define PLANREF_CHUNKS  4096
 #define PLANREF_THREADS 256

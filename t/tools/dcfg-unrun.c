@@ -15,9 +15,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "output.h"
-#include "stream.h"
+#include "cli/cli.h"
+#include "common/output.h"
+#include <dcfg/stream.h>
 #include "unrun.h"
 
 static const char usage[] = "usage: dcfg-unrun [FILE]\n";

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "dcfg.h"
-#include "json.h"
+#include "cli/cli.h"
+#include <dcfg/dcfg.h>
+#include "common/json.h"
 
 static unsigned
 parse_keep(const char *list)

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "progress.h"
+#include "common/progress.h"
 
 static double
 fake(void *ctx)

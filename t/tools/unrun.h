@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stream.h"
-#include "vec.h"
+#include <dcfg/stream.h>
+#include "common/vec.h"
 
 enum unrun_kind { UNRUN_DATA, UNRUN_RUN, UNRUN_END };
 

@@ -1,0 +1,247 @@
+/*
+ * The DCFG model (spec section 2) and its loader.
+ *
+ * dcfg_load() reads a whole DCFG in one SAX pass. Keys and columns may come
+ * in any order, so references (edge types, file names, node ids) are
+ * resolved after the pass. Every record is kept in one array per kind;
+ * images and processes own contiguous ranges of those arrays. Ids are
+ * never assumed to start at 1, to be dense or to be sorted.
+ *
+ * The loader checks syntax, types and the presence of required columns;
+ * it does not judge the data (duplicate ids, dangling references, counts
+ * that do not add up): dcfg-check does, with the same model.
+ */
+#ifndef DCFG_DCFG_H
+#define DCFG_DCFG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "common/idmap.h"
+
+#define DCFG_NONE UINT32_MAX   /* no index, no id */
+
+/* What to keep; everything else is parsed and dropped. */
+enum {
+	DCFG_KEEP_SYMBOLS     = 1 << 0,
+	DCFG_KEEP_SOURCE      = 1 << 1,
+	DCFG_KEEP_BLOCKS      = 1 << 2,
+	DCFG_KEEP_ROUTINES    = 1 << 3,   /* with their nodes and loops */
+	DCFG_KEEP_EDGES       = 1 << 4,   /* with total counts */
+	DCFG_KEEP_EDGE_COUNTS = 1 << 5,   /* per-thread edge counts too */
+	DCFG_KEEP_ALL         = 0x3f
+};
+
+/* Pre-defined edge types (spec 2.5), recognised by name. */
+enum dcfg_edge_kind {
+	DCFG_EDGE_UNDEFINED,   /* EDGE_TYPE_ID not in the EDGE_TYPES table */
+	DCFG_EDGE_OTHER,       /* a name this version does not know */
+	DCFG_EDGE_ENTRY, DCFG_EDGE_EXIT,
+	DCFG_EDGE_BRANCH, DCFG_EDGE_CONDITIONAL_BRANCH, DCFG_EDGE_UNCONDITIONAL_BRANCH,
+	DCFG_EDGE_DIRECT_BRANCH, DCFG_EDGE_INDIRECT_BRANCH,
+	DCFG_EDGE_DIRECT_CONDITIONAL_BRANCH, DCFG_EDGE_INDIRECT_CONDITIONAL_BRANCH,
+	DCFG_EDGE_DIRECT_UNCONDITIONAL_BRANCH, DCFG_EDGE_INDIRECT_UNCONDITIONAL_BRANCH,
+	DCFG_EDGE_REP, DCFG_EDGE_FALL_THROUGH,
+	DCFG_EDGE_CALL, DCFG_EDGE_DIRECT_CALL, DCFG_EDGE_INDIRECT_CALL, DCFG_EDGE_RETURN,
+	DCFG_EDGE_CALL_BYPASS,
+	DCFG_EDGE_SYSTEM_CALL, DCFG_EDGE_SYSTEM_RETURN, DCFG_EDGE_SYSTEM_CALL_BYPASS,
+	DCFG_EDGE_CONTEXT_CHANGE, DCFG_EDGE_CONTEXT_CHANGE_RETURN, DCFG_EDGE_CONTEXT_CHANGE_BYPASS,
+	DCFG_EDGE_EXCLUDED_CODE_BYPASS,
+	/* In the spec's example table though not in its list of names. */
+	DCFG_EDGE_INTERRUPT, DCFG_EDGE_INTERRUPT_RETURN, DCFG_EDGE_INTERRUPT_BYPASS,
+	DCFG_EDGE_UNKNOWN_IMAGE_BYPASS,
+	DCFG_EDGE_UNKNOWN,
+	DCFG_EDGE_KIND_COUNT
+};
+
+/* Special nodes (spec 2.6). */
+enum dcfg_special_kind {
+	DCFG_SPECIAL_NONE,     /* not a special node */
+	DCFG_SPECIAL_OTHER,    /* a name this version does not know */
+	DCFG_SPECIAL_START, DCFG_SPECIAL_END, DCFG_SPECIAL_UNKNOWN
+};
+
+struct dcfg_range {
+	uint32_t first, count;
+};
+
+struct dcfg_file_name {
+	uint32_t id;
+	uint32_t name;                 /* offset in dcfg.strings */
+};
+
+struct dcfg_edge_type {
+	uint32_t id;
+	uint32_t name;
+	enum dcfg_edge_kind kind;
+};
+
+struct dcfg_special_node {
+	uint32_t id;
+	uint32_t name;
+	enum dcfg_special_kind kind;
+};
+
+struct dcfg_symbol {
+	uint64_t offset, size;         /* relative to the image's load address */
+	uint64_t addr;                 /* absolute */
+	uint32_t name;
+	uint32_t image;
+};
+
+struct dcfg_source_line {
+	uint64_t offset, size, num_instrs, line;
+	uint64_t addr;
+	uint32_t file_name_id;
+	uint32_t image;
+};
+
+struct dcfg_block {
+	uint32_t node_id;
+	uint32_t image;
+	uint32_t routine;              /* DCFG_NONE when no routine lists it */
+	uint32_t has_count;
+	uint64_t offset, size, num_instrs, last_instr_offset;
+	uint64_t count;                /* the COUNT column, when has_count */
+	uint64_t addr;                 /* absolute: load address + offset */
+};
+
+struct dcfg_routine_node {
+	uint32_t node_id, idom_node_id;
+};
+
+struct dcfg_routine {
+	uint32_t entry_node_id;
+	uint32_t image;
+	struct dcfg_range exits;       /* in dcfg.node_ids */
+	struct dcfg_range nodes;       /* in dcfg.routine_nodes */
+	struct dcfg_range loops;       /* in dcfg.loops */
+};
+
+struct dcfg_loop {
+	uint32_t head_node_id;
+	uint32_t parent_head_node_id;  /* 0 for an outer loop */
+	uint32_t routine;
+	struct dcfg_range back_edge_sources;  /* in dcfg.node_ids */
+	struct dcfg_range nodes;              /* in dcfg.node_ids */
+};
+
+struct dcfg_edge {
+	uint32_t id;
+	uint32_t source, target;       /* node ids */
+	uint32_t type_id;
+	enum dcfg_edge_kind kind;
+	struct dcfg_range counts;      /* per thread, in dcfg.counts (if kept) */
+	uint64_t total;                /* sum over threads */
+};
+
+struct dcfg_image {
+	uint32_t id;                   /* may be 0 */
+	uint32_t file_name_id;         /* DCFG_NONE when absent */
+	uint32_t process;
+	uint64_t load_addr, size;
+	struct dcfg_range symbols, source_lines, blocks, routines;
+};
+
+/* A sorted (address, index) pair for address lookups. */
+struct dcfg_addr_index {
+	uint64_t addr, end;            /* [addr, end) */
+	uint32_t index;
+};
+
+/* How many records before an address the lookups search for one that nests around it. */
+#define DCFG_ADDR_NESTING 64
+
+/* The first of N sorted records that starts after ADDR (N when none). */
+size_t dcfg_addr_index_after(const struct dcfg_addr_index *ix, size_t n, uint64_t addr);
+
+struct dcfg_process {
+	uint64_t pid;
+	uint64_t instr_count;
+	int has_instr_count;
+	struct dcfg_range thread_instr_counts;   /* in dcfg.counts */
+	uint32_t threads;              /* INSTR_COUNT_PER_THREAD length, else longest COUNT_PER_THREAD */
+	/* Everything the process's rows hold, as ranges of the arrays in struct dcfg. */
+	struct dcfg_range images, edges, symbols, source_lines, blocks, routines, loops;
+
+	/* Lookup indices, built after the pass. */
+	struct dcfg_idmap edge_by_id, block_by_node;
+	struct dcfg_addr_index *blocks_by_addr, *symbols_by_addr, *source_by_addr;
+	size_t n_blocks_by_addr, n_symbols_by_addr, n_source_by_addr;
+};
+
+struct dcfg {
+	uint64_t major_version, minor_version;
+	int has_version;
+	unsigned keep;
+	/* the CRC-32 and size of the file's data, decompressed: which DCFG this is */
+	uint32_t crc32;
+	uint64_t bytes;
+
+	struct dcfg_file_name *file_names;       size_t n_file_names;
+	struct dcfg_edge_type *edge_types;       size_t n_edge_types;
+	struct dcfg_special_node *special_nodes; size_t n_special_nodes;
+	struct dcfg_process *processes;          size_t n_processes;
+	struct dcfg_image *images;               size_t n_images;
+	struct dcfg_symbol *symbols;             size_t n_symbols;
+	struct dcfg_source_line *source_lines;   size_t n_source_lines;
+	struct dcfg_block *blocks;               size_t n_blocks;
+	struct dcfg_routine *routines;           size_t n_routines;
+	struct dcfg_routine_node *routine_nodes; size_t n_routine_nodes;
+	struct dcfg_loop *loops;                 size_t n_loops;
+	struct dcfg_edge *edges;                 size_t n_edges;
+	uint32_t *node_ids;                      size_t n_node_ids;
+	uint64_t *counts;                        size_t n_counts;
+	char *strings;                           size_t n_strings;
+
+	struct dcfg_idmap file_name_by_id, edge_type_by_id, special_by_id;
+};
+
+struct dcfg_load_options {
+	unsigned keep;                                  /* DCFG_KEEP_* */
+	void (*progress)(void *ctx, uint64_t bytes);    /* may be NULL */
+	void *progress_ctx;
+};
+
+/* Loads PATH ("-" or NULL: standard input). NULL with ERR set on failure. */
+struct dcfg *dcfg_load(const char *path, const struct dcfg_load_options *opt,
+    struct dcfg_error *err);
+void dcfg_free(struct dcfg *d);
+
+/* ---- lookups: constant time by id, logarithmic by address ---- */
+
+const struct dcfg_process *dcfg_find_process(const struct dcfg *d, uint64_t pid);
+const struct dcfg_edge *dcfg_edge_by_id(const struct dcfg *d,
+    const struct dcfg_process *p, uint32_t edge_id);
+const struct dcfg_block *dcfg_block_by_node(const struct dcfg *d,
+    const struct dcfg_process *p, uint32_t node_id);
+const struct dcfg_block *dcfg_block_at(const struct dcfg *d,
+    const struct dcfg_process *p, uint64_t addr);
+/* The symbol covering ADDR; *offset gets ADDR's distance from its start. */
+const struct dcfg_symbol *dcfg_symbol_at(const struct dcfg *d,
+    const struct dcfg_process *p, uint64_t addr, uint64_t *offset);
+const struct dcfg_source_line *dcfg_source_at(const struct dcfg *d,
+    const struct dcfg_process *p, uint64_t addr);
+const struct dcfg_routine *dcfg_block_routine(const struct dcfg *d,
+    const struct dcfg_block *b);
+const struct dcfg_image *dcfg_block_image(const struct dcfg *d,
+    const struct dcfg_block *b);
+const struct dcfg_loop *dcfg_routine_loops(const struct dcfg *d,
+    const struct dcfg_routine *r, size_t *n);
+
+const char *dcfg_string(const struct dcfg *d, uint32_t offset);
+/* File name for an id, NULL when the id is absent or names were not loaded. */
+const char *dcfg_file_name(const struct dcfg *d, uint32_t file_name_id);
+enum dcfg_special_kind dcfg_special_node(const struct dcfg *d, uint32_t node_id);
+const char *dcfg_edge_kind_name(enum dcfg_edge_kind kind);
+enum dcfg_edge_kind dcfg_edge_kind_from_name(const char *name, size_t len);
+int dcfg_edge_kind_is_call(enum dcfg_edge_kind kind);
+/* One of the nine *BRANCH kinds, or FALL_THROUGH: control flow inside a routine. */
+int dcfg_edge_kind_is_branch(enum dcfg_edge_kind kind);
+/* CONDITIONAL_BRANCH and its DIRECT and INDIRECT forms. */
+int dcfg_edge_kind_is_conditional(enum dcfg_edge_kind kind);
+/* A fabricated edge past a call, handler or excluded code (CALL_BYPASS...). */
+int dcfg_edge_kind_is_bypass(enum dcfg_edge_kind kind);
+
+#endif

@@ -1,0 +1,456 @@
+#include "count_merge.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "count_merge_internal.h"
+#include "count_table.h"
+#include "common/textlines.h"
+#include "common/vec.h"
+
+int
+dcfg_merge_fail(struct merge *m, const char *why)
+{
+	return dcfg_error_at(m->err, m->paths[m->file], m->line, 1, "%s", why);
+}
+
+int
+dcfg_merge_oom(struct merge *m)
+{
+	return dcfg_error_set(m->err, m->paths[m->file], "out of memory");
+}
+
+size_t
+dcfg_merge_keep(struct merge *m, const char *s, size_t len)
+{
+	size_t at = m->n_pool;
+
+	if (dcfg_reserve((void **)&m->pool, &m->cap_pool, m->n_pool + len + 1, 1) < 0)
+		return MERGE_NONE;
+	memcpy(m->pool + at, s, len);
+	m->pool[at + len] = '\0';
+	m->n_pool += len + 1;
+	return at;
+}
+
+/* ---- the header ---- */
+
+static int
+read_header(struct merge *m, char *line, struct merge_header *h)
+{
+	static const char lead[] = "# dcfg-count ";
+	char *tok, *save = NULL;
+	uint64_t crc;
+	int kind = 0;
+
+	memset(h, 0, sizeof *h);
+	if (strncmp(line, lead, sizeof lead - 1) != 0)
+		return dcfg_merge_fail(m, "not a table of dcfg-count: its first line is not \"# dcfg-count 1 ...\"");
+	tok = strtok_r(line + sizeof lead - 1, " ", &save);
+	if (tok == NULL || strcmp(tok, "1") != 0)
+		return dcfg_merge_fail(m, "a table of another version of dcfg-count: this one reads version 1");
+	while ((tok = strtok_r(NULL, " ", &save)) != NULL) {
+		char *eq = strchr(tok, '='), *colon;
+		if (eq == NULL)
+			return dcfg_merge_fail(m, "the \"# dcfg-count\" line has a word that is not NAME=VALUE");
+		*eq++ = '\0';
+		if (strcmp(tok, "by") == 0 && !kind) {
+			if (dcfg_count_by_parse(eq, &h->by) < 0)
+				return dcfg_merge_fail(m, "the \"# dcfg-count\" line names an unknown kind");
+			kind = 1;
+		} else if (strcmp(tok, "bbv") == 0 && !kind) {
+			if (dcfg_textlines_number(eq, strlen(eq), &h->interval) < 0 || h->interval == 0)
+				return dcfg_merge_fail(m, "the \"# dcfg-count\" line has a bad interval");
+			h->bbv = kind = 1;
+		} else if (strcmp(tok, "dcfg") == 0 && (colon = strchr(eq, ':')) != NULL &&
+		    colon - eq == 8 && strspn(eq, "0123456789abcdef") == 8 &&
+		    dcfg_textlines_number(colon + 1, strlen(colon + 1), &h->bytes) == 0) {
+			crc = strtoull(eq, NULL, 16);
+			h->crc32 = (uint32_t)crc;
+		} else if (strcmp(tok, "top") == 0 && dcfg_textlines_number(eq, strlen(eq), &h->top) == 0) {
+			;
+		} else if (strcmp(tok, "from") == 0 && strcmp(eq, "dcfg") == 0) {
+			h->from_dcfg = 1;
+		} else {
+			return dcfg_merge_fail(m, "the \"# dcfg-count\" line has a word this dcfg-count does not know");
+		}
+	}
+	if (!kind)
+		return dcfg_merge_fail(m, "the \"# dcfg-count\" line says neither by= nor bbv=");
+	return 0;
+}
+
+static int
+check_header(struct merge *m, const struct merge_header *h)
+{
+	char why[512];
+	const char *first = m->paths[0];
+
+	if (h->top)
+		return dcfg_merge_fail(m, "a table cut by --top: rows are missing, so it cannot be merged "
+		    "(give --top to --merge instead)");
+	if (h->from_dcfg)
+		return dcfg_merge_fail(m, "a table of the DCFG's own counts (--from-dcfg), not of a shard of a trace");
+	if (m->o->check_dcfg && (h->crc32 != m->o->crc32 || h->bytes != m->o->bytes))
+		return dcfg_merge_fail(m, "made with another DCFG than --dcfg's");
+	if (m->file == 0) {
+		m->h = *h;
+		return 0;
+	}
+	if (h->bbv != m->h.bbv) {
+		snprintf(why, sizeof why, "%s, not %s as in %s", h->bbv ? "vectors" : "a table",
+		    m->h.bbv ? "vectors" : "a table", first);
+		return dcfg_merge_fail(m, why);
+	}
+	if (h->bbv && h->interval != m->h.interval) {
+		snprintf(why, sizeof why, "vectors of interval %llu, not %llu as in %s",
+		    (unsigned long long)h->interval, (unsigned long long)m->h.interval, first);
+		return dcfg_merge_fail(m, why);
+	}
+	if (!h->bbv && h->by != m->h.by) {
+		snprintf(why, sizeof why, "a table by %s, not by %s as in %s",
+		    dcfg_count_by_name(h->by), dcfg_count_by_name(m->h.by), first);
+		return dcfg_merge_fail(m, why);
+	}
+	if (h->crc32 != m->h.crc32 || h->bytes != m->h.bytes) {
+		snprintf(why, sizeof why, "made with another DCFG than %s", first);
+		return dcfg_merge_fail(m, why);
+	}
+	return 0;
+}
+
+/* ---- tables ---- */
+
+static int
+columns_of(enum dcfg_count_by by)
+{
+	return by == DCFG_BY_LOOP ? 11 : by == DCFG_BY_ROUTINE ? 5 : 4;
+}
+
+static int
+share_ok(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+
+	return n > 0 && s[n] == '.' && strspn(s + n + 1, "0123456789") == 2 && s[n + 3] == '\0';
+}
+
+static int
+read_row(struct merge *m, char *line)
+{
+	enum dcfg_count_by by = m->h.by;
+	char *col[11];
+	int n = columns_of(by), i;
+	struct merge_process *p = &m->procs[m->proc];
+	struct merge_row r = { MERGE_NONE, 0, MERGE_NONE, NULL, NULL, m->file, m->line, 0, 0, 0 };
+	size_t klen;
+
+	for (i = 0; i < n; i++) {
+		col[i] = line;
+		line = strchr(line, '\t');
+		if ((line == NULL) != (i == n - 1))
+			return dcfg_merge_fail(m, "a row with another number of columns than the table's");
+		if (line)
+			*line++ = '\0';
+	}
+	klen = strlen(col[0]);
+	switch (by) {
+	case DCFG_BY_EDGE: case DCFG_BY_BLOCK: case DCFG_BY_ROUTINE: case DCFG_BY_LOOP:
+	case DCFG_BY_THREAD:
+		if (dcfg_textlines_number(col[0], klen, &r.key) < 0)
+			return dcfg_merge_fail(m, "a row whose key is not a number");
+		break;
+	case DCFG_BY_LINE: {
+		char *c = strrchr(col[0], ':');
+		if (c == NULL)
+			return dcfg_merge_fail(m, "a row whose line is not FILE:LINE or IMAGE:-");
+		if (strcmp(c + 1, "-") == 0)
+			r.key = DCFG_COUNT_NO_LINE;
+		else if (dcfg_textlines_number(c + 1, strlen(c + 1), &r.key) < 0)
+			return dcfg_merge_fail(m, "a row whose line number is not a number");
+		klen = (size_t)(c - col[0]);
+		break;
+	}
+	case DCFG_BY_FILE:
+		if (klen >= 2 && strcmp(col[0] + klen - 2, ":-") == 0) {
+			r.key = DCFG_COUNT_NO_LINE;
+			klen -= 2;
+		}
+		break;
+	default:
+		break;
+	}
+	if (by == DCFG_BY_IMAGE || by == DCFG_BY_TYPE || by == DCFG_BY_LINE || by == DCFG_BY_FILE) {
+		if ((r.name = dcfg_merge_keep(m, col[0], klen)) == MERGE_NONE)
+			return dcfg_merge_oom(m);
+	}
+	/* the counts are the last columns; a routine's name, a loop's routine .. static before them */
+	int exec = n - 3 - (by == DCFG_BY_LOOP);
+	if (exec > 1) {
+		for (i = 1; i < exec - 1; i++)
+			col[i][strlen(col[i])] = '\t';
+		if ((r.extra = dcfg_merge_keep(m, col[1], strlen(col[1]))) == MERGE_NONE)
+			return dcfg_merge_oom(m);
+	}
+	if (dcfg_textlines_number(col[exec], strlen(col[exec]), &r.exec) < 0 ||
+	    (by == DCFG_BY_LOOP && dcfg_textlines_number(col[n - 3], strlen(col[n - 3]), &r.iter) < 0) ||
+	    dcfg_textlines_number(col[n - 2], strlen(col[n - 2]), &r.instr) < 0 || !share_ok(col[n - 1]))
+		return dcfg_merge_fail(m, "a row whose counts are not numbers as dcfg-count writes them");
+	if (dcfg_reserve((void **)&p->rows, &p->cap_rows, p->n_rows + 1, sizeof *p->rows) < 0)
+		return dcfg_merge_oom(m);
+	p->rows[p->n_rows++] = r;
+	return 0;
+}
+
+/* ---- reading ---- */
+
+static int
+read_file(struct merge *m)
+{
+	struct dcfg_textlines *t = dcfg_textlines_open(m->paths[m->file], m->err);
+	struct merge_header h;
+	char *line;
+	size_t len, i;
+	uint64_t pid;
+	int rc = 0;
+
+	if (t == NULL)
+		return -1;
+	m->proc = m->piece = MERGE_NONE;
+	m->columns = 0;
+	m->ended = 0;
+	m->line = 1;
+	if ((rc = dcfg_textlines_next(t, &line, &len, m->err)) <= 0) {
+		if (rc == 0)
+			rc = dcfg_merge_fail(m, "an empty file, not a table of dcfg-count");
+	} else if ((rc = read_header(m, line, &h)) == 0) {
+		rc = check_header(m, &h);
+	}
+	while (rc == 0 && (rc = dcfg_textlines_next(t, &line, &len, m->err)) > 0) {
+		rc = 0;
+		m->line = dcfg_textlines_lineno(t);
+		if (m->ended) {
+			rc = dcfg_merge_fail(m, "a line after the \"# trace\" line, which ends a table");
+			break;
+		}
+		if (line[0] == '#' && !m->columns && (rc = dcfg_merge_provenance_line(m, line, len)) <= 0)
+			continue;
+		rc = 0;
+		if (strncmp(line, "# process ", 10) == 0) {
+			if (m->columns || dcfg_textlines_number(line + 10, len - 10, &pid) < 0) {
+				rc = dcfg_merge_fail(m, m->columns ? "a \"# process\" line where the columns are named" :
+				    "a \"# process\" line without a process id");
+				break;
+			}
+			for (i = 0; i < m->n_procs && m->procs[i].pid != pid; i++)
+				;
+			if (i == m->n_procs) {
+				if (dcfg_reserve((void **)&m->procs, &m->cap_procs, i + 1, sizeof *m->procs) < 0) {
+					rc = dcfg_merge_oom(m);
+					break;
+				}
+				m->procs[m->n_procs++] = (struct merge_process){ .pid = pid };
+			}
+			m->proc = i;
+			m->columns = !m->h.bbv;
+			m->piece = MERGE_NONE;
+		} else if (m->proc == MERGE_NONE) {
+			rc = dcfg_merge_fail(m, "a line before the first \"# process\" line");
+		} else if (m->h.bbv) {
+			rc = dcfg_merge_bbv_line(m, line, len);
+		} else if (m->columns) {
+			const char *want = dcfg_count_columns(m->h.by);
+			if (strncmp(line, want, len) != 0 || want[len] != '\n')
+				rc = dcfg_merge_fail(m, "not the columns of the table's kind after \"# process\"");
+			m->columns = 0;
+		} else if (line[0] == '#') {
+			rc = dcfg_merge_fail(m, "a '#' line inside a table");
+		} else {
+			rc = read_row(m, line);
+		}
+	}
+	if (rc == 0 && m->columns)
+		rc = dcfg_merge_fail(m, "the file ends before the table's columns are named");
+	dcfg_textlines_close(t);
+	return rc < 0 ? -1 : 0;
+}
+
+/* ---- writing tables ---- */
+
+struct out_row {
+	struct dcfg_count_row r;   /* first: sorted by dcfg_count_row_cmp */
+	const char *extra;
+};
+
+/* Rows of one key together, and in each key the files in order. */
+static int
+by_key(const void *a, const void *b)
+{
+	const struct merge_row *x = a, *y = b;
+	int c = x->name_p && y->name_p ? strcmp(x->name_p, y->name_p) : 0;
+
+	if (c)
+		return c;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+static int
+same_key(const struct merge_row *x, const struct merge_row *y)
+{
+	return x->key == y->key && (x->name_p == NULL) == (y->name_p == NULL) &&
+	    (x->name_p == NULL || strcmp(x->name_p, y->name_p) == 0);
+}
+
+static int
+same_text(const char *x, const char *y)
+{
+	return x == NULL ? y == NULL : y != NULL && strcmp(x, y) == 0;
+}
+
+static int
+write_table(struct merge *m, struct merge_process *p, struct dcfg_output *out)
+{
+	struct out_row *rows = NULL;
+	size_t i, j, n = 0;
+	uint64_t total = 0;
+	int of = 0;
+	char why[600];
+
+	for (i = 0; i < p->n_rows; i++) {
+		p->rows[i].name_p = p->rows[i].name == MERGE_NONE ? NULL : m->pool + p->rows[i].name;
+		p->rows[i].extra_p = p->rows[i].extra == MERGE_NONE ? NULL : m->pool + p->rows[i].extra;
+	}
+	if (p->n_rows > 1)
+		qsort(p->rows, p->n_rows, sizeof *p->rows, by_key);
+	if (p->n_rows && (rows = malloc(p->n_rows * sizeof *rows)) == NULL)
+		return dcfg_merge_oom(m);
+	for (i = 0; i < p->n_rows; i = j) {
+		const struct merge_row *r = &p->rows[i];
+		struct out_row o = { { r->key, r->name_p, NULL, r->exec, r->iter, r->instr },
+			r->extra_p };
+		for (j = i + 1; j < p->n_rows && same_key(r, &p->rows[j]); j++) {
+			const struct merge_row *s = &p->rows[j];
+			m->file = s->file;
+			m->line = s->line;
+			if (s->file == p->rows[j - 1].file) {
+				snprintf(why, sizeof why, "a second row of the same key in process %llu "
+				    "(the first at line %lu): rows that read alike cannot be merged",
+				    (unsigned long long)p->pid, p->rows[j - 1].line);
+				free(rows);
+				return dcfg_merge_fail(m, why);
+			}
+			if (!same_text(r->extra_p, s->extra_p)) {
+				snprintf(why, sizeof why, "a row whose columns other than counts differ "
+				    "from those of the same key in %s line %lu", m->paths[r->file], r->line);
+				free(rows);
+				return dcfg_merge_fail(m, why);
+			}
+			o.r.exec = dcfg_count_add(&of, o.r.exec, s->exec);
+			o.r.iter = dcfg_count_add(&of, o.r.iter, s->iter);
+			o.r.instr = dcfg_count_add(&of, o.r.instr, s->instr);
+		}
+		total = dcfg_count_add(&of, total, o.r.instr);
+		rows[n++] = o;
+	}
+	if (of) {
+		free(rows);
+		return dcfg_error_set(m->err, m->paths[0], "process %llu: a count does not fit in 64 bits",
+		    (unsigned long long)p->pid);
+	}
+	if (n > 1)
+		qsort(rows, n, sizeof *rows, dcfg_count_row_cmp);
+	if (m->o->top && n > m->o->top)
+		n = (size_t)m->o->top;
+	dcfg_out_str(out, "# process ");
+	dcfg_out_u64(out, p->pid);
+	dcfg_out_char(out, '\n');
+	dcfg_out_str(out, dcfg_count_columns(m->h.by));
+	for (i = 0; i < n; i++) {
+		dcfg_count_out_key(out, m->h.by, &rows[i].r);
+		dcfg_out_char(out, '\t');
+		if (rows[i].extra != NULL) {
+			dcfg_out_str(out, rows[i].extra);
+			dcfg_out_char(out, '\t');
+		}
+		dcfg_out_u64(out, rows[i].r.exec);
+		dcfg_out_char(out, '\t');
+		if (m->h.by == DCFG_BY_LOOP) {
+			dcfg_out_u64(out, rows[i].r.iter);
+			dcfg_out_char(out, '\t');
+		}
+		dcfg_out_u64(out, rows[i].r.instr);
+		dcfg_out_char(out, '\t');
+		dcfg_count_out_share(out, rows[i].r.instr, total);
+		dcfg_out_char(out, '\n');
+	}
+	free(rows);
+	return 0;
+}
+
+/* ---- the whole merge ---- */
+
+static void
+free_merge(struct merge *m)
+{
+	size_t i, j;
+
+	for (i = 0; i < m->n_procs; i++) {
+		free(m->procs[i].rows);
+		for (j = 0; j < m->procs[i].n_threads; j++)
+			free(m->procs[i].threads[j].pieces);
+		free(m->procs[i].threads);
+	}
+	free(m->procs);
+	free(m->pieces);
+	free(m->vectors);
+	free(m->pool);
+	dcfg_merge_free_provenance(m);
+}
+
+int
+dcfg_count_merge(char *const *paths, size_t n, const struct dcfg_count_merge_options *o,
+    struct dcfg_output *out, struct dcfg_error *err)
+{
+	struct merge m = { .o = o, .paths = paths, .err = err };
+	struct dcfg_count_options co = { 0 };
+	size_t i, j;
+	int rc = 0;
+
+	if ((m.files = calloc(n ? n : 1, sizeof *m.files)) == NULL)
+		return dcfg_error_set(err, n ? paths[0] : "-", "out of memory");
+	for (m.file = 0; m.file < n && rc == 0; m.file++)
+		rc = read_file(&m);
+	if (rc == 0)
+		rc = dcfg_merge_check_provenance(&m, n);
+	/* Everything is checked before anything is written, but the sums and the overlaps. */
+	if (rc == 0) {
+		co.by = m.h.by;
+		co.bbv = m.h.bbv ? m.h.interval : 0;
+		co.top = o->top;
+		dcfg_count_out_header(out, m.h.crc32, m.h.bytes, &co, 0);
+		dcfg_merge_write_selection(&m, out);
+	}
+	for (i = 0; i < m.n_procs && rc == 0; i++) {
+		struct merge_process *p = &m.procs[i];
+		if (!m.h.bbv) {
+			rc = write_table(&m, p, out);
+			continue;
+		}
+		dcfg_out_str(out, "# process ");
+		dcfg_out_u64(out, p->pid);
+		dcfg_out_char(out, '\n');
+		for (j = 0; j < p->n_threads && rc == 0; j++)
+			rc = dcfg_merge_write_thread(&m, p, &p->threads[j], out);
+	}
+	if (rc == 0)
+		dcfg_merge_write_trace(&m, out);
+	free_merge(&m);
+	if (rc < 0)
+		return -1;
+	return dcfg_output_failed(out) ? 1 : 0;
+}

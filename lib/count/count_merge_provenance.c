@@ -1,0 +1,230 @@
+/*
+ * dcfg-count --merge: what the tables say they cover (provenance.h),
+ * checked before anything is added up. Tables of a plan's shards must
+ * all be there, once each, of one trace; tables of other streams must
+ * not overlap. A stale shard left from another plan, a shard given
+ * twice, a missing one: each is an error, never a different sum.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "count_merge_internal.h"
+#include "common/textlines.h"
+#include "common/vec.h"
+
+int
+dcfg_merge_provenance_line(struct merge *m, const char *line, size_t len)
+{
+	struct merge_file *f = &m->files[m->file];
+	struct merge_selection *ms;
+	const char *why;
+
+	if (dcfg_is_trace_line(line, len)) {
+		if (dcfg_trace_id_parse(line, len, &f->crc, &f->bytes) < 0)
+			return dcfg_merge_fail(m, "a \"# trace\" line that is not \"# trace CRC:BYTES\"");
+		f->traced = m->ended = 1;
+		return 0;
+	}
+	if (!dcfg_is_selection_line(line, len))
+		return 1;
+	if (m->proc != MERGE_NONE)
+		return dcfg_merge_fail(m, "a \"# selection\" line after \"# process\": it belongs after the first line");
+	if (m->n_sels == MERGE_SELECTIONS_MAX)
+		return dcfg_merge_fail(m, "more than 1024 \"# selection\" lines in one merge");
+	if (dcfg_reserve((void **)&m->sels, &m->cap_sels, m->n_sels + 1, sizeof *m->sels) < 0)
+		return dcfg_merge_oom(m);
+	ms = &m->sels[m->n_sels];
+	if (dcfg_recorded_selection_parse(line, len, &ms->s, &why) < 0)
+		return dcfg_merge_fail(m, why);
+	ms->file = m->file;
+	ms->line = m->line;
+	if (f->n_sel++ == 0)
+		f->first_sel = m->n_sels;
+	m->n_sels++;
+	return 0;
+}
+
+/* An error at selection S, about it and another file's. */
+static int
+fail_at(struct merge *m, const struct merge_selection *s, const char *why)
+{
+	m->file = s->file;
+	m->line = s->line;
+	return dcfg_merge_fail(m, why);
+}
+
+/* Every file records a selection, or none does; all are of one trace, or none says which. */
+static int
+check_files(struct merge *m, size_t n)
+{
+	const struct merge_file *a = &m->files[0];
+	char why[512];
+	size_t i;
+
+	for (i = 1; i < n; i++) {
+		const struct merge_file *b = &m->files[i];
+		if ((a->n_sel > 0) != (b->n_sel > 0)) {
+			snprintf(why, sizeof why, "a table that records %s, merged with %s, which records "
+			    "%s: tables of shards (dcfg-expand --shard) and of other streams do not mix",
+			    b->n_sel ? "its selection" : "no selection", m->paths[0],
+			    a->n_sel ? "its selection" : "none");
+			return dcfg_error_set(m->err, m->paths[i], "%s", why);
+		}
+		if (a->traced != b->traced)
+			return dcfg_error_set(m->err, m->paths[i], "a table %s \"# trace\" line, merged with "
+			    "%s, which %s", b->traced ? "with a" : "without a", m->paths[0],
+			    a->traced ? "has one" : "has none");
+		if (a->traced && (a->crc != b->crc || a->bytes != b->bytes))
+			return dcfg_error_set(m->err, m->paths[i], "a table of another trace (%08x:%llu) "
+			    "than %s (%08x:%llu)", (unsigned)b->crc, (unsigned long long)b->bytes,
+			    m->paths[0], (unsigned)a->crc, (unsigned long long)a->bytes);
+	}
+	for (i = 0; i < m->n_sels; i++)
+		if (m->sels[i].s.shards && !m->files[m->sels[i].file].traced)
+			return fail_at(m, &m->sels[i], "a shard's table without its \"# trace\" line: it, "
+			    "or the stream it counted, was cut short");
+	return 0;
+}
+
+/* The shards are of one plan, and each is there once. */
+static int
+check_plan(struct merge *m)
+{
+	const struct merge_selection *a = &m->sels[0];
+	size_t i, j;
+	char why[512];
+
+	for (i = 1; i < m->n_sels; i++) {
+		const struct merge_selection *b = &m->sels[i];
+		if (b->s.shards == a->s.shards)
+			continue;
+		if (b->s.shards == 0)
+			snprintf(why, sizeof why, "a selection of no shard, merged with %s, shard %llu "
+			    "of %llu of a plan", m->paths[a->file], (unsigned long long)a->s.shard,
+			    (unsigned long long)a->s.shards);
+		else if (a->s.shards == 0)
+			snprintf(why, sizeof why, "shard %llu of %llu of a plan, merged with %s, a "
+			    "selection of no shard", (unsigned long long)b->s.shard,
+			    (unsigned long long)b->s.shards, m->paths[a->file]);
+		else
+			snprintf(why, sizeof why, "shard %llu of %llu, but %s is shard %llu of %llu: "
+			    "shards of two plans (one left from an earlier plan?)",
+			    (unsigned long long)b->s.shard, (unsigned long long)b->s.shards,
+			    m->paths[a->file], (unsigned long long)a->s.shard,
+			    (unsigned long long)a->s.shards);
+		return fail_at(m, b, why);
+	}
+	for (i = 0; a->s.shards && i < m->n_sels; i++)
+		for (j = 0; j < i; j++)
+			if (m->sels[j].s.shard == m->sels[i].s.shard) {
+				snprintf(why, sizeof why, "shard %llu of %llu again: %s is that shard too",
+				    (unsigned long long)m->sels[i].s.shard,
+				    (unsigned long long)m->sels[i].s.shards, m->paths[m->sels[j].file]);
+				return fail_at(m, &m->sels[i], why);
+			}
+	return 0;
+}
+
+/* Every shard of the plan is there: they are distinct, so N of them are all. */
+static int
+check_missing(struct merge *m)
+{
+	const struct merge_selection *a = &m->sels[0];
+	uint8_t *seen;
+	size_t i, at, listed = 0;
+	uint64_t k, missing;
+	char why[512];
+
+	if (a->s.shards == 0 || a->s.shards == m->n_sels)
+		return 0;
+	missing = a->s.shards - m->n_sels;
+	if ((seen = calloc(m->n_sels + 1, 1)) == NULL)
+		return dcfg_merge_oom(m);
+	for (i = 0; i < m->n_sels; i++)   /* a shard above n_sels marks nothing: one below is missing */
+		if (m->sels[i].s.shard <= m->n_sels)
+			seen[m->sels[i].s.shard] = 1;
+	at = (size_t)snprintf(why, sizeof why, "shard%s ", missing > 1 ? "s" : "");
+	for (k = 1; k <= a->s.shards && listed < 32; k++) {
+		int here = 0;
+		if (k <= m->n_sels)
+			here = seen[k];
+		else
+			for (i = 0; i < m->n_sels && !here; i++)
+				here = m->sels[i].s.shard == k;
+		if (!here)
+			at += (size_t)snprintf(why + at, sizeof why - at, "%s%llu", listed++ ? ", " : "",
+			    (unsigned long long)k);
+	}
+	free(seen);
+	if (listed < missing)
+		at += (size_t)snprintf(why + at, sizeof why - at, ", ...");
+	snprintf(why + at, sizeof why - at, " of %llu missing", (unsigned long long)a->s.shards);
+	return fail_at(m, a, why);
+}
+
+int
+dcfg_merge_check_provenance(struct merge *m, size_t n)
+{
+	size_t i, j;
+	char why[512];
+	int rc;
+
+	if (n == 0 || (rc = check_files(m, n)) < 0)
+		return n == 0 ? 0 : rc;
+	if (m->n_sels == 0)
+		return 0;
+	if ((rc = check_plan(m)) < 0)
+		return rc;
+	for (i = 0; i < m->n_sels; i++)
+		for (j = i + 1; j < m->n_sels; j++) {
+			const struct merge_selection *a = &m->sels[i], *b = &m->sels[j];
+			if (dcfg_recorded_selection_overlap(&a->s, &b->s)) {
+				snprintf(why, sizeof why, "its selection overlaps that of %s line %lu: edges "
+				    "of both would count twice", m->paths[a->file], a->line);
+				return fail_at(m, b, why);
+			}
+		}
+	return check_missing(m);
+}
+
+void
+dcfg_merge_write_selection(const struct merge *m, struct dcfg_output *out)
+{
+	struct dcfg_recorded_selection whole;
+	size_t i;
+
+	if (m->n_sels == 0)
+		return;
+	if (m->sels[0].s.shards) {
+		/* all shards of the plan: the whole it was made of, shard 1 of 1 */
+		memset(&whole, 0, sizeof whole);
+		whole.shard = whole.shards = 1;
+		whole.to = UINT64_MAX;
+		dcfg_recorded_selection_write(out, &whole);
+		return;
+	}
+	for (i = 0; i < m->n_sels; i++)
+		dcfg_recorded_selection_write(out, &m->sels[i].s);
+}
+
+void
+dcfg_merge_write_trace(const struct merge *m, struct dcfg_output *out)
+{
+	if (!m->files[0].traced)
+		return;
+	dcfg_out_str(out, "# trace ");
+	dcfg_out_crc_bytes(out, m->files[0].crc, m->files[0].bytes);
+	dcfg_out_char(out, '\n');
+}
+
+void
+dcfg_merge_free_provenance(struct merge *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n_sels; i++)
+		dcfg_recorded_selection_free(&m->sels[i].s);
+	free(m->sels);
+	free(m->files);
+}

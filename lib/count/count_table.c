@@ -1,0 +1,450 @@
+#include "count_table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "stream/blocks.h"
+#include "common/vec.h"
+
+#define LOOP_HEADER "# loop\troutine\tname\tsource\tdepth\tinnermost\tstatic\tentries" \
+	"\titerations\tinstructions\tshare\n"
+
+int
+dcfg_count_table_init(struct dcfg_count_table *t, const struct dcfg *d,
+    const struct dcfg_count_options *o)
+{
+	size_t groups = d->n_routines;
+
+	memset(t, 0, sizeof *t);
+	t->d = d;
+	t->o = o;
+	if (d->n_images > groups)
+		groups = d->n_images;
+	if (d->n_loops > groups)
+		groups = d->n_loops;
+	if (d->n_edge_types + 1 > groups)
+		groups = d->n_edge_types + 1;
+	/* lines and files, then code on no line, per image */
+	if (d->n_source_lines + d->n_images > groups)
+		groups = d->n_source_lines + d->n_images;
+	if (d->n_file_names + 1 + d->n_images > groups)
+		groups = d->n_file_names + 1 + d->n_images;
+	if (dcfg_tally_init(&t->exec, d->n_edges, 1) < 0 ||
+	    dcfg_tally_init(&t->block, d->n_blocks, 1) < 0 ||
+	    dcfg_tally_init(&t->group, groups, 3) < 0) {
+		dcfg_count_table_free(t);
+		return -1;
+	}
+	return 0;
+}
+
+void
+dcfg_count_table_free(struct dcfg_count_table *t)
+{
+	size_t i;
+
+	dcfg_tally_free(&t->exec);
+	dcfg_tally_free(&t->block);
+	dcfg_tally_free(&t->group);
+	free(t->member_first);
+	free(t->members);
+	free(t->loop_depth);
+	free(t->loop_static);
+	free(t->loop_inner);
+	dcfg_line_ids_free(&t->line_ids);
+	free(t->rows);
+	free(t->shown);
+	for (i = 0; t->names && i < t->d->n_processes; i++)
+		dcfg_names_free(&t->names[i]);
+	free(t->names);
+	memset(t, 0, sizeof *t);
+}
+
+/* The names of process P, set up the first time a table of it is printed. */
+static const struct dcfg_names *
+names_of(struct dcfg_count_table *t, const struct dcfg_process *p)
+{
+	size_t i = (size_t)(p - t->d->processes);
+
+	if (t->names == NULL && (t->names = calloc(t->d->n_processes + 1, sizeof *t->names)) == NULL)
+		return NULL;
+	if (t->names[i].d == NULL && dcfg_names_init(&t->names[i], t->d, p) < 0)
+		return NULL;
+	return &t->names[i];
+}
+
+/* ---- rows ---- */
+
+int
+dcfg_count_add_row(struct dcfg_count_table *t, size_t *n, struct dcfg_count_row r)
+{
+	if (dcfg_reserve((void **)&t->rows, &t->cap_rows, *n + 1, sizeof *t->rows) < 0)
+		return -1;
+	t->rows[(*n)++] = r;
+	return 0;
+}
+
+uint64_t
+dcfg_count_source_instrs(const struct dcfg *d, const struct dcfg_process *p, const struct dcfg_edge *e)
+{
+	const struct dcfg_block *b = dcfg_block_by_node(d, p, e->source);
+
+	return b ? b->num_instrs : 0;
+}
+
+static int
+build_rows(struct dcfg_count_table *t, const struct dcfg_process *p,
+    const struct dcfg_count_thread *threads, size_t n_threads, size_t *n, int *of)
+{
+	const struct dcfg *d = t->d;
+	enum dcfg_count_by by = t->o->by;
+	int block_overflow = 0;
+	size_t k;
+	uint32_t b;
+
+	*n = 0;
+	for (k = 0; k < t->exec.n_touched; k++) {
+		const struct dcfg_edge *e = &d->edges[t->exec.touched[k]];
+		if ((b = dcfg_idmap_get(&p->block_by_node, e->target)) != DCFG_NONE) {
+			uint64_t *v = dcfg_tally_at(&t->block, p->blocks.first + b);
+			*v = dcfg_count_add(&block_overflow, *v, t->exec.value[t->exec.touched[k]]);
+		}
+	}
+	/* Block executions overflow only the tables that use them. */
+	if (by == DCFG_BY_BLOCK || by == DCFG_BY_IMAGE || by == DCFG_BY_ROUTINE || by == DCFG_BY_LOOP ||
+	    by == DCFG_BY_LINE || by == DCFG_BY_FILE)
+		*of |= block_overflow;
+
+	switch (by) {
+	case DCFG_BY_EDGE:
+		for (k = 0; k < t->exec.n_touched; k++) {
+			const struct dcfg_edge *e = &d->edges[t->exec.touched[k]];
+			uint64_t x = t->exec.value[t->exec.touched[k]];
+			if (x && dcfg_count_add_row(t, n, (struct dcfg_count_row){ e->id, NULL, NULL, x, 0,
+			    dcfg_count_mul(of, x, dcfg_count_source_instrs(d, p, e)) }) < 0)
+				return -1;
+		}
+		break;
+	case DCFG_BY_TYPE:
+		for (k = 0; k < t->exec.n_touched; k++) {
+			const struct dcfg_edge *e = &d->edges[t->exec.touched[k]];
+			uint64_t x = t->exec.value[t->exec.touched[k]], *v;
+			uint32_t ty = dcfg_idmap_get(&d->edge_type_by_id, e->type_id);
+			v = dcfg_tally_at(&t->group, ty == DCFG_NONE ? (uint32_t)d->n_edge_types : ty);
+			v[0] = dcfg_count_add(of, v[0], x);
+			v[1] = dcfg_count_add(of, v[1], dcfg_count_mul(of, x, dcfg_count_source_instrs(d, p, e)));
+		}
+		for (k = 0; k < t->group.n_touched; k++) {
+			uint32_t ty = t->group.touched[k];
+			const uint64_t *v = &t->group.value[3 * (size_t)ty];
+			if (v[0] && dcfg_count_add_row(t, n, (struct dcfg_count_row){ 0,
+			    ty < d->n_edge_types ? dcfg_string(d, d->edge_types[ty].name) : "UNDEFINED",
+			    NULL, v[0], 0, v[1] }) < 0)
+				return -1;
+		}
+		break;
+	case DCFG_BY_BLOCK:
+		for (k = 0; k < t->block.n_touched; k++) {
+			const struct dcfg_block *bl = &d->blocks[t->block.touched[k]];
+			uint64_t x = t->block.value[t->block.touched[k]];
+			if (x && dcfg_count_add_row(t, n, (struct dcfg_count_row){ bl->node_id, NULL, NULL, x, 0,
+			    dcfg_count_mul(of, x, bl->num_instrs) }) < 0)
+				return -1;
+		}
+		break;
+	case DCFG_BY_IMAGE:
+		for (k = 0; k < t->block.n_touched; k++) {
+			const struct dcfg_block *bl = &d->blocks[t->block.touched[k]];
+			uint64_t x = t->block.value[t->block.touched[k]];
+			uint64_t *v = dcfg_tally_at(&t->group, bl->image);
+			v[0] = dcfg_count_add(of, v[0], x);
+			v[1] = dcfg_count_add(of, v[1], dcfg_count_mul(of, x, bl->num_instrs));
+		}
+		for (k = 0; k < t->group.n_touched; k++) {
+			const struct dcfg_image *im = &d->images[t->group.touched[k]];
+			const uint64_t *v = &t->group.value[3 * (size_t)t->group.touched[k]];
+			const char *name = dcfg_file_name(d, im->file_name_id);
+			if (v[0] && dcfg_count_add_row(t, n, (struct dcfg_count_row){ 0, name ? name : "-",
+			    NULL, v[0], 0, v[1] }) < 0)
+				return -1;
+		}
+		break;
+	case DCFG_BY_ROUTINE:
+		for (k = 0; k < t->exec.n_touched; k++) {
+			const struct dcfg_edge *e = &d->edges[t->exec.touched[k]];
+			const struct dcfg_block *tb = dcfg_block_by_node(d, p, e->target);
+			const struct dcfg_block *sb = dcfg_block_by_node(d, p, e->source);
+			if (tb && tb->routine != DCFG_NONE &&
+			    d->routines[tb->routine].entry_node_id == e->target &&
+			    (sb == NULL || sb->routine != tb->routine)) {
+				uint64_t *v = dcfg_tally_at(&t->group, tb->routine);
+				v[0] = dcfg_count_add(of, v[0], t->exec.value[t->exec.touched[k]]);
+			}
+		}
+		for (k = 0; k < t->block.n_touched; k++) {
+			const struct dcfg_block *bl = &d->blocks[t->block.touched[k]];
+			if (bl->routine != DCFG_NONE) {
+				uint64_t *v = dcfg_tally_at(&t->group, bl->routine);
+				v[1] = dcfg_count_add(of, v[1], dcfg_count_mul(of, t->block.value[t->block.touched[k]], bl->num_instrs));
+			}
+		}
+		for (k = 0; k < t->group.n_touched; k++) {
+			const struct dcfg_routine *r = &d->routines[t->group.touched[k]];
+			const uint64_t *v = &t->group.value[3 * (size_t)t->group.touched[k]];
+			if ((v[0] || v[1]) && dcfg_count_add_row(t, n, (struct dcfg_count_row){
+			    r->entry_node_id, NULL, NULL, v[0], 0, v[1] }) < 0)
+				return -1;
+		}
+		break;
+	case DCFG_BY_LOOP:
+		if (dcfg_count_loop_rows(t, p, n, of) < 0)
+			return -1;
+		break;
+	case DCFG_BY_LINE:
+	case DCFG_BY_FILE:
+		if (dcfg_count_line_rows(t, p, n, of) < 0)
+			return -1;
+		break;
+	case DCFG_BY_THREAD:
+		for (k = 0; k < n_threads; k++)
+			if (dcfg_count_add_row(t, n, (struct dcfg_count_row){ threads[k].tid, NULL, NULL,
+			    threads[k].edges, 0, threads[k].instrs }) < 0)
+				return -1;
+		break;
+	}
+	return 0;
+}
+
+int
+dcfg_count_row_cmp(const void *a, const void *b)
+{
+	const struct dcfg_count_row *x = a, *y = b;
+	int c;
+
+	if (x->instr != y->instr)
+		return x->instr > y->instr ? -1 : 1;
+	if (x->name && y->name && (c = strcmp(x->name, y->name)) != 0)
+		return c;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+void
+dcfg_count_out_share(struct dcfg_output *out, uint64_t part, uint64_t total)
+{
+	unsigned __int128 h = total ? ((unsigned __int128)part * 20000 + total) / ((unsigned __int128)total * 2) : 0;
+
+	dcfg_out_u64(out, (uint64_t)(h / 100));
+	dcfg_out_char(out, '.');
+	dcfg_out_char(out, (char)('0' + (unsigned)(h % 100) / 10));
+	dcfg_out_char(out, (char)('0' + (unsigned)(h % 10)));
+}
+
+static const char *const by_names[] = { "edge", "block", "routine", "loop", "image",
+	"type", "thread", "line", "file" };
+
+const char *
+dcfg_count_by_name(enum dcfg_count_by by)
+{
+	return by_names[by];
+}
+
+const char *
+dcfg_count_columns(enum dcfg_count_by by)
+{
+	static const char *const headers[] = {
+		"# edge\texecutions\tinstructions\tshare\n",
+		"# block\texecutions\tinstructions\tshare\n",
+		"# routine\tname\texecutions\tinstructions\tshare\n",
+		LOOP_HEADER,
+		"# image\texecutions\tinstructions\tshare\n",
+		"# type\texecutions\tinstructions\tshare\n",
+		"# thread\texecutions\tinstructions\tshare\n",
+		"# line\texecutions\tinstructions\tshare\n",
+		"# file\texecutions\tinstructions\tshare\n",
+	};
+
+	return headers[by];
+}
+
+void
+dcfg_count_out_header(struct dcfg_output *out, uint32_t crc, uint64_t bytes,
+    const struct dcfg_count_options *o, int from_dcfg)
+{
+	static const char hex[] = "0123456789abcdef";
+	int i;
+
+	dcfg_out_str(out, "# dcfg-count 1 ");
+	if (o->bbv) {
+		dcfg_out_str(out, "bbv=");
+		dcfg_out_u64(out, o->bbv);
+	} else {
+		dcfg_out_str(out, "by=");
+		dcfg_out_str(out, by_names[o->by]);
+	}
+	dcfg_out_str(out, " dcfg=");
+	for (i = 28; i >= 0; i -= 4)
+		dcfg_out_char(out, hex[(crc >> i) & 0xf]);
+	dcfg_out_char(out, ':');
+	dcfg_out_u64(out, bytes);
+	if (o->top && !o->bbv) {
+		dcfg_out_str(out, " top=");
+		dcfg_out_u64(out, o->top);
+	}
+	if (from_dcfg)
+		dcfg_out_str(out, " from=dcfg");
+	dcfg_out_char(out, '\n');
+}
+
+void
+dcfg_count_out_key(struct dcfg_output *out, enum dcfg_count_by by, const struct dcfg_count_row *r)
+{
+	if (r->name == NULL) {
+		dcfg_out_u64(out, r->key);
+		return;
+	}
+	dcfg_out_str(out, r->name);    /* escaped already (escape_names), or as --merge read it */
+	if (r->key == DCFG_COUNT_NO_LINE) {
+		dcfg_out_str(out, ":-");
+	} else if (by == DCFG_BY_LINE) {
+		dcfg_out_char(out, ':');
+		dcfg_out_u64(out, r->key);
+	}
+}
+
+static void
+print_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t n,
+    uint64_t total, struct dcfg_output *out, const struct dcfg_names *names)
+{
+	const struct dcfg *d = t->d;
+	enum dcfg_count_by by = t->o->by;
+	size_t i;
+
+	dcfg_out_str(out, "# process ");
+	dcfg_out_u64(out, p->pid);
+	dcfg_out_char(out, '\n');
+	dcfg_out_str(out, dcfg_count_columns(by));
+	if (t->o->top && n > t->o->top)
+		n = (size_t)t->o->top;
+	for (i = 0; i < n; i++) {
+		const struct dcfg_count_row *r = &t->rows[i];
+		dcfg_count_out_key(out, by, r);
+		dcfg_out_char(out, '\t');
+		if (by == DCFG_BY_ROUTINE) {
+			const struct dcfg_block *b = dcfg_block_by_node(d, p, (uint32_t)r->key);
+			struct dcfg_name nm;
+			if (b) {
+				dcfg_name_at(names, b->addr, &nm);
+				dcfg_out_name(out, &nm);
+			} else {
+				dcfg_out_char(out, '-');
+			}
+			dcfg_out_char(out, '\t');
+		} else if (by == DCFG_BY_LOOP) {
+			dcfg_count_out_loop(t, p, r->loop, out, names);
+		}
+		dcfg_out_u64(out, r->exec);
+		dcfg_out_char(out, '\t');
+		if (by == DCFG_BY_LOOP) {
+			dcfg_out_u64(out, r->iter);
+			dcfg_out_char(out, '\t');
+		}
+		dcfg_out_u64(out, r->instr);
+		dcfg_out_char(out, '\t');
+		dcfg_count_out_share(out, r->instr, total);
+		dcfg_out_char(out, '\n');
+	}
+}
+
+/* Named rows by name, then key: rows that would read alike side by side. */
+static int
+by_name_key(const void *a, const void *b)
+{
+	const struct dcfg_count_row *x = a, *y = b;
+	int c = x->name && y->name ? strcmp(x->name, y->name) : (x->name != NULL) - (y->name != NULL);
+
+	if (c)
+		return c;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/*
+ * Images of one file name (or of none), and such, would make rows that
+ * read alike: each is one row, so that every row of a table has its own
+ * key and tables of shards merge (count_merge.h).
+ */
+static size_t
+join_alike(struct dcfg_count_table *t, size_t n, int *of)
+{
+	struct dcfg_count_row *r = t->rows;
+	size_t i, k = 0;
+
+	qsort(r, n, sizeof *r, by_name_key);
+	for (i = 0; i < n; i++) {
+		if (k > 0 && r[i].name && r[k - 1].name && r[i].key == r[k - 1].key &&
+		    strcmp(r[i].name, r[k - 1].name) == 0) {
+			r[k - 1].exec = dcfg_count_add(of, r[k - 1].exec, r[i].exec);
+			r[k - 1].iter = dcfg_count_add(of, r[k - 1].iter, r[i].iter);
+			r[k - 1].instr = dcfg_count_add(of, r[k - 1].instr, r[i].instr);
+		} else {
+			r[k++] = r[i];
+		}
+	}
+	return k;
+}
+
+/*
+ * The rows' names as the table writes them (dcfg_out_escaped), before they
+ * are sorted: ties then fall in the order --merge, which reads the names
+ * so, sorts them in, and one run and merged shards write the same table.
+ */
+static int
+escape_names(struct dcfg_count_table *t, size_t n)
+{
+	size_t i, need = 0, at = 0;
+
+	for (i = 0; i < n; i++)
+		if (t->rows[i].name)
+			need += dcfg_escape(NULL, 0, t->rows[i].name) + 1;
+	if (need == 0)
+		return 0;
+	if (dcfg_reserve((void **)&t->shown, &t->cap_shown, need, 1) < 0)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (t->rows[i].name) {
+			size_t len = dcfg_escape(t->shown + at, need - at, t->rows[i].name);
+			t->rows[i].name = t->shown + at;
+			at += len + 1;
+		}
+	return 0;
+}
+
+int
+dcfg_count_table_print(struct dcfg_count_table *t, const struct dcfg_process *p,
+    const struct dcfg_count_thread *threads, size_t n_threads, struct dcfg_output *out,
+    int *overflow)
+{
+	const struct dcfg_names *names;
+	uint64_t total = 0;
+	size_t n = 0, i;
+	int rc = build_rows(t, p, threads, n_threads, &n, overflow);
+
+	dcfg_tally_clear(&t->exec);
+	dcfg_tally_clear(&t->block);
+	dcfg_tally_clear(&t->group);
+	if (rc < 0)
+		return -1;
+	if (n > 1 && t->rows[0].name)   /* numbered rows have keys of their own */
+		n = join_alike(t, n, overflow);
+	for (i = 0; i < n; i++)
+		total = dcfg_count_add(overflow, total, t->rows[i].instr);
+	if (*overflow)
+		return -1;   /* nothing is printed of a table that would lie */
+	if (escape_names(t, n) < 0)
+		return -1;
+	if (n > 1)
+		qsort(t->rows, n, sizeof *t->rows, dcfg_count_row_cmp);
+	if ((names = names_of(t, p)) == NULL)
+		return -1;
+	print_rows(t, p, n, total, out, names);
+	return 0;
+}
