@@ -2,7 +2,7 @@
 PREFIX   ?= /usr/local
 BINDIR    = $(PREFIX)/bin
 LIBDIR    = $(PREFIX)/lib
-INCDIR    = $(PREFIX)/include/dcfg
+INCDIR    = $(PREFIX)/include
 MANDIR    = $(PREFIX)/share/man
 VERSION   = 0.1.0
 
@@ -44,6 +44,9 @@ SO_FILES = $(BUILD)/libdcfg.so.$(VERSION) $(BUILD)/$(SONAME) $(BUILD)/libdcfg.so
 HEADERS  = $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.h)) $(wildcard include/dcfg/*.h)
 BINS     = $(CMDS:%=$(BUILD)/bin/%)
 MANPAGES = $(wildcard man/man*/*.[0-9])
+MAN_DIRS = $(sort $(patsubst man/%/,%,$(dir $(MANPAGES))))
+# What a user of the library builds against: only these are installed.
+PUBLIC_HEADERS = $(wildcard include/dcfg/*.h)
 
 TEST_TOOLS = $(BUILD)/t/lookup $(BUILD)/t/gen-trace $(BUILD)/t/gen-pair \
              $(BUILD)/t/webgrind-dump $(BUILD)/t/dcpi-dump $(BUILD)/t/csi-paths \
@@ -178,18 +181,35 @@ bench: deps all $(BUILD)/t/gen-pair $(BUILD)/t/gen-trace
 coverage: deps
 	@sh scripts/coverage.sh
 
+# Users include <dcfg/dcfg.h>: the headers go to $(INCDIR)/dcfg and dcfg.pc
+# puts $(INCDIR) on the path, so a <dcfg/error.h> never hides the system's
+# <error.h>. No ldconfig: a packager or the user runs it for the prefix.
 install: all
-	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR) \
-	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
-	cp $(BINS) $(DESTDIR)$(BINDIR)/
-	cp $(BUILD)/libdcfg.a $(DESTDIR)$(LIBDIR)/
-	cp $(HEADERS) $(DESTDIR)$(INCDIR)/
-	for m in $(MANPAGES); do cp $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/; done
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' dcfg.pc.in \
-	    > $(DESTDIR)$(LIBDIR)/pkgconfig/dcfg.pc
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR)/dcfg \
+	    $(MAN_DIRS:%=$(DESTDIR)$(MANDIR)/%)
+	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)/
+	install -m 644 $(BUILD)/libdcfg.a $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(BUILD)/libdcfg.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libdcfg.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libdcfg.so
+	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCDIR)/dcfg/
+	for m in $(MANPAGES); do install -m 644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/; done
+	sed -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCDIR@|$(INCDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    dcfg.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/dcfg.pc
+
+# Removes what install put there, and include/dcfg when that leaves it
+# empty; the prefix's other directories stay.
+uninstall:
+	rm -f $(CMDS:%=$(DESTDIR)$(BINDIR)/%)
+	rm -f $(DESTDIR)$(LIBDIR)/libdcfg.a $(DESTDIR)$(LIBDIR)/libdcfg.so.$(VERSION) \
+	    $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libdcfg.so \
+	    $(DESTDIR)$(LIBDIR)/pkgconfig/dcfg.pc
+	rm -f $(PUBLIC_HEADERS:include/%=$(DESTDIR)$(INCDIR)/%)
+	if [ -d $(DESTDIR)$(INCDIR)/dcfg ]; then rmdir --ignore-fail-on-non-empty $(DESTDIR)$(INCDIR)/dcfg; fi
+	for m in $(MANPAGES); do rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done
 
 clean:
 	rm -rf build build-asan build-fuzz build-cov
 
-.PHONY: all test-tools deps lint-man test check demo bench install clean fuzz fuzz-lib coverage
+.PHONY: all test-tools deps lint-man test check demo bench install uninstall clean fuzz fuzz-lib coverage
 .SUFFIXES:
