@@ -258,6 +258,9 @@ setup() {
 	# and the static library defines no global symbol outside dcfg_
 	run sh -c "nm -g --defined-only '$prefix/lib/libdcfg.a' | awk 'NF == 3 && \$3 !~ /^dcfg_/'"
 	[ "$output" = "" ]
+	# nor any of the commands' glue (lib/cli), which is never installed
+	run sh -c "nm -g --defined-only '$prefix/lib/libdcfg.a' | grep -E ' dcfg_(cli|stage)_'"
+	[ "$output" = "" ]
 }
 
 @test "make uninstall removes what make install put there and nothing else" {
