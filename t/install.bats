@@ -117,7 +117,9 @@ expected_output() {
 
 setup_file() {
 	export PREFIX_DIR="$BATS_FILE_TMPDIR/prefix"
-	make_in_tree install PREFIX="$PREFIX_DIR" >&3 2>&3 || true
+	status=0
+	make_in_tree install PREFIX="$PREFIX_DIR" > "$BATS_FILE_TMPDIR/install.log" 2>&1 || status=$?
+	echo "$status" > "$BATS_FILE_TMPDIR/install.status"
 }
 
 setup() {
@@ -126,6 +128,8 @@ setup() {
 }
 
 @test "make install puts the commands, man pages of every section, libraries and dcfg.pc under PREFIX" {
+	cat "$BATS_FILE_TMPDIR/install.log"
+	[ "$(cat "$BATS_FILE_TMPDIR/install.status")" -eq 0 ]
 	for c in dcfg-info dcfg-expand dcfg-encode dcfg-edges dcfg-blocks dcfg-count dcfg-check dcfg-convert; do
 		[ -x "$prefix/bin/$c" ]
 	done
