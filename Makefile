@@ -15,6 +15,16 @@ LIB_DIRS  = common dcfg trace stream info expand count encode convert check cli
 DCFG_CFLAGS = -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L \
               -DDCFG_VERSION='"$(VERSION)"' -Iinclude -Ilib -pthread
 DCFG_LIBS = -lyajl -lz -lbz2 -pthread
+# One set of position-independent objects makes both libdcfg.a and
+# libdcfg.so. Everything is hidden unless a public header (include/dcfg)
+# declares it, under "#pragma GCC visibility push(default)": the headers
+# are then the one list of what the shared library exports, a new internal
+# function cannot leak out as a version script forgotten in step would let
+# it, and calls inside the library bind directly rather than through the
+# PLT. -fno-semantic-interposition lets the compiler inline the exported
+# functions too, as it did before they were position-independent.
+LIB_PIC   = -fPIC -fvisibility=hidden -fno-semantic-interposition
+SONAME    = libdcfg.so.0
 
 # BUILD=build-asan SAN=1 gives the sanitizer build that `make check` also tests.
 BUILD    ?= build
@@ -28,6 +38,9 @@ CMDS     = dcfg-info dcfg-expand dcfg-encode dcfg-edges dcfg-blocks dcfg-count d
            dcfg-convert
 LIB_SRC  = $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c))
 LIB_OBJ  = $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o)
+# lib/cli is the commands' glue: in libdcfg.a for them, not in the shared library.
+SO_OBJ   = $(filter-out $(BUILD)/lib/cli/%,$(LIB_OBJ))
+SO_FILES = $(BUILD)/libdcfg.so.$(VERSION) $(BUILD)/$(SONAME) $(BUILD)/libdcfg.so
 HEADERS  = $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.h)) $(wildcard include/dcfg/*.h)
 BINS     = $(CMDS:%=$(BUILD)/bin/%)
 MANPAGES = $(wildcard man/man*/*.[0-9])
@@ -54,11 +67,11 @@ FUZZ_MUT  = t/fuzz/mutate.c t/fuzz/mutate-text.c
 FUZZ_MUT_H = t/fuzz/mutate.h t/fuzz/mutate-text.h
 FUZZ_MUT_OBJ = $(FUZZ_MUT:t/fuzz/%.c=build-fuzz/%.o)
 
-all: $(BINS)
+all: $(BINS) $(SO_FILES)
 
 $(BUILD)/lib/%.o: lib/%.c $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(DCFG_CFLAGS) $(CFLAGS) -c $< -o $@
+	$(CC) $(DCFG_CFLAGS) $(LIB_PIC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/cmd/%.o: cmd/%.c $(HEADERS)
 	@mkdir -p $(@D)
@@ -67,6 +80,13 @@ $(BUILD)/cmd/%.o: cmd/%.c $(HEADERS)
 $(BUILD)/libdcfg.a: $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJ)
+
+$(BUILD)/libdcfg.so.$(VERSION): $(SO_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs $(SO_OBJ) \
+	    $(DCFG_LIBS) -o $@
+
+$(BUILD)/$(SONAME) $(BUILD)/libdcfg.so: $(BUILD)/libdcfg.so.$(VERSION)
+	ln -sf libdcfg.so.$(VERSION) $@
 
 $(BUILD)/bin/%: $(BUILD)/cmd/%.o $(BUILD)/libdcfg.a
 	@mkdir -p $(@D)
