@@ -157,7 +157,10 @@ class DCFG:
 
     def process(self, pid):
         """The index in processes of process PID; KeyError when absent."""
-        return self._index("processes", self._process(pid))
+        self._process(pid)
+        procs = self.processes
+        pids = procs["pid"].tolist() if np is not None else [q.pid for q in procs]
+        return pids.index(pid)
 
     def edge(self, pid, edge_id):
         """The index in edges of EDGE_ID of process PID, or None."""
