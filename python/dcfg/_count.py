@@ -46,6 +46,50 @@ def count(trace, dcfg, by="edge", batch=BATCH):
     return tables
 
 
+def count_dcfg(dcfg, by="edge"):
+    """The tables of count() from the counts stored in the DCFG (kept with
+    KEEP_EDGE_COUNTS), without a trace, as `dcfg-count --from-dcfg --by
+    BY`: each edge's executions are its total over the threads; by
+    "thread", each thread's are its own COUNT_PER_THREAD.  {pid: rows} in
+    the order of the DCFG."""
+    if by not in BY:
+        raise ValueError("by must be one of %s" % ", ".join(BY))
+    tables = {}
+    procs = dcfg.processes
+    for i in range(len(procs)):
+        pid = int(procs[i]["pid"]) if np is not None else procs[i].pid
+        emap = _edgemap.EdgeMap(dcfg, i)
+        first = emap.edge_first
+        edges = dcfg.edges[first:first + emap.n_edges]
+        if by != "thread":
+            total = edges["total"].copy() if np is not None else [e.total for e in edges]
+            rows = _ROWS[by](dcfg, emap, total)
+        else:
+            rows = _thread_rows_from_dcfg(dcfg, emap, edges, procs[i])
+        rows.sort(key=lambda r: (-r[2], r[0]))
+        tables[pid] = rows
+    return tables
+
+
+def _thread_rows_from_dcfg(dcfg, emap, edges, proc):
+    """Threads as many as the longest COUNT_PER_THREAD, as dcfg-count's."""
+    counts, src = dcfg.counts, _ints(emap.source_instrs)
+    execs, instrs = [], []
+    for e, edge in enumerate(edges):
+        first, n = (int(edge["counts"][0]), int(edge["counts"][1])) if np is not None \
+            else tuple(edge.counts)
+        if first == NONE:
+            continue
+        while len(execs) < n:
+            execs.append(0)
+            instrs.append(0)
+        for t in range(n):
+            x = int(counts[first + t])
+            execs[t] += x
+            instrs[t] += x * src[e]
+    return [(t, execs[t], instrs[t]) for t in range(len(execs))]
+
+
 def _zeros(n):
     return np.zeros(n, dtype=np.uint64) if np is not None else [0] * n
 

@@ -2,7 +2,8 @@
 then one "key<TAB>executions<TAB>instructions" line per row, as
 `dcfg-count --by BY` writes its key, executions and instructions columns.
 
-    python3 count.py --dcfg FILE [--by KIND] [--batch N] TRACE"""
+    python3 count.py --dcfg FILE [--by KIND] [--batch N] TRACE
+    python3 count.py --dcfg FILE [--by KIND] --from-dcfg"""
 
 import argparse
 import sys
@@ -15,11 +16,15 @@ def main():
     ap.add_argument("--dcfg", required=True)
     ap.add_argument("--by", default="edge")
     ap.add_argument("--batch", type=int, default=1 << 20)
-    ap.add_argument("trace")
+    ap.add_argument("--from-dcfg", action="store_true")
+    ap.add_argument("trace", nargs="?")
     a = ap.parse_args()
     try:
         d = dcfg.load(a.dcfg)
-        tables = dcfg.count(a.trace, d, by=a.by, batch=a.batch)
+        if a.from_dcfg:
+            tables = dcfg.count_dcfg(d, by=a.by)
+        else:
+            tables = dcfg.count(a.trace, d, by=a.by, batch=a.batch)
     except dcfg.Error as e:
         print("count.py: %s" % e, file=sys.stderr)
         return 2

@@ -1,7 +1,7 @@
 """t/tools/lookup's queries answered with the dcfg Python package, in its
 words, so that t/python.bats compares the two line for line:
 
-    python3 lookup.py DCFG < queries
+    python3 lookup.py DCFG QUERIES
 
 Queries, one a line: process PID, sizes, edge ID, block NODE, block-at
 ADDR, symbol-at ADDR, source-at ADDR, image-of NODE, special NODE, file
@@ -36,7 +36,7 @@ def block_line(d, b):
 def main():
     d = dcfg.load(sys.argv[1])
     pid = rec(d.processes, 0)["pid"] if len(d.processes) else None
-    for line in sys.stdin:
+    for line in open(sys.argv[2]):
         words = line.split()
         if not words:
             continue

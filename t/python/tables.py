@@ -7,7 +7,9 @@ One JSON object a line per process: pid, threads, instructions,
 instructions_per_thread, images (id, load_addr, size, file_name),
 basic_blocks, routines, loops, edges, and the totals of
 static_instructions_per_block, executions_per_block and
-dynamic_instructions_per_block_execution."""
+dynamic_instructions_per_block_execution: a block's executions are
+the totals of the edges into it (its COUNT when the process has no
+edges)."""
 
 import json
 import sys
@@ -47,8 +49,9 @@ def main():
         first, n = rng(p, "thread_instr_counts")
         out = {"pid": pid,
                "threads": int(p["threads"] if dcfg.HAVE_NUMPY else p.threads),
-               "instructions": int(p["instr_count"] if dcfg.HAVE_NUMPY else p.instr_count),
-               "instructions_per_thread": [int(c) for c in counts[first:first + n]],
+               "instructions": int(p["instr_count"] if dcfg.HAVE_NUMPY else p.instr_count)
+               if (p["has_instr_count"] if dcfg.HAVE_NUMPY else p.has_instr_count) else None,
+               "instructions_per_thread": [int(c) for c in counts[first:first + n]] if n else None,
                "images": []}
         first, n = rng(p, "images")
         for i in range(first, first + n):
@@ -61,10 +64,19 @@ def main():
                            ("loops", "loops"), ("edges", "edges")):
             out[key] = rng(p, table)[1]
         first, n = rng(p, "blocks")
-        out["static"] = sum(num_instrs[first:first + n])
-        out["executions"] = sum(bcount[first:first + n])
-        out["dynamic"] = sum(a * b for a, b in zip(num_instrs[first:first + n],
-                                                  bcount[first:first + n]))
+        ninstr = num_instrs[first:first + n]
+        execs = bcount[first:first + n]
+        efirst, en = rng(p, "edges")
+        if en:
+            # a block's executions are the edges' into it, as dcfg-info counts them
+            entries = {}
+            for target, total in zip(field(d.edges, "target")[efirst:efirst + en],
+                                     field(d.edges, "total")[efirst:efirst + en]):
+                entries[target] = entries.get(target, 0) + total
+            execs = [entries.get(node, 0) for node in field(blocks, "node_id")[first:first + n]]
+        out["static"] = sum(ninstr)
+        out["executions"] = sum(execs)
+        out["dynamic"] = sum(a * b for a, b in zip(ninstr, execs))
         print(json.dumps(out, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
     return 0
 
