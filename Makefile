@@ -2,7 +2,7 @@
 PREFIX   ?= /usr/local
 BINDIR    = $(PREFIX)/bin
 LIBDIR    = $(PREFIX)/lib
-INCDIR    = $(PREFIX)/include/dcfg
+INCDIR    = $(PREFIX)/include
 MANDIR    = $(PREFIX)/share/man
 VERSION   = 0.1.0
 
@@ -15,6 +15,16 @@ LIB_DIRS  = common dcfg trace stream info expand count encode convert check cli
 DCFG_CFLAGS = -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L \
               -DDCFG_VERSION='"$(VERSION)"' -Iinclude -Ilib -pthread
 DCFG_LIBS = -lyajl -lz -lbz2 -pthread
+# One set of position-independent objects makes both libdcfg.a and
+# libdcfg.so. Everything is hidden unless a public header (include/dcfg)
+# declares it, under "#pragma GCC visibility push(default)": the headers
+# are then the one list of what the shared library exports, a new internal
+# function cannot leak out as a version script forgotten in step would let
+# it, and calls inside the library bind directly rather than through the
+# PLT. -fno-semantic-interposition lets the compiler inline the exported
+# functions too, as it did before they were position-independent.
+LIB_PIC   = -fPIC -fvisibility=hidden -fno-semantic-interposition
+SONAME    = libdcfg.so.0
 
 # BUILD=build-asan SAN=1 gives the sanitizer build that `make check` also tests.
 BUILD    ?= build
@@ -28,9 +38,15 @@ CMDS     = dcfg-info dcfg-expand dcfg-encode dcfg-edges dcfg-blocks dcfg-count d
            dcfg-convert
 LIB_SRC  = $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c))
 LIB_OBJ  = $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o)
+# lib/cli is the commands' glue: in libdcfg.a for them, not in the shared library.
+SO_OBJ   = $(filter-out $(BUILD)/lib/cli/%,$(LIB_OBJ))
+SO_FILES = $(BUILD)/libdcfg.so.$(VERSION) $(BUILD)/$(SONAME) $(BUILD)/libdcfg.so
 HEADERS  = $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.h)) $(wildcard include/dcfg/*.h)
 BINS     = $(CMDS:%=$(BUILD)/bin/%)
 MANPAGES = $(wildcard man/man*/*.[0-9])
+MAN_DIRS = $(sort $(patsubst man/%/,%,$(dir $(MANPAGES))))
+# What a user of the library builds against: only these are installed.
+PUBLIC_HEADERS = $(wildcard include/dcfg/*.h)
 
 TEST_TOOLS = $(BUILD)/t/lookup $(BUILD)/t/gen-trace $(BUILD)/t/gen-pair \
              $(BUILD)/t/webgrind-dump $(BUILD)/t/dcpi-dump $(BUILD)/t/csi-paths \
@@ -54,11 +70,11 @@ FUZZ_MUT  = t/fuzz/mutate.c t/fuzz/mutate-text.c
 FUZZ_MUT_H = t/fuzz/mutate.h t/fuzz/mutate-text.h
 FUZZ_MUT_OBJ = $(FUZZ_MUT:t/fuzz/%.c=build-fuzz/%.o)
 
-all: $(BINS)
+all: $(BINS) $(SO_FILES)
 
 $(BUILD)/lib/%.o: lib/%.c $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(DCFG_CFLAGS) $(CFLAGS) -c $< -o $@
+	$(CC) $(DCFG_CFLAGS) $(LIB_PIC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/cmd/%.o: cmd/%.c $(HEADERS)
 	@mkdir -p $(@D)
@@ -67,6 +83,13 @@ $(BUILD)/cmd/%.o: cmd/%.c $(HEADERS)
 $(BUILD)/libdcfg.a: $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJ)
+
+$(BUILD)/libdcfg.so.$(VERSION): $(SO_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs $(SO_OBJ) \
+	    $(DCFG_LIBS) -o $@
+
+$(BUILD)/$(SONAME) $(BUILD)/libdcfg.so: $(BUILD)/libdcfg.so.$(VERSION)
+	ln -sf libdcfg.so.$(VERSION) $@
 
 $(BUILD)/bin/%: $(BUILD)/cmd/%.o $(BUILD)/libdcfg.a
 	@mkdir -p $(@D)
@@ -158,18 +181,35 @@ bench: deps all $(BUILD)/t/gen-pair $(BUILD)/t/gen-trace
 coverage: deps
 	@sh scripts/coverage.sh
 
+# Users include <dcfg/dcfg.h>: the headers go to $(INCDIR)/dcfg and dcfg.pc
+# puts $(INCDIR) on the path, so a <dcfg/error.h> never hides the system's
+# <error.h>. No ldconfig: a packager or the user runs it for the prefix.
 install: all
-	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR) \
-	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
-	cp $(BINS) $(DESTDIR)$(BINDIR)/
-	cp $(BUILD)/libdcfg.a $(DESTDIR)$(LIBDIR)/
-	cp $(HEADERS) $(DESTDIR)$(INCDIR)/
-	for m in $(MANPAGES); do cp $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/; done
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' dcfg.pc.in \
-	    > $(DESTDIR)$(LIBDIR)/pkgconfig/dcfg.pc
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR)/dcfg \
+	    $(MAN_DIRS:%=$(DESTDIR)$(MANDIR)/%)
+	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)/
+	install -m 644 $(BUILD)/libdcfg.a $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(BUILD)/libdcfg.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libdcfg.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libdcfg.so
+	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCDIR)/dcfg/
+	for m in $(MANPAGES); do install -m 644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/; done
+	sed -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCDIR@|$(INCDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    dcfg.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/dcfg.pc
+
+# Removes what install put there, and include/dcfg when that leaves it
+# empty; the prefix's other directories stay.
+uninstall:
+	rm -f $(CMDS:%=$(DESTDIR)$(BINDIR)/%)
+	rm -f $(DESTDIR)$(LIBDIR)/libdcfg.a $(DESTDIR)$(LIBDIR)/libdcfg.so.$(VERSION) \
+	    $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libdcfg.so \
+	    $(DESTDIR)$(LIBDIR)/pkgconfig/dcfg.pc
+	rm -f $(PUBLIC_HEADERS:include/%=$(DESTDIR)$(INCDIR)/%)
+	if [ -d $(DESTDIR)$(INCDIR)/dcfg ]; then rmdir --ignore-fail-on-non-empty $(DESTDIR)$(INCDIR)/dcfg; fi
+	for m in $(MANPAGES); do rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done
 
 clean:
 	rm -rf build build-asan build-fuzz build-cov
 
-.PHONY: all test-tools deps lint-man test check demo bench install clean fuzz fuzz-lib coverage
+.PHONY: all test-tools deps lint-man test check demo bench install uninstall clean fuzz fuzz-lib coverage
 .SUFFIXES:

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include <dcfg/dcfg.h>
+#include "dcfg/model.h"
 #include "common/json.h"
 #include "common/kind.h"
 #include "common/output.h"

@@ -18,7 +18,11 @@
 #include <stdint.h>
 
 #include "error.h"
-#include "common/idmap.h"
+
+/* Only what these headers declare is exported from libdcfg.so (Makefile: -fvisibility=hidden). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 #define DCFG_NONE UINT32_MAX   /* no index, no id */
 
@@ -68,7 +72,7 @@ struct dcfg_range {
 
 struct dcfg_file_name {
 	uint32_t id;
-	uint32_t name;                 /* offset in dcfg.strings */
+	uint32_t name;                 /* dcfg_string(d, name) */
 };
 
 struct dcfg_edge_type {
@@ -114,17 +118,17 @@ struct dcfg_routine_node {
 struct dcfg_routine {
 	uint32_t entry_node_id;
 	uint32_t image;
-	struct dcfg_range exits;       /* in dcfg.node_ids */
-	struct dcfg_range nodes;       /* in dcfg.routine_nodes */
-	struct dcfg_range loops;       /* in dcfg.loops */
+	struct dcfg_range exits;       /* in dcfg_node_ids() */
+	struct dcfg_range nodes;       /* in dcfg_routine_nodes() */
+	struct dcfg_range loops;       /* in dcfg_loops() */
 };
 
 struct dcfg_loop {
 	uint32_t head_node_id;
 	uint32_t parent_head_node_id;  /* 0 for an outer loop */
 	uint32_t routine;
-	struct dcfg_range back_edge_sources;  /* in dcfg.node_ids */
-	struct dcfg_range nodes;              /* in dcfg.node_ids */
+	struct dcfg_range back_edge_sources;  /* in dcfg_node_ids() */
+	struct dcfg_range nodes;              /* in dcfg_node_ids() */
 };
 
 struct dcfg_edge {
@@ -132,7 +136,7 @@ struct dcfg_edge {
 	uint32_t source, target;       /* node ids */
 	uint32_t type_id;
 	enum dcfg_edge_kind kind;
-	struct dcfg_range counts;      /* per thread, in dcfg.counts (if kept) */
+	struct dcfg_range counts;      /* per thread, in dcfg_counts() (if kept) */
 	uint64_t total;                /* sum over threads */
 };
 
@@ -144,59 +148,18 @@ struct dcfg_image {
 	struct dcfg_range symbols, source_lines, blocks, routines;
 };
 
-/* A sorted (address, index) pair for address lookups. */
-struct dcfg_addr_index {
-	uint64_t addr, end;            /* [addr, end) */
-	uint32_t index;
-};
-
-/* How many records before an address the lookups search for one that nests around it. */
-#define DCFG_ADDR_NESTING 64
-
-/* The first of N sorted records that starts after ADDR (N when none). */
-size_t dcfg_addr_index_after(const struct dcfg_addr_index *ix, size_t n, uint64_t addr);
-
 struct dcfg_process {
 	uint64_t pid;
 	uint64_t instr_count;
 	int has_instr_count;
-	struct dcfg_range thread_instr_counts;   /* in dcfg.counts */
+	struct dcfg_range thread_instr_counts;   /* in dcfg_counts() */
 	uint32_t threads;              /* INSTR_COUNT_PER_THREAD length, else longest COUNT_PER_THREAD */
-	/* Everything the process's rows hold, as ranges of the arrays in struct dcfg. */
+	/* Everything the process's rows hold, as ranges of the tables (dcfg_images() ...). */
 	struct dcfg_range images, edges, symbols, source_lines, blocks, routines, loops;
-
-	/* Lookup indices, built after the pass. */
-	struct dcfg_idmap edge_by_id, block_by_node;
-	struct dcfg_addr_index *blocks_by_addr, *symbols_by_addr, *source_by_addr;
-	size_t n_blocks_by_addr, n_symbols_by_addr, n_source_by_addr;
 };
 
-struct dcfg {
-	uint64_t major_version, minor_version;
-	int has_version;
-	unsigned keep;
-	/* the CRC-32 and size of the file's data, decompressed: which DCFG this is */
-	uint32_t crc32;
-	uint64_t bytes;
-
-	struct dcfg_file_name *file_names;       size_t n_file_names;
-	struct dcfg_edge_type *edge_types;       size_t n_edge_types;
-	struct dcfg_special_node *special_nodes; size_t n_special_nodes;
-	struct dcfg_process *processes;          size_t n_processes;
-	struct dcfg_image *images;               size_t n_images;
-	struct dcfg_symbol *symbols;             size_t n_symbols;
-	struct dcfg_source_line *source_lines;   size_t n_source_lines;
-	struct dcfg_block *blocks;               size_t n_blocks;
-	struct dcfg_routine *routines;           size_t n_routines;
-	struct dcfg_routine_node *routine_nodes; size_t n_routine_nodes;
-	struct dcfg_loop *loops;                 size_t n_loops;
-	struct dcfg_edge *edges;                 size_t n_edges;
-	uint32_t *node_ids;                      size_t n_node_ids;
-	uint64_t *counts;                        size_t n_counts;
-	char *strings;                           size_t n_strings;
-
-	struct dcfg_idmap file_name_by_id, edge_type_by_id, special_by_id;
-};
+/* A loaded DCFG: opaque; its tables are read through the accessors below. */
+struct dcfg;
 
 struct dcfg_load_options {
 	unsigned keep;                                  /* DCFG_KEEP_* */
@@ -208,6 +171,33 @@ struct dcfg_load_options {
 struct dcfg *dcfg_load(const char *path, const struct dcfg_load_options *opt,
     struct dcfg_error *err);
 void dcfg_free(struct dcfg *d);
+
+/* The library's version, "MAJOR.MINOR.PATCH". */
+const char *dcfg_library_version(void);
+
+/* ---- tables: each its array (NULL when empty or not kept), its length in *n ---- */
+
+const struct dcfg_process *dcfg_processes(const struct dcfg *d, size_t *n);
+const struct dcfg_image *dcfg_images(const struct dcfg *d, size_t *n);
+const struct dcfg_symbol *dcfg_symbols(const struct dcfg *d, size_t *n);
+const struct dcfg_source_line *dcfg_source_lines(const struct dcfg *d, size_t *n);
+const struct dcfg_block *dcfg_blocks(const struct dcfg *d, size_t *n);
+const struct dcfg_routine *dcfg_routines(const struct dcfg *d, size_t *n);
+const struct dcfg_routine_node *dcfg_routine_nodes(const struct dcfg *d, size_t *n);
+const struct dcfg_loop *dcfg_loops(const struct dcfg *d, size_t *n);
+const struct dcfg_edge *dcfg_edges(const struct dcfg *d, size_t *n);
+const struct dcfg_file_name *dcfg_file_names(const struct dcfg *d, size_t *n);
+const struct dcfg_edge_type *dcfg_edge_types(const struct dcfg *d, size_t *n);
+const struct dcfg_special_node *dcfg_special_nodes(const struct dcfg *d, size_t *n);
+/* Node ids that routines (exits) and loops (back-edge sources, nodes) list by range. */
+const uint32_t *dcfg_node_ids(const struct dcfg *d, size_t *n);
+/* Per-thread counts that edges and processes list by range. */
+const uint64_t *dcfg_counts(const struct dcfg *d, size_t *n);
+
+/* 1 with the file's MAJOR_VERSION and MINOR_VERSION, 0 when it lacks either. */
+int dcfg_file_version(const struct dcfg *d, uint64_t *major, uint64_t *minor);
+/* The CRC-32 and size of the file's data, decompressed: which DCFG this is. */
+void dcfg_identity(const struct dcfg *d, uint32_t *crc32, uint64_t *bytes);
 
 /* ---- lookups: constant time by id, logarithmic by address ---- */
 
@@ -243,5 +233,9 @@ int dcfg_edge_kind_is_branch(enum dcfg_edge_kind kind);
 int dcfg_edge_kind_is_conditional(enum dcfg_edge_kind kind);
 /* A fabricated edge past a call, handler or excluded code (CALL_BYPASS...). */
 int dcfg_edge_kind_is_bypass(enum dcfg_edge_kind kind);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #endif

@@ -7,6 +7,11 @@
 
 #include <stddef.h>
 
+/* Only what these headers declare is exported from libdcfg.so (Makefile: -fvisibility=hidden). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 struct dcfg_error {
 	char file[256];      /* name as the user gave it; "-" is shown as "<stdin>" */
 	unsigned long line;  /* 1-based; 0 when the error has no position */
@@ -25,5 +30,9 @@ int dcfg_error_at(struct dcfg_error *err, const char *file, unsigned long line,
 
 /* Writes "FILE:LINE:COLUMN: message" (or "FILE: message") into buf. */
 void dcfg_error_format(const struct dcfg_error *err, char *buf, size_t size);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #endif

@@ -12,6 +12,11 @@
 #include "error.h"
 #include "trace.h"     /* DCFG_RUN_DEPTH_MAX, DCFG_RUN_PERIOD_MAX */
 
+/* Only what these headers declare is exported from libdcfg.so (Makefile: -fvisibility=hidden). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 enum dcfg_stream_kind {
 	DCFG_STREAM_EDGE,      /* a data line */
 	DCFG_STREAM_PROCESS,   /* "# process PID" */
@@ -65,5 +70,9 @@ int dcfg_stream_version(const struct dcfg_stream *s);
 void dcfg_stream_set_progress(struct dcfg_stream *s,
     void (*progress)(void *ctx, uint64_t bytes), void *ctx);
 void dcfg_stream_close(struct dcfg_stream *s);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #endif

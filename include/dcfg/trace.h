@@ -19,6 +19,11 @@
 
 #include "error.h"
 
+/* Only what these headers declare is exported from libdcfg.so (Makefile: -fvisibility=hidden). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* How deep runs may nest in a decoded chunk and in a stream, and how many lines a period may hold (dcfg-stream(5)). */
 #define DCFG_RUN_DEPTH_MAX 64
 #define DCFG_RUN_PERIOD_MAX 65536
@@ -124,5 +129,9 @@ int dcfg_chunk_fail(struct dcfg_chunk *c, uint64_t edge_index, const char *fmt, 
  */
 int dcfg_chunk_fail_row(struct dcfg_chunk *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #endif

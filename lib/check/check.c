@@ -256,7 +256,7 @@ static int
 stamped(const struct checker *c, const uint32_t *stamp, uint32_t token, struct dcfg_range r,
     uint32_t node)
 {
-	uint32_t b = dcfg_idmap_get(&c->p->block_by_node, node);
+	uint32_t b = dcfg_idmap_get(&dcfg_process_index(c->d, c->p)->block_by_node, node);
 
 	return b != DCFG_NONE ? stamp[b] == token : in_range(c->d, r, node);
 }
@@ -267,7 +267,7 @@ stamp_nodes(const struct checker *c, uint32_t *stamp, uint32_t token, struct dcf
 	uint32_t j, b;
 
 	for (j = 0; j < r.count; j++)
-		if ((b = dcfg_idmap_get(&c->p->block_by_node, c->d->node_ids[r.first + j])) != DCFG_NONE)
+		if ((b = dcfg_idmap_get(&dcfg_process_index(c->d, c->p)->block_by_node, c->d->node_ids[r.first + j])) != DCFG_NONE)
 			stamp[b] = token;
 }
 
@@ -286,7 +286,7 @@ check_loops(struct checker *c, const struct dcfg_routine *r, uint32_t *stamp,
 
 	/* the last loop of each head, as a search from the first would find */
 	for (k = 0; k < r->loops.count; k++)
-		if ((b = dcfg_idmap_get(&p->block_by_node, d->loops[r->loops.first + k].head_node_id)) != DCFG_NONE)
+		if ((b = dcfg_idmap_get(&dcfg_process_index(d, p)->block_by_node, d->loops[r->loops.first + k].head_node_id)) != DCFG_NONE)
 			head_loop[b] = k;
 	for (k = 0; k < r->loops.count; k++) {
 		const struct dcfg_loop *lp = &d->loops[r->loops.first + k], *parent = NULL;
@@ -305,7 +305,7 @@ check_loops(struct checker *c, const struct dcfg_routine *r, uint32_t *stamp,
 		}
 		if (lp->parent_head_node_id == 0)
 			continue;
-		if ((b = dcfg_idmap_get(&p->block_by_node, lp->parent_head_node_id)) != DCFG_NONE) {
+		if ((b = dcfg_idmap_get(&dcfg_process_index(d, p)->block_by_node, lp->parent_head_node_id)) != DCFG_NONE) {
 			if (head_loop[b] != DCFG_NONE)
 				parent = &d->loops[r->loops.first + head_loop[b]];
 		} else {
@@ -325,7 +325,7 @@ check_loops(struct checker *c, const struct dcfg_routine *r, uint32_t *stamp,
 				    d->node_ids[lp->nodes.first + j], parent->head_node_id);
 	}
 	for (k = 0; k < r->loops.count; k++)
-		if ((b = dcfg_idmap_get(&p->block_by_node, d->loops[r->loops.first + k].head_node_id)) != DCFG_NONE)
+		if ((b = dcfg_idmap_get(&dcfg_process_index(d, p)->block_by_node, d->loops[r->loops.first + k].head_node_id)) != DCFG_NONE)
 			head_loop[b] = DCFG_NONE;
 	return 0;
 }
@@ -351,7 +351,7 @@ check_counts(struct checker *c)
 	}
 	for (i = 0; i < p->edges.count; i++) {
 		const struct dcfg_edge *e = &d->edges[p->edges.first + i];
-		uint32_t b = dcfg_idmap_get(&p->block_by_node, e->target);
+		uint32_t b = dcfg_idmap_get(&dcfg_process_index(d, p)->block_by_node, e->target);
 		if (b != DCFG_NONE)
 			incoming[b] += e->total;
 		if (p->thread_instr_counts.first != DCFG_NONE && e->counts.count > p->threads) {
@@ -433,7 +433,7 @@ check_routines(struct checker *c)
 		for (k = 0; k < r->nodes.count; k++) {
 			const struct dcfg_routine_node *rn = &d->routine_nodes[r->nodes.first + k];
 			v[k] = (struct pair){ rn->node_id, rn->idom_node_id };
-			if ((b = dcfg_idmap_get(&p->block_by_node, rn->node_id)) != DCFG_NONE)
+			if ((b = dcfg_idmap_get(&dcfg_process_index(d, p)->block_by_node, rn->node_id)) != DCFG_NONE)
 				in[b]++;
 		}
 		if (r->nodes.count > 1)
@@ -487,7 +487,7 @@ check_routines(struct checker *c)
 		 * "every node in exactly one routine" (2.14) speaks of its rows.
 		 */
 		if (in[i] == 1 || d->images[d->blocks[p->blocks.first + i].image].routines.count == 0 ||
-		    dcfg_idmap_get(&p->block_by_node, d->blocks[p->blocks.first + i].node_id) != i)
+		    dcfg_idmap_get(&dcfg_process_index(d, p)->block_by_node, d->blocks[p->blocks.first + i].node_id) != i)
 			continue;
 		at(c, "process %llu block %u", (unsigned long long)p->pid,
 		    d->blocks[p->blocks.first + i].node_id);
@@ -514,13 +514,13 @@ check_bypass(struct checker *c)
 	for (i = 0; i < p->edges.count; i++) {
 		const struct dcfg_edge *e = &d->edges[p->edges.first + i];
 		if (e->total > 0 && dcfg_edge_kind_is_call(e->kind) && e->kind != DCFG_EDGE_SYSTEM_CALL &&
-		    (b = dcfg_idmap_get(&p->block_by_node, e->source)) != DCFG_NONE)
+		    (b = dcfg_idmap_get(&dcfg_process_index(d, p)->block_by_node, e->source)) != DCFG_NONE)
 			calls[b] = 1;
 	}
 	for (i = 0; i < p->edges.count; i++) {
 		const struct dcfg_edge *e = &d->edges[p->edges.first + i];
 		if (e->kind != DCFG_EDGE_CALL_BYPASS || e->total == 0 ||
-		    (b = dcfg_idmap_get(&p->block_by_node, e->source)) == DCFG_NONE || !calls[b])
+		    (b = dcfg_idmap_get(&dcfg_process_index(d, p)->block_by_node, e->source)) == DCFG_NONE || !calls[b])
 			continue;
 		at(c, "process %llu edge %u", (unsigned long long)p->pid, e->id);
 		say(c, DCFG_SEV_WARNING, "bypass edge counted (%llu) while its block's call edge is counted too",

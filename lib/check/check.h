@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include <dcfg/dcfg.h>
+#include "dcfg/model.h"
 #include "common/output.h"
 
 enum dcfg_severity {

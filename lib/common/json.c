@@ -265,7 +265,7 @@ push(struct dcfg_json *j, enum frame_kind kind, const struct dcfg_json_field *fl
 	memset(f, 0, offsetof(struct frame, colmap));
 	f->kind = kind;
 	f->field = fld;
-	json_token_position(j, &f->line, &f->column);
+	dcfg_json_token_position(j, &f->line, &f->column);
 	return 1;
 }
 
@@ -360,7 +360,7 @@ cb_map_key(void *ctx, const unsigned char *key, size_t len)
 		memcpy(j->key, key, len);
 		j->key[len] = '\0';
 		j->key_len = len;
-		json_token_position(j, &j->key_line, &j->key_column);
+		dcfg_json_token_position(j, &j->key_line, &j->key_column);
 		return 1;
 	}
 	sc = f->field->schema;
@@ -406,10 +406,10 @@ container_end(struct dcfg_json *j)
 		sc = f->field->schema;
 		for (i = 0; i < sc->n_fields; i++)
 			if (sc->fields[i].required && !((f - 1)->seen & (UINT64_C(1) << i)))
-				return json_fail_at_frame(j, f, "the header has no %s column",
+				return dcfg_json_fail_at_frame(j, f, "the header has no %s column",
 				    sc->fields[i].name), 0;
 		if (f->count == 0)
-			return json_fail_at_frame(j, f, "the header row is empty"), 0;
+			return dcfg_json_fail_at_frame(j, f, "the header row is empty"), 0;
 		j->header_line = f->line;
 		j->header_column = f->column;
 		/* (called with the header still open, so errors name "[header]") */
@@ -426,7 +426,7 @@ container_end(struct dcfg_json *j)
 				    t->field->schema->fields[t->colmap[pos]].required)
 					break;
 			f->count = 0;
-			return json_fail_at_frame(j, f, "row has no value for %s",
+			return dcfg_json_fail_at_frame(j, f, "row has no value for %s",
 			    t->field->schema->fields[t->colmap[pos]].name), 0;
 		}
 		if (j->h->row_end && !verdict(j, j->h->row_end(j->ctx, f->field->id)))
@@ -554,10 +554,10 @@ dcfg_json_parse(struct dcfg_json *j, struct dcfg_input *in,
 		}
 		if (st != yajl_status_ok) {
 			if (!j->failed)
-				json_yajl_failure(j, (size_t)n);
+				dcfg_json_yajl_failure(j, (size_t)n);
 			goto fail;
 		}
-		json_position_at(j, (size_t)n, &j->line, &j->column);
+		dcfg_json_position_at(j, (size_t)n, &j->line, &j->column);
 		total += (uint64_t)n;
 		if (j->h->progress)
 			j->h->progress(j->ctx, dcfg_input_raw_bytes(in));

@@ -68,14 +68,14 @@ struct dcfg_json {
 };
 
 /* Line and column of byte OFF of the chunk being parsed (a cursor that only moves forward). */
-void json_position_at(struct dcfg_json *j, size_t off, unsigned long *line,
+void dcfg_json_position_at(struct dcfg_json *j, size_t off, unsigned long *line,
     unsigned long *column);
 /* Where the token being handled starts (a dictionary entry's errors: its key). */
-void json_token_position(struct dcfg_json *j, unsigned long *line, unsigned long *column);
+void dcfg_json_token_position(struct dcfg_json *j, unsigned long *line, unsigned long *column);
 /* An error about a whole row or header, placed at its opening bracket. */
-int json_fail_at_frame(struct dcfg_json *j, const struct frame *f, const char *fmt, ...)
+int dcfg_json_fail_at_frame(struct dcfg_json *j, const struct frame *f, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* yajl refused the chunk of LEN bytes: its message, placed at the bad token. */
-int json_yajl_failure(struct dcfg_json *j, size_t len);
+int dcfg_json_yajl_failure(struct dcfg_json *j, size_t len);
 
 #endif

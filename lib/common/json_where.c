@@ -45,7 +45,7 @@ string_token_length(const unsigned char *chunk, size_t off)
 }
 
 void
-json_position_at(struct dcfg_json *j, size_t off, unsigned long *line,
+dcfg_json_position_at(struct dcfg_json *j, size_t off, unsigned long *line,
     unsigned long *column)
 {
 	if (j->chunk == NULL) {
@@ -65,7 +65,7 @@ json_position_at(struct dcfg_json *j, size_t off, unsigned long *line,
 }
 
 void
-json_token_position(struct dcfg_json *j, unsigned long *line, unsigned long *column)
+dcfg_json_token_position(struct dcfg_json *j, unsigned long *line, unsigned long *column)
 {
 	if (j->at_key) {
 		*line = j->key_line;
@@ -83,7 +83,7 @@ json_token_position(struct dcfg_json *j, unsigned long *line, unsigned long *col
 	if (j->tok == T_STRING && j->chunk && (raw = string_token_length(j->chunk, off)) > 0)
 		len = raw;
 
-	json_position_at(j, off, line, column);
+	dcfg_json_position_at(j, off, line, column);
 	/* Tokens never span lines, so the start is on the same line. */
 	if (len > 0 && *column > len)
 		*column -= len;
@@ -178,7 +178,7 @@ dcfg_json_fail(struct dcfg_json *j, const char *fmt, ...)
 	va_list ap;
 	int rc;
 
-	json_token_position(j, &line, &column);
+	dcfg_json_token_position(j, &line, &column);
 	va_start(ap, fmt);
 	rc = vfail_at(j, line, column, fmt, ap);
 	va_end(ap);
@@ -202,7 +202,7 @@ void
 dcfg_json_position(struct dcfg_json *j, unsigned long *line,
     unsigned long *column)
 {
-	json_token_position(j, line, column);
+	dcfg_json_token_position(j, line, column);
 }
 
 void
@@ -242,11 +242,11 @@ dcfg_json_column(const struct dcfg_json *j, int id)
 
 /* An error about a whole row or header, placed at its opening bracket. */
 int
-json_fail_at_frame(struct dcfg_json *j, const struct frame *f, const char *fmt, ...)
+dcfg_json_fail_at_frame(struct dcfg_json *j, const struct frame *f, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 int
-json_fail_at_frame(struct dcfg_json *j, const struct frame *f, const char *fmt, ...)
+dcfg_json_fail_at_frame(struct dcfg_json *j, const struct frame *f, const char *fmt, ...)
 {
 	va_list ap;
 	int rc;
@@ -273,7 +273,7 @@ dcfg_json_row(const struct dcfg_json *j)
  * yajl reports.
  */
 int
-json_yajl_failure(struct dcfg_json *j, size_t len)
+dcfg_json_yajl_failure(struct dcfg_json *j, size_t len)
 {
 	unsigned char *msg = yajl_get_error(j->yajl, 0, j->chunk, len);
 	const char *text = (const char *)msg, *colon;

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <dcfg/dcfg.h>
+#include "dcfg/model.h"
 #include <dcfg/error.h>
 #include "common/output.h"
 #include "profile.h"

@@ -12,7 +12,7 @@
 uint32_t
 dcfg_profile_block_of(const struct dcfg_profile *pf, uint32_t node_id)
 {
-	return dcfg_idmap_get(&pf->p->block_by_node, node_id);
+	return dcfg_idmap_get(&dcfg_process_index(pf->d, pf->p)->block_by_node, node_id);
 }
 
 static enum dcfg_call_role
@@ -301,10 +301,10 @@ dcfg_profile_view(struct dcfg_profile *pf, uint32_t thread, const uint64_t *incl
 
 /* The first source range that may overlap ADDR, as far as the lookups search nesting. */
 static size_t
-first_range(const struct dcfg_process *p, uint64_t addr)
+first_range(const struct dcfg_process_index *px, uint64_t addr)
 {
-	const struct dcfg_addr_index *ix = p->source_by_addr;
-	size_t lo = dcfg_addr_index_after(ix, p->n_source_by_addr, addr), steps, first;
+	const struct dcfg_addr_index *ix = px->source_by_addr;
+	size_t lo = dcfg_addr_index_after(ix, px->n_source_by_addr, addr), steps, first;
 
 	for (first = lo, steps = 0; lo > 0 && steps < DCFG_ADDR_NESTING; lo--, steps++)
 		if (addr < ix[lo - 1].end)
@@ -324,7 +324,7 @@ dcfg_segments_begin(struct dcfg_segments *it, const struct dcfg_profile *pf,
 	it->last = it->end > b->addr && b->last_instr_offset < it->end - b->addr ?
 	    b->addr + b->last_instr_offset : it->end - 1;
 	it->instrs = it->remaining = b->num_instrs;
-	it->range = first_range(pf->p, b->addr);
+	it->range = first_range(dcfg_process_index(pf->d, pf->p), b->addr);
 	it->done = b->num_instrs == 0;
 }
 
@@ -349,8 +349,8 @@ share(const struct dcfg_segments *it, const struct dcfg_addr_index *r,
 int
 dcfg_segments_next(struct dcfg_segments *it, struct dcfg_segment *s)
 {
-	const struct dcfg_process *p = it->pf->p;
-	const struct dcfg_addr_index *ix = p->source_by_addr, *r;
+	const struct dcfg_process_index *px = dcfg_process_index(it->pf->d, it->pf->p);
+	const struct dcfg_addr_index *ix = px->source_by_addr, *r;
 	const struct dcfg_source_line *src;
 	uint64_t from, to, n;
 
@@ -359,12 +359,12 @@ dcfg_segments_next(struct dcfg_segments *it, struct dcfg_segment *s)
 			it->done = 1;
 			break;
 		}
-		while (it->range < p->n_source_by_addr && ix[it->range].end <= it->cursor)
+		while (it->range < px->n_source_by_addr && ix[it->range].end <= it->cursor)
 			it->range++;
 		from = it->cursor;
 		r = NULL;
 		src = NULL;
-		if (it->range < p->n_source_by_addr && ix[it->range].addr < it->end) {
+		if (it->range < px->n_source_by_addr && ix[it->range].addr < it->end) {
 			if (ix[it->range].addr > from) {
 				to = ix[it->range].addr;
 			} else {

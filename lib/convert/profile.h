@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <dcfg/dcfg.h>
+#include "dcfg/model.h"
 #include <dcfg/error.h>
 
 #define DCFG_ALL_THREADS UINT32_MAX
@@ -92,7 +92,7 @@ struct dcfg_segment {
 struct dcfg_segments {
 	const struct dcfg_profile *pf;
 	uint64_t start, end, last, cursor, instrs, remaining;
-	size_t range;                          /* next in p->source_by_addr */
+	size_t range;                          /* next in the process index's source_by_addr */
 	int done;
 };
 

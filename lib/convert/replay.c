@@ -305,7 +305,7 @@ end_copy(struct replayer *x)
 static int
 replay_run(struct replayer *x, struct dcfg_chunk *c)
 {
-	const struct dcfg_idmap *by_id = &x->pf->p->edge_by_id;
+	const struct dcfg_idmap *by_id = &dcfg_process_index(x->pf->d, x->pf->p)->edge_by_id;
 	size_t opens[DCFG_RUN_DEPTH_MAX], depth = 0, i;
 	int rc;
 
@@ -369,7 +369,7 @@ static int
 on_chunk(void *ctx, struct dcfg_chunk *c)
 {
 	struct replayer *x = ctx;
-	const struct dcfg_idmap *by_id = &x->pf->p->edge_by_id;
+	const struct dcfg_idmap *by_id = &dcfg_process_index(x->pf->d, x->pf->p)->edge_by_id;
 	struct dcfg_run_event ev;
 	unsigned open = 0;
 	ssize_t n, i;

@@ -69,7 +69,7 @@ source_instrs_init(struct counter *c)
 			const struct dcfg_edge *e = &d->edges[p->edges.first + k];
 			c->source_instrs[p->edges.first + k] = dcfg_count_source_instrs(d, p, e);
 			if (c->target_block) {
-				uint32_t b = dcfg_idmap_get(&p->block_by_node, e->target);
+				uint32_t b = dcfg_idmap_get(&dcfg_process_index(d, p)->block_by_node, e->target);
 				c->target_block[p->edges.first + k] = b == DCFG_NONE ||
 				    d->blocks[p->blocks.first + b].num_instrs == 0 ?
 				    DCFG_BBV_NO_BLOCK : p->blocks.first + b;

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include <dcfg/dcfg.h>
+#include "dcfg/model.h"
 #include "common/output.h"
 #include "stream/stage.h"
 

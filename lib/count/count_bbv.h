@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <dcfg/dcfg.h>
+#include "dcfg/model.h"
 #include "common/output.h"
 #include <dcfg/stream.h>
 #include "tally.h"

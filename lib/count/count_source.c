@@ -28,9 +28,9 @@ each_member(const struct dcfg *d, void (*fn)(void *, uint32_t, struct dcfg_loop_
 		const struct dcfg_loop *lp = &d->loops[li];
 		const struct dcfg_process *p = loop_process(d, lp);
 		for (k = 0; k < lp->nodes.count; k++)
-			if ((b = dcfg_idmap_get(&p->block_by_node, d->node_ids[lp->nodes.first + k])) != DCFG_NONE)
+			if ((b = dcfg_idmap_get(&dcfg_process_index(d, p)->block_by_node, d->node_ids[lp->nodes.first + k])) != DCFG_NONE)
 				fn(ctx, p->blocks.first + b, (struct dcfg_loop_member){ li, 1, 0 });
-		if ((b = dcfg_idmap_get(&p->block_by_node, lp->head_node_id)) != DCFG_NONE)
+		if ((b = dcfg_idmap_get(&dcfg_process_index(d, p)->block_by_node, lp->head_node_id)) != DCFG_NONE)
 			fn(ctx, p->blocks.first + b, (struct dcfg_loop_member){ li, 0, 1 });
 	}
 }
@@ -83,10 +83,10 @@ index_loops(struct dcfg_count_table *t)
 	for (li = 0; li < d->n_loops; li++) {
 		const struct dcfg_loop *lp = &d->loops[li];
 		const struct dcfg_process *p = loop_process(d, lp);
-		uint32_t h = dcfg_idmap_get(&p->block_by_node, lp->head_node_id), b;
+		uint32_t h = dcfg_idmap_get(&dcfg_process_index(d, p)->block_by_node, lp->head_node_id), b;
 		t->loop_depth[li] = 1;
 		for (k = 0; k < lp->nodes.count; k++)
-			if ((b = dcfg_idmap_get(&p->block_by_node, d->node_ids[lp->nodes.first + k])) != DCFG_NONE)
+			if ((b = dcfg_idmap_get(&dcfg_process_index(d, p)->block_by_node, d->node_ids[lp->nodes.first + k])) != DCFG_NONE)
 				t->loop_static[li] += d->blocks[p->blocks.first + b].num_instrs;
 		if (h == DCFG_NONE)
 			continue;
@@ -146,8 +146,8 @@ dcfg_count_loop_rows(struct dcfg_count_table *t, const struct dcfg_process *p, s
 	for (k = 0; k < t->exec.n_touched; k++) {
 		const struct dcfg_edge *e = &d->edges[t->exec.touched[k]];
 		uint64_t x = t->exec.value[t->exec.touched[k]];
-		uint32_t sb = dcfg_idmap_get(&p->block_by_node, e->source);
-		if ((b = dcfg_idmap_get(&p->block_by_node, e->target)) == DCFG_NONE)
+		uint32_t sb = dcfg_idmap_get(&dcfg_process_index(d, p)->block_by_node, e->source);
+		if ((b = dcfg_idmap_get(&dcfg_process_index(d, p)->block_by_node, e->target)) == DCFG_NONE)
 			continue;
 		b += p->blocks.first;
 		for (j = t->member_first[b]; j < t->member_first[b + 1]; j++) {

@@ -105,7 +105,7 @@ build_rows(struct dcfg_count_table *t, const struct dcfg_process *p,
 	*n = 0;
 	for (k = 0; k < t->exec.n_touched; k++) {
 		const struct dcfg_edge *e = &d->edges[t->exec.touched[k]];
-		if ((b = dcfg_idmap_get(&p->block_by_node, e->target)) != DCFG_NONE) {
+		if ((b = dcfg_idmap_get(&dcfg_process_index(d, p)->block_by_node, e->target)) != DCFG_NONE) {
 			uint64_t *v = dcfg_tally_at(&t->block, p->blocks.first + b);
 			*v = dcfg_count_add(&block_overflow, *v, t->exec.value[t->exec.touched[k]]);
 		}

@@ -149,7 +149,7 @@ addr_index(struct dcfg_addr_index **out, size_t *n_out, const void *records,
 }
 
 static int
-index_process(struct dcfg *d, struct dcfg_process *p)
+index_process(struct dcfg *d, struct dcfg_process *p, struct dcfg_process_index *px)
 {
 	uint32_t i, k, b;
 
@@ -176,29 +176,29 @@ index_process(struct dcfg *d, struct dcfg_process *p)
 		}
 	}
 	/* A DCFG without EDGES or BASIC_BLOCKS has NULL arrays: no arithmetic on them. */
-	if (dcfg_idmap_build(&p->edge_by_id, p->edges.count ? d->edges + p->edges.first : NULL,
+	if (dcfg_idmap_build(&px->edge_by_id, p->edges.count ? d->edges + p->edges.first : NULL,
 	    p->edges.count, sizeof *d->edges, offsetof(struct dcfg_edge, id)) < 0 ||
-	    dcfg_idmap_build(&p->block_by_node, p->blocks.count ? d->blocks + p->blocks.first : NULL,
+	    dcfg_idmap_build(&px->block_by_node, p->blocks.count ? d->blocks + p->blocks.first : NULL,
 	    p->blocks.count, sizeof *d->blocks, offsetof(struct dcfg_block, node_id)) < 0)
 		return -1;
 
 	for (i = 0; i < p->routines.count; i++) {
 		const struct dcfg_routine *r = &d->routines[p->routines.first + i];
 		for (k = 0; k < r->nodes.count; k++) {
-			b = dcfg_idmap_get(&p->block_by_node,
+			b = dcfg_idmap_get(&px->block_by_node,
 			    d->routine_nodes[r->nodes.first + k].node_id);
 			if (b != DCFG_NONE && d->blocks[p->blocks.first + b].routine == DCFG_NONE)
 				d->blocks[p->blocks.first + b].routine = p->routines.first + i;
 		}
 	}
 
-	if (addr_index(&p->blocks_by_addr, &p->n_blocks_by_addr, d->blocks,
+	if (addr_index(&px->blocks_by_addr, &px->n_blocks_by_addr, d->blocks,
 	    p->blocks, sizeof *d->blocks, offsetof(struct dcfg_block, addr),
 	    offsetof(struct dcfg_block, size)) < 0 ||
-	    addr_index(&p->symbols_by_addr, &p->n_symbols_by_addr, d->symbols,
+	    addr_index(&px->symbols_by_addr, &px->n_symbols_by_addr, d->symbols,
 	    p->symbols, sizeof *d->symbols, offsetof(struct dcfg_symbol, addr),
 	    offsetof(struct dcfg_symbol, size)) < 0 ||
-	    addr_index(&p->source_by_addr, &p->n_source_by_addr, d->source_lines,
+	    addr_index(&px->source_by_addr, &px->n_source_by_addr, d->source_lines,
 	    p->source_lines, sizeof *d->source_lines,
 	    offsetof(struct dcfg_source_line, addr),
 	    offsetof(struct dcfg_source_line, size)) < 0)
@@ -224,8 +224,11 @@ dcfg_index(struct dcfg *d, const char *file, struct dcfg_error *err)
 		d->edges[i].kind = t == DCFG_NONE ? DCFG_EDGE_UNDEFINED :
 		    d->edge_types[t].kind;
 	}
+	if (d->n_processes > 0 &&
+	    (d->process_index = calloc(d->n_processes, sizeof *d->process_index)) == NULL)
+		return dcfg_error_set(err, file, "out of memory");
 	for (i = 0; i < d->n_processes; i++)
-		if (index_process(d, &d->processes[i]) < 0)
+		if (index_process(d, &d->processes[i], &d->process_index[i]) < 0)
 			return dcfg_error_set(err, file, "out of memory");
 	return 0;
 }
@@ -237,14 +240,15 @@ dcfg_free(struct dcfg *d)
 
 	if (d == NULL)
 		return;
-	for (i = 0; i < d->n_processes; i++) {
-		struct dcfg_process *p = &d->processes[i];
-		dcfg_idmap_free(&p->edge_by_id);
-		dcfg_idmap_free(&p->block_by_node);
-		free(p->blocks_by_addr);
-		free(p->symbols_by_addr);
-		free(p->source_by_addr);
+	for (i = 0; d->process_index != NULL && i < d->n_processes; i++) {
+		struct dcfg_process_index *px = &d->process_index[i];
+		dcfg_idmap_free(&px->edge_by_id);
+		dcfg_idmap_free(&px->block_by_node);
+		free(px->blocks_by_addr);
+		free(px->symbols_by_addr);
+		free(px->source_by_addr);
 	}
+	free(d->process_index);
 	dcfg_idmap_free(&d->file_name_by_id);
 	dcfg_idmap_free(&d->edge_type_by_id);
 	dcfg_idmap_free(&d->special_by_id);
@@ -283,7 +287,7 @@ const struct dcfg_edge *
 dcfg_edge_by_id(const struct dcfg *d, const struct dcfg_process *p,
     uint32_t edge_id)
 {
-	uint32_t i = dcfg_idmap_get(&p->edge_by_id, edge_id);
+	uint32_t i = dcfg_idmap_get(&dcfg_process_index(d, p)->edge_by_id, edge_id);
 
 	return i == DCFG_NONE ? NULL : &d->edges[p->edges.first + i];
 }
@@ -292,7 +296,7 @@ const struct dcfg_block *
 dcfg_block_by_node(const struct dcfg *d, const struct dcfg_process *p,
     uint32_t node_id)
 {
-	uint32_t i = dcfg_idmap_get(&p->block_by_node, node_id);
+	uint32_t i = dcfg_idmap_get(&dcfg_process_index(d, p)->block_by_node, node_id);
 
 	return i == DCFG_NONE ? NULL : &d->blocks[p->blocks.first + i];
 }
@@ -330,8 +334,9 @@ covering(const struct dcfg_addr_index *ix, size_t n, uint64_t addr)
 const struct dcfg_block *
 dcfg_block_at(const struct dcfg *d, const struct dcfg_process *p, uint64_t addr)
 {
-	const struct dcfg_addr_index *x = covering(p->blocks_by_addr,
-	    p->n_blocks_by_addr, addr);
+	const struct dcfg_process_index *px = dcfg_process_index(d, p);
+	const struct dcfg_addr_index *x = covering(px->blocks_by_addr,
+	    px->n_blocks_by_addr, addr);
 
 	return x ? &d->blocks[x->index] : NULL;
 }
@@ -340,8 +345,9 @@ const struct dcfg_symbol *
 dcfg_symbol_at(const struct dcfg *d, const struct dcfg_process *p,
     uint64_t addr, uint64_t *offset)
 {
-	const struct dcfg_addr_index *x = covering(p->symbols_by_addr,
-	    p->n_symbols_by_addr, addr);
+	const struct dcfg_process_index *px = dcfg_process_index(d, p);
+	const struct dcfg_addr_index *x = covering(px->symbols_by_addr,
+	    px->n_symbols_by_addr, addr);
 
 	if (x == NULL)
 		return NULL;
@@ -353,8 +359,9 @@ dcfg_symbol_at(const struct dcfg *d, const struct dcfg_process *p,
 const struct dcfg_source_line *
 dcfg_source_at(const struct dcfg *d, const struct dcfg_process *p, uint64_t addr)
 {
-	const struct dcfg_addr_index *x = covering(p->source_by_addr,
-	    p->n_source_by_addr, addr);
+	const struct dcfg_process_index *px = dcfg_process_index(d, p);
+	const struct dcfg_addr_index *x = covering(px->source_by_addr,
+	    px->n_source_by_addr, addr);
 
 	return x ? &d->source_lines[x->index] : NULL;
 }

@@ -2,7 +2,7 @@
 #ifndef DCFG_INDEX_H
 #define DCFG_INDEX_H
 
-#include <dcfg/dcfg.h>
+#include "model.h"
 
 int dcfg_index(struct dcfg *d, const char *file, struct dcfg_error *err);
 

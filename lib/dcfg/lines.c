@@ -5,12 +5,12 @@
 
 /* The records that overlap [b->addr, end): the first that ends past b->addr. */
 static size_t
-first_overlap(const struct dcfg_process *p, uint64_t addr)
+first_overlap(const struct dcfg_process_index *px, uint64_t addr)
 {
-	size_t i = dcfg_addr_index_after(p->source_by_addr, p->n_source_by_addr, addr), steps;
+	size_t i = dcfg_addr_index_after(px->source_by_addr, px->n_source_by_addr, addr), steps;
 
 	/* Records may nest a little (as symbols do); look back only that far. */
-	for (steps = 0; i > 0 && steps < DCFG_ADDR_NESTING && p->source_by_addr[i - 1].end > addr;
+	for (steps = 0; i > 0 && steps < DCFG_ADDR_NESTING && px->source_by_addr[i - 1].end > addr;
 	    steps++)
 		i--;
 	return i;
@@ -21,14 +21,15 @@ dcfg_block_lines(const struct dcfg *d, const struct dcfg_process *p,
     const struct dcfg_block *b, void (*fn)(void *ctx, uint32_t source, uint64_t instrs),
     void *ctx)
 {
+	const struct dcfg_process_index *px = dcfg_process_index(d, p);
 	uint64_t end = b->addr + b->size, left = b->num_instrs;
 	size_t i;
 
 	if (end < b->addr)
 		end = UINT64_MAX;
-	for (i = first_overlap(p, b->addr); left > 0 && i < p->n_source_by_addr &&
-	    p->source_by_addr[i].addr < end; i++) {
-		const struct dcfg_addr_index *x = &p->source_by_addr[i];
+	for (i = first_overlap(px, b->addr); left > 0 && i < px->n_source_by_addr &&
+	    px->source_by_addr[i].addr < end; i++) {
+		const struct dcfg_addr_index *x = &px->source_by_addr[i];
 		const struct dcfg_source_line *s = &d->source_lines[x->index];
 		uint64_t lo = x->addr > b->addr ? x->addr : b->addr;
 		uint64_t hi = x->end < end ? x->end : end, n;

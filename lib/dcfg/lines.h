@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <dcfg/dcfg.h>
+#include "model.h"
 
 /*
  * Calls FN(CTX, SOURCE, INSTRS) for the instructions of block B on each

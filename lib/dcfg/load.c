@@ -5,7 +5,7 @@
  * may come after its nested tables, so records point to their owner by the
  * index it will get, and ids are resolved after the pass (index.c).
  */
-#include <dcfg/dcfg.h>
+#include "model.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include <dcfg/dcfg.h>
+#include "model.h"
 #include "common/output.h"
 
 struct dcfg_names {

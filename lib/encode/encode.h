@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include <dcfg/dcfg.h>
+#include "dcfg/model.h"
 #include <dcfg/error.h>
 #include "common/output.h"
 

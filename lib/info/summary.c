@@ -81,7 +81,7 @@ dcfg_summarize(const struct dcfg *d, const struct dcfg_process *p,
 		const struct dcfg_edge *e = &d->edges[p->edges.first + i];
 		arcs[i].key = (uint64_t)e->source << 32 | e->target;
 		arcs[i].count = e->total;
-		b = dcfg_idmap_get(&p->block_by_node, e->target);
+		b = dcfg_idmap_get(&dcfg_process_index(d, p)->block_by_node, e->target);
 		if (b == DCFG_NONE)
 			continue;
 		if (execs[b] > UINT64_MAX - e->total)

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include <dcfg/dcfg.h>
+#include "dcfg/model.h"
 #include "common/output.h"
 
 struct dcfg_stat {

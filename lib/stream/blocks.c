@@ -112,7 +112,7 @@ block_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge
 	struct blocks_run *x = ctx;
 	const struct dcfg *d = x->s->dcfg;
 	const struct dcfg_process *p = x->s->p;
-	uint32_t b = dcfg_idmap_get(&p->block_by_node, e->target);
+	uint32_t b = dcfg_idmap_get(&dcfg_process_index(d, p)->block_by_node, e->target);
 	size_t key = (size_t)p->blocks.first + b;
 	enum dcfg_special_kind sp;
 
@@ -164,7 +164,7 @@ dcfg_blocks_list(struct dcfg_output *out, const struct dcfg *d)
 			return -1;
 		for (k = 0; k < p->edges.count; k++) {
 			const struct dcfg_edge *e = &d->edges[p->edges.first + k];
-			if ((b = dcfg_idmap_get(&p->block_by_node, e->target)) != DCFG_NONE)
+			if ((b = dcfg_idmap_get(&dcfg_process_index(d, p)->block_by_node, e->target)) != DCFG_NONE)
 				count[b] += e->total;
 		}
 		dcfg_out_str(out, "# process ");

@@ -2,7 +2,7 @@
 #ifndef DCFG_BLOCKS_H
 #define DCFG_BLOCKS_H
 
-#include <dcfg/dcfg.h>
+#include "dcfg/model.h"
 #include "common/output.h"
 #include "stage.h"
 

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include <dcfg/dcfg.h>
+#include "dcfg/model.h"
 #include "common/output.h"
 #include "stage.h"
 

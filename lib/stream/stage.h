@@ -6,7 +6,7 @@
 #ifndef DCFG_STAGE_H
 #define DCFG_STAGE_H
 
-#include <dcfg/dcfg.h>
+#include "dcfg/model.h"
 #include <dcfg/error.h>
 #include "common/output.h"
 #include <dcfg/stream.h>

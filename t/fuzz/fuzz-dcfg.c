@@ -2,7 +2,7 @@
 #include "fuzz.h"
 
 #include "check/check.h"
-#include <dcfg/dcfg.h>
+#include "dcfg/model.h"
 #include "common/output.h"
 #include "info/summary.h"
 

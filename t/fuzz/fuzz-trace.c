@@ -8,7 +8,7 @@
  */
 #include "fuzz.h"
 
-#include <dcfg/dcfg.h>
+#include "dcfg/model.h"
 #include "common/kind.h"
 #include "common/output.h"
 #include "expand/plan.h"

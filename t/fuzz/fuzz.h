@@ -14,7 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <dcfg/dcfg.h>
+#include "dcfg/model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include <dcfg/dcfg.h>
+#include "dcfg/model.h"
 #include "common/json.h"
 
 static unsigned
