@@ -20,7 +20,8 @@ setup() {
 	cd "$BATS_TEST_TMPDIR" || return 1
 	PY=python3
 	[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
-	export DCFG_LIBRARY="$BIN/../libdcfg.so.0" PYTHONPATH="$PYDIR"
+	# (no __pycache__ written into the source tree)
+	export DCFG_LIBRARY="$BIN/../libdcfg.so.0" PYTHONPATH="$PYDIR" PYTHONDONTWRITEBYTECODE=1
 	[ -e "$DCFG_LIBRARY" ] || { echo "no $DCFG_LIBRARY: make all builds it"; return 1; }
 	if [ "${DCFG_SANITIZED:-}" = 1 ]; then
 		# A sanitized library in an uninstrumented python3 needs the
@@ -310,4 +311,70 @@ same_error() {
 	[ "$status" -eq 2 ] && [ "$(cat stderr)" = "expand.py: process 7 is not in the DCFG" ]
 	dcfg-expand --dcfg p/prog.dcfg.json --from-icount 1 "$DATA/trace-multi.json" 2>&1 |
 	    grep -q ': process 7 is not in the DCFG$'
+}
+
+# ---------------------------------------------------------------------------
+# the API itself
+
+@test "python: callbacks, STOP and SKIP, generators left early, and exceptions raised again" {
+	dcfg-expand --count "$DATA/trace-multi.json" | awk '!/^#/ { print "edges " $1 " " $2 " " $3 }' > edges
+	chunks=$(dcfg-expand --list "$DATA/trace-multi.json" | grep -vc '^#')
+	head -c 900 "$DATA/trace-multi.json" > truncated.json
+	dcfg-expand truncated.json 2>&1 > /dev/null | sed 's/^dcfg-expand: //' > truncated.err
+	{
+		echo "read_trace True"
+		cat edges
+		echo "raised ValueError boom in chunk 0 after 1 chunk"
+		echo "stopped True after 1 thread"
+		echo "skipped 0 chunks"
+		echo "consumer's KeyError 'mine'"
+		echo "reader threads left 0"
+		echo "stale chunk refused; $chunks chunks"
+		echo "Error True True False missing.json: No such file or directory"
+		echo "Error True True True $(cat truncated.err)"
+	} > want
+	py api.py "$DATA/trace-multi.json" truncated.json
+	ok && diff stdout want
+}
+
+@test "python: the README's example runs and says what the commands say" {
+	sed -n '/^<!-- python example/,/^```$/p' "$BATS_TEST_DIRNAME/../README.md" | sed '1,2d;$d' > example.py
+	[ "$(wc -l < example.py)" -ge 6 ] && [ "$(wc -l < example.py)" -le 10 ]
+	info=$(dcfg-info "$S/prog.dcfg.json.gz")
+	{
+		printf '%s\n' "$info" | awk '$1 == "basic" { b = $3 } $1 == "edges:" { e = $2 }
+		    END { print b " blocks, " e " edges" }'
+		dcfg-expand --count "$S/prog.trace.json.bz2" | awk '!/^#/ { print "thread " $2 " " $3 " edges" }'
+		dcfg-expand "$S/prog.trace.json.bz2" | dcfg-count --dcfg "$S/prog.dcfg.json.gz" --by routine |
+		    awk -F '\t' '!/^#/ && n++ < 3 { print "routine " $1 " " $3 " " $4 }'
+	} > want
+	# run from the top of the tree, as the README's paths are
+	(cd "$BATS_TEST_DIRNAME/.." && DCFG_NO_NUMPY=1 "$PY" -) < example.py > stdout
+	if "$PY" -c 'import numpy' 2> /dev/null; then
+		(cd "$BATS_TEST_DIRNAME/.." && "$PY" -) < example.py > stdout.np
+		cmp stdout stdout.np
+	fi
+	diff stdout want
+}
+
+make_in_tree() {
+	env -u MAKEFLAGS -u MAKELEVEL -u BUILD -u SAN -u CFLAGS make -s -C "$BATS_TEST_DIRNAME/.." "$@"
+}
+
+@test "python: make install puts the package where python3 finds it, using the installed library" {
+	# PREFIX=/usr/local's directory is on Debian's python3's path
+	dir=$(make_in_tree --eval 'pythondir: ; @echo $(PYTHONDIR)' pythondir PREFIX=/usr/local)
+	"$PY" -c 'import sys; sys.exit(sys.argv[1] not in sys.path)' "$dir" ||
+	    { echo "$dir is not on the path of $PY"; false; }
+	make_in_tree install PREFIX="$PWD/p" PYTHON="$PY"
+	site=$(make_in_tree --eval 'pythondir: ; @echo $(PYTHONDIR)' pythondir PREFIX="$PWD/p" PYTHON="$PY")
+	[ -f "$site/dcfg/__init__.py" ]
+	run env -u DCFG_LIBRARY PYTHONPATH="$site" "$PY" -c 'import dcfg, dcfg._lib as l
+print(dcfg.__file__); print(l.lib._name); print(len(dcfg.load(l.os.sys.argv[1]).blocks))' "$S/prog.dcfg.json.gz"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "$site/dcfg/__init__.py" ] && [ "${lines[1]}" = "$PWD/p/lib/libdcfg.so.0" ]
+	[ "${lines[2]}" -eq 317 ]
+	make_in_tree uninstall PREFIX="$PWD/p" PYTHON="$PY"
+	[ ! -e "$site/dcfg" ]
+	[ -z "$(find p \( -type f -o -type l \))" ]
 }

@@ -10,9 +10,18 @@ c_u32, c_u64, c_int, c_size = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_int, ct
 
 
 def _library_path():
+    """DCFG_LIBRARY; else the library `make install` put beside this
+    package (it writes its path into _installed.py, so no ldconfig is
+    needed); else the system's, by ctypes.util.find_library or by soname."""
     path = os.environ.get("DCFG_LIBRARY")
     if path:
         return path
+    try:
+        from ._installed import LIBRARY
+        if os.path.exists(LIBRARY):
+            return LIBRARY
+    except ImportError:
+        pass
     return ctypes.util.find_library("dcfg") or "libdcfg.so.0"
 
 
