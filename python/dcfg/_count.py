@@ -91,6 +91,7 @@ def _thread_rows_from_dcfg(dcfg, emap, edges, proc):
 
 
 def _zeros(n):
+    """N zero counters."""
     return np.zeros(n, dtype=np.uint64) if np is not None else [0] * n
 
 
@@ -117,15 +118,18 @@ def _chunk_counts(chunk, emap, total, batch):
 
 
 def _ints(a):
+    """A column as a list of Python ints (exact, never wrapping)."""
     return a.tolist() if np is not None else list(a)
 
 
 def _edge_rows(dcfg, emap, total):
+    """--by edge: the edge id; its executions; times its source's NUM_INSTRS."""
     ids, src = _ints(emap.edge_ids), _ints(emap.source_instrs)
     return [(ids[e], x, x * src[e]) for e, x in enumerate(_ints(total)) if x]
 
 
 def _block_entries(emap, total):
+    """Each block's entries: the executions of the edges into it."""
     entries = [0] * len(emap.block_nodes)
     for e, x in enumerate(_ints(total)):
         b = int(emap.target_block[e])
@@ -135,11 +139,14 @@ def _block_entries(emap, total):
 
 
 def _block_rows(dcfg, emap, total):
+    """--by block: the node id; its entries; times its NUM_INSTRS."""
     nodes, ninstr = _ints(emap.block_nodes), _ints(emap.block_instrs)
     return [(nodes[b], x, x * ninstr[b]) for b, x in enumerate(_block_entries(emap, total)) if x]
 
 
 def _routine_rows(dcfg, emap, total):
+    """--by routine: the entry node; the entries from outside the routine;
+    the block instructions of its blocks."""
     entries = _block_entries(emap, total)
     routine, ninstr = _ints(emap.block_routine), _ints(emap.block_instrs)
     nodes = _ints(emap.block_nodes)

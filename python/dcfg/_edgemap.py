@@ -16,6 +16,7 @@ def for_process(dcfg, pid):
 
 
 def _field(table, name, first, count):
+    """Column NAME of the records FIRST to FIRST + COUNT of TABLE."""
     if np is not None:
         return table[name][first:first + count]
     return [getattr(r, name) for r in table[first:first + count]]
@@ -61,6 +62,8 @@ class _IdIndex:
 
 
 class EdgeMap:
+    """The edges and blocks of one process (see the module's docstring)."""
+
     def __init__(self, dcfg, process_index):
         p = dcfg.processes[process_index]
         er, br = p["edges"] if np is not None else p.edges, \
@@ -107,6 +110,7 @@ class EdgeMap:
 
 
 def _first_negative(idx):
+    """The position of the first negative index, or None."""
     if np is not None:
         bad = np.flatnonzero(idx < 0)
         return int(bad[0]) if len(bad) else None

@@ -29,6 +29,7 @@ lib = ctypes.CDLL(_library_path())
 
 
 def _struct(name, fields):
+    """A ctypes Structure named NAME with FIELDS."""
     return type(name, (ctypes.Structure,), {"_fields_": fields})
 
 
@@ -96,6 +97,7 @@ ERR = P(ErrorStruct)
 
 
 def _proto(name, restype, *argtypes):
+    """Function NAME of the library, with its prototype."""
     f = getattr(lib, name)
     f.restype = restype
     f.argtypes = list(argtypes)

@@ -24,6 +24,7 @@ def _tuple_type(ctype):
 
 
 def _as_tuples(records, ctype):
+    """RECORDS (a ctypes array) as a list of named tuples, ranges as Range."""
     make = _tuple_type(ctype)
     fields = ctype._fields_
     out = []
@@ -82,11 +83,13 @@ class DCFG:
         self.close()
 
     def _h(self):
+        """The library's handle; ValueError once closed."""
         if self._handle is None:
             raise ValueError("the DCFG is closed")
         return self._handle
 
     def _table(self, name):
+        """Table NAME, made on first use (see the class's docstring)."""
         if name in self._tables:
             return self._tables[name]
         n = ctypes.c_size_t()
@@ -143,12 +146,14 @@ class DCFG:
     # ---- lookups: each answers an index into its table, or None ----
 
     def _process(self, pid):
+        """The library's pointer to process PID; KeyError when absent."""
         p = _lib.dcfg_find_process(self._h(), pid)
         if not p:
             raise KeyError("process %d is not in the DCFG" % pid)
         return p
 
     def _index(self, name, addr):
+        """The index in table NAME of the record at ADDR (None for NULL)."""
         if not addr:
             return None
         n = ctypes.c_size_t()
@@ -189,6 +194,7 @@ class DCFG:
 
 
 def _table_property(name):
+    """The attribute that gives table NAME."""
     return property(lambda self: self._table(name),
                     doc="The %s table (see the class's docstring)." % name)
 

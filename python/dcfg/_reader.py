@@ -55,6 +55,7 @@ class Chunk:
                                     self.instr_count, self.edge_count))
 
     def _live(self):
+        """The library's chunk; ValueError once the reader has moved on."""
         if self._ptr is None:
             raise ValueError("the reader has moved past this chunk")
         return self._ptr
@@ -110,6 +111,7 @@ class Chunk:
         self._failure()
 
     def _failure(self):
+        """The chunk failed: the reader's Error is raised (see _ChunkFailed)."""
         self.failed = True
         if self._pump is not None:
             self._pump.fail()     # raises the reader's Error
@@ -130,6 +132,7 @@ def read_trace(path, process=None, thread=None, chunk=None):
     raised = []
 
     def guard(fn, *args, chunk_obj=None):
+        """FN's answer; an exception is kept for later and stops the reading."""
         try:
             rc = fn(*args)
             return OK if rc is None else int(rc)
@@ -140,12 +143,15 @@ def read_trace(path, process=None, thread=None, chunk=None):
             return STOP
 
     def on_process(ctx, t, pid):
+        """The C callback for a process."""
         return guard(process, pid) if process else OK
 
     def on_thread(ctx, t, pid, tid):
+        """The C callback for a thread."""
         return guard(thread, pid, tid) if thread else OK
 
     def on_chunk(ctx, c):
+        """The C callback for a chunk: a Chunk valid during the call only."""
         if not chunk:
             return OK
         obj = Chunk(c)
@@ -169,6 +175,8 @@ def read_trace(path, process=None, thread=None, chunk=None):
 
 
 class _End:
+    """The reader is done: ERROR is what it raised, or None."""
+
     def __init__(self, error):
         self.error = error
 
@@ -187,6 +195,7 @@ class _Pump:
         self._thread.start()
 
     def _run(self, path):
+        """The reader's thread: reads, then tells how it ended."""
         try:
             read_trace(path, self._on_process, self._on_thread, self._on_chunk)
             self._events.put(_End(None))
@@ -194,16 +203,20 @@ class _Pump:
             self._events.put(_End(e))
 
     def _ask(self, event):
+        """Hands EVENT to the consumer and waits for its answer."""
         self._events.put(event)
         return self._answers.get()
 
     def _on_process(self, pid):
+        """A process, handed over."""
         return self._ask(("process", pid))
 
     def _on_thread(self, pid, tid):
+        """A thread, handed over."""
         return self._ask(("thread", pid, tid))
 
     def _on_chunk(self, c):
+        """A chunk, handed over: the consumer reads it while the reader waits."""
         c._pump = self
         return self._ask(("chunk", c))
 
@@ -220,6 +233,7 @@ class _Pump:
         return self._current
 
     def answer(self, code=OK):
+        """Answers the current event with CODE (OK, SKIP, STOP) and lets the reader on."""
         ev, self._current = self._current, None
         if ev is not None:
             if ev[0] == "chunk":

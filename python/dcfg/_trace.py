@@ -154,6 +154,17 @@ class Thread:
             how = _place(chunk, from_icount, to, windowed, emap is not None)
             if how is None:
                 continue
+            if how == "whole" and emap is None:
+                # straight into the batch: no copy
+                while True:
+                    got = chunk.read_into(buf, n)
+                    n += got
+                    if n == batch:
+                        yield buf
+                        buf, n = id_buffer(batch), 0
+                    elif got == 0:
+                        break
+                continue
             if how == "cut":
                 source = _cut(chunk, emap, from_icount, to, batch)
             else:
@@ -215,6 +226,7 @@ def _place(chunk, lo, hi, windowed, exact):
 
 
 def _whole(chunk, emap, batch):
+    """The edges of CHUNK, each checked to be among the DCFG's (EMAP)."""
     buf = id_buffer(batch)
     done = 0
     while True:
@@ -253,6 +265,7 @@ def _cut(chunk, emap, lo, hi, batch):
 
 
 def _exclusive_sums(instrs, start):
+    """The instruction count before each edge: START plus the INSTRS before it."""
     if np is not None:
         s = np.cumsum(instrs, dtype=np.uint64)
         s -= instrs
@@ -266,6 +279,7 @@ def _exclusive_sums(instrs, start):
 
 
 def _first_at_least(at, hi):
+    """The first position of the ascending AT at or past HI, or None."""
     if np is not None:
         if len(at) == 0 or int(at[-1]) < hi:
             return None
@@ -277,6 +291,7 @@ def _first_at_least(at, hi):
 
 
 def _select(ids, at, lo, end):
+    """The ids before END whose instruction count (AT) is at least LO."""
     if np is not None:
         ids = ids[:end]
         return ids[at[:end] >= np.uint64(lo)]
