@@ -332,6 +332,11 @@ same_error() {
 		echo "stale chunk refused; $chunks chunks"
 		echo "Error True True False missing.json: No such file or directory"
 		echo "Error True True True $(cat truncated.err)"
+		dcfg-expand -p 9 --count "$DATA/trace-multi.json" | awk '!/^#/ { print "select -p 9: " $1 " " $2 " " $3 }'
+		dcfg-expand -t 2 -t 1 --count "$DATA/trace-multi.json" |
+		    awk '!/^#/ { print "select -t 2 -t 1: " $1 " " $2 " " $3 }'
+		dcfg-expand --count "$DATA/trace-multi.json" | awk '!/^#/ && !seen[$1]++ { p = p sep $1; sep = ", " }
+		    END { print "processes [" p "]" }'
 	} > want
 	py api.py "$DATA/trace-multi.json" truncated.json
 	ok && diff stdout want

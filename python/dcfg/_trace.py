@@ -61,7 +61,8 @@ class Trace:
                 if ev is None:
                     return
                 if ev[0] != "process":
-                    pump.answer(OK)
+                    # what the process's threads() left: a thread unread, a chunk undecoded
+                    pump.answer(SKIP if ev[0] == "thread" else OK)
                     continue
                 take = self.pids is None or ev[1] in self.pids
                 pump.answer(OK if take else SKIP)

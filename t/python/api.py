@@ -79,3 +79,10 @@ for path in ("missing.json", truncated):
         whole = "%s:%d:%d: %s" % (e.file, e.line, e.column, e.message) if e.line else \
             "%s: %s" % (e.file, e.message)
         print("Error", isinstance(e, Exception), str(e) == whole, e.line > 0, str(e))
+
+# a selection of processes and of threads, as dcfg-expand -p and -t
+for pid, tid, ids in dcfg.Trace(trace, pids=[9]).edges():
+    print("select -p 9: %d %d %d" % (pid, tid, len(ids)))
+for pid, tid, ids in dcfg.Trace(trace, tids=[2, 1]).edges():
+    print("select -t 2 -t 1: %d %d %d" % (pid, tid, len(ids)))
+print("processes", [p.pid for p in dcfg.Trace(trace).processes()])
