@@ -37,9 +37,12 @@ endif
 CMDS     = dcfg-info dcfg-expand dcfg-encode dcfg-edges dcfg-blocks dcfg-count dcfg-check \
            dcfg-convert
 LIB_SRC  = $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c))
-LIB_OBJ  = $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o)
-# lib/cli is the commands' glue: in libdcfg.a for them, not in the shared library.
-SO_OBJ   = $(filter-out $(BUILD)/lib/cli/%,$(LIB_OBJ))
+# lib/cli is the commands' glue, never installed: the commands and test
+# tools link it from libdcfg-cli.a, in front of libdcfg.a, which holds the
+# same objects as libdcfg.so.
+ALL_OBJ  = $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o)
+CLI_OBJ  = $(filter $(BUILD)/lib/cli/%,$(ALL_OBJ))
+LIB_OBJ  = $(filter-out $(CLI_OBJ),$(ALL_OBJ))
 SO_FILES = $(BUILD)/libdcfg.so.$(VERSION) $(BUILD)/$(SONAME) $(BUILD)/libdcfg.so
 HEADERS  = $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.h)) $(wildcard include/dcfg/*.h)
 BINS     = $(CMDS:%=$(BUILD)/bin/%)
@@ -84,20 +87,25 @@ $(BUILD)/libdcfg.a: $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJ)
 
-$(BUILD)/libdcfg.so.$(VERSION): $(SO_OBJ)
-	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs $(SO_OBJ) \
+$(BUILD)/libdcfg-cli.a: $(CLI_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $(CLI_OBJ)
+
+$(BUILD)/libdcfg.so.$(VERSION): $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs $(LIB_OBJ) \
 	    $(DCFG_LIBS) -o $@
 
 $(BUILD)/$(SONAME) $(BUILD)/libdcfg.so: $(BUILD)/libdcfg.so.$(VERSION)
 	ln -sf libdcfg.so.$(VERSION) $@
 
-$(BUILD)/bin/%: $(BUILD)/cmd/%.o $(BUILD)/libdcfg.a
+$(BUILD)/bin/%: $(BUILD)/cmd/%.o $(BUILD)/libdcfg-cli.a $(BUILD)/libdcfg.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libdcfg.a $(DCFG_LIBS) -o $@
+	$(CC) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libdcfg-cli.a $(BUILD)/libdcfg.a $(DCFG_LIBS) -o $@
 
-$(BUILD)/t/%: t/tools/%.c $(BUILD)/libdcfg.a $(HEADERS)
+$(BUILD)/t/%: t/tools/%.c $(BUILD)/libdcfg-cli.a $(BUILD)/libdcfg.a $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(DCFG_CFLAGS) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libdcfg.a $(DCFG_LIBS) -o $@
+	$(CC) $(DCFG_CFLAGS) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libdcfg-cli.a $(BUILD)/libdcfg.a \
+	    $(DCFG_LIBS) -o $@
 
 # gen-pair is in parts by concept (t/tools/gen-pair.h), compiled together;
 # like csi-paths (two files) it uses nothing of the library.

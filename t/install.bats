@@ -258,6 +258,12 @@ setup() {
 	# and the static library defines no global symbol outside dcfg_
 	run sh -c "nm -g --defined-only '$prefix/lib/libdcfg.a' | awk 'NF == 3 && \$3 !~ /^dcfg_/'"
 	[ "$output" = "" ]
+	# nor any of the commands' glue (lib/cli), which is never installed
+	nm -g --defined-only "$ROOT/build/libdcfg-cli.a" | awk 'NF == 3 { print $3 }' | sort > "$BATS_TEST_TMPDIR/cli"
+	grep -qx dcfg_cli_setup "$BATS_TEST_TMPDIR/cli"
+	nm -g --defined-only "$prefix/lib/libdcfg.a" | awk 'NF == 3 { print $3 }' | sort > "$BATS_TEST_TMPDIR/static"
+	run comm -12 "$BATS_TEST_TMPDIR/cli" "$BATS_TEST_TMPDIR/static"
+	[ "$output" = "" ]
 }
 
 @test "make uninstall removes what make install put there and nothing else" {
