@@ -97,6 +97,8 @@ print(len(d.blocks), len(d.edges), len(d.routines), len(d.symbols))' '$D'"; then
 			    (t < 0.2 ? "MET" : "NOT MET"), r, (r < 0.25 ? "MET" : "NOT MET"))
 		}' > "$tmp/verdict"
 		row "python: dcfg.load(D), tables as numpy views" "$(cat "$tmp/verdict")"
+		# what the C loader alone takes, for scale
+		best "'$bin/dcfg-info' '$D'" && row "dcfg-info D (the C loader, and a summary)" ""
 	else
 		status=1
 	fi
