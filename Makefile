@@ -225,8 +225,8 @@ clean:
 # The Python package (python/dcfg, README "Python"): installed where
 # Debian's python3 looks for PREFIX's packages, with the path of the
 # installed libdcfg.so.0 written beside it (dcfg/_installed.py).
-PYTHON     ?= python3
-PYTHON_VER := $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
+PYTHON     ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
+PYTHON_VER  = $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
 PYTHONDIR  ?= $(PREFIX)/lib/python$(or $(PYTHON_VER),3)/dist-packages
 PY_FILES    = $(wildcard python/dcfg/*.py)
 
@@ -241,6 +241,6 @@ install-python: all
 uninstall-python:
 	rm -f $(PY_FILES:python/%=$(DESTDIR)$(PYTHONDIR)/%) $(DESTDIR)$(PYTHONDIR)/dcfg/_installed.py
 	rm -rf $(DESTDIR)$(PYTHONDIR)/dcfg/__pycache__
-	if [ -d $(DESTDIR)$(PYTHONDIR)/dcfg ]; then rmdir $(DESTDIR)$(PYTHONDIR)/dcfg; fi
+	if [ -d $(DESTDIR)$(PYTHONDIR)/dcfg ]; then rmdir --ignore-fail-on-non-empty $(DESTDIR)$(PYTHONDIR)/dcfg; fi
 
 .PHONY: install-python uninstall-python
