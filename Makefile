@@ -221,3 +221,26 @@ clean:
 
 .PHONY: all test-tools deps lint-man test check demo bench install uninstall clean fuzz fuzz-lib coverage
 .SUFFIXES:
+
+# The Python package (python/dcfg, README "Python"): installed where
+# Debian's python3 looks for PREFIX's packages, with the path of the
+# installed libdcfg.so.0 written beside it (dcfg/_installed.py).
+PYTHON     ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
+PYTHON_VER  = $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
+PYTHONDIR  ?= $(PREFIX)/lib/python$(or $(PYTHON_VER),3)/dist-packages
+PY_FILES    = $(wildcard python/dcfg/*.py)
+
+install: install-python
+uninstall: uninstall-python
+
+install-python: all
+	mkdir -p $(DESTDIR)$(PYTHONDIR)/dcfg
+	install -m 644 $(PY_FILES) $(DESTDIR)$(PYTHONDIR)/dcfg/
+	printf 'LIBRARY = "%s"\n' '$(LIBDIR)/$(SONAME)' > $(DESTDIR)$(PYTHONDIR)/dcfg/_installed.py
+
+uninstall-python:
+	rm -f $(PY_FILES:python/%=$(DESTDIR)$(PYTHONDIR)/%) $(DESTDIR)$(PYTHONDIR)/dcfg/_installed.py
+	rm -rf $(DESTDIR)$(PYTHONDIR)/dcfg/__pycache__
+	if [ -d $(DESTDIR)$(PYTHONDIR)/dcfg ]; then rmdir --ignore-fail-on-non-empty $(DESTDIR)$(PYTHONDIR)/dcfg; fi
+
+.PHONY: install-python uninstall-python

@@ -17,9 +17,10 @@
 #   BENCH_N=10000 sh scripts/bench.sh build/bin
 #   BENCH_ONLY=expand BENCH_EDGES=10000000 sh scripts/bench.sh build/bin
 #
-# BENCH_ONLY=info, expand, encode, stages, convert, runs or shards runs one
+# BENCH_ONLY=info, expand, encode, stages, convert, runs, shards or python runs one
 # section only; runs is scripts/bench-runs.sh (repeats kept compressed),
-# shards scripts/bench-shards.sh (a trace in shards on GNU parallel).
+# shards scripts/bench-shards.sh (a trace in shards on GNU parallel),
+# python scripts/bench-python.sh (the Python package).
 #
 # The input comes from scripts/gen-dcfg.awk and is cached in build/bench/
 # (BENCH_DIR), keyed by n and the generator's checksum. Times are the best
@@ -50,8 +51,10 @@ case $edges in
 esac
 only=${BENCH_ONLY:-}
 do_info=0; do_expand=0; do_encode=0; do_stages=0; do_convert=0; do_runs=0; do_shards=0
+do_python=0
 case $only in
-'') do_info=1; do_expand=1; do_encode=1; do_stages=1; do_convert=1; do_runs=1; do_shards=1 ;;
+'') do_info=1; do_expand=1; do_encode=1; do_stages=1; do_convert=1; do_runs=1; do_shards=1
+    do_python=1 ;;
 info) do_info=1 ;;
 expand) do_expand=1 ;;
 encode) do_encode=1 ;;
@@ -59,7 +62,9 @@ stages) do_stages=1 ;;
 convert) do_convert=1 ;;
 runs) do_runs=1 ;;
 shards) do_shards=1 ;;
-*) echo "bench: BENCH_ONLY must be info, expand, encode, stages, convert, runs or shards" >&2; exit 2 ;;
+python) do_python=1 ;;
+*) echo "bench: BENCH_ONLY must be info, expand, encode, stages, convert, runs, shards or python" >&2
+   exit 2 ;;
 esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -725,6 +730,12 @@ fi
 
 if [ "$do_shards" = 1 ]; then
 	TIME_CMD=$TIME sh "$top/scripts/bench-shards.sh" "$bindir" "$top/build/t" "$cache" || status=1
+fi
+
+# === python ============================================================
+
+if [ "$do_python" = 1 ]; then
+	TIME_CMD=$TIME sh "$top/scripts/bench-python.sh" "$bindir" "$top/build/t" "$cache" || status=1
 fi
 
 exit $status

@@ -1,0 +1,259 @@
+"""Reading a DCFG-trace: the library's callbacks (read_trace), and a reader
+on its own thread that turns them into Python iteration (_Pump).
+
+Why a thread: dcfg_trace_read drives the reading and calls back for each
+process, thread and chunk, and a chunk can be decoded only inside its
+callback.  A generator cannot suspend inside a C callback, so the reader
+runs on a thread of its own that, at each callback, hands the event over
+and waits for the consumer's answer (a queue of one event each way).  The
+consumer decodes the chunk (dcfg_chunk_next, from its own thread, while
+the reader waits), then answers.  Memory is one event and the consumer's
+batch, whatever the trace's length; the cost is two thread switches per
+chunk, none per edge.  read_trace is the plain callback form, without a
+thread, for those who want it."""
+
+import ctypes
+import queue
+import threading
+
+from . import _lib
+from ._common import Error, buffer_address, error_from, id_buffer
+
+OK, SKIP, STOP, _ERROR = 0, 1, 2, -1
+RUN_NONE, RUN_BEGIN, RUN_END = 0, 1, 2
+
+
+class _ChunkFailed(Error):
+    """The chunk did not decode; the reader reports where and why when the
+    callback returns (read_trace raises that Error, chained to this)."""
+
+
+class Chunk:
+    """One chunk of a thread's trace data (a TRACE_DATA row).
+
+    pid, tid, index (0-based within its thread), preceding_instr_count,
+    instr_count, edge_count, first_edge_id and sequence_length are the
+    chunk's fields (dcfg_chunk_info).  Its edges can be read only while the
+    reader is at the chunk: inside the chunk callback of read_trace, or
+    before the iteration that gave it moves on.
+    """
+
+    __slots__ = ("_ptr", "_pump", "failed", "pid", "tid", "index", "preceding_instr_count",
+                 "instr_count", "edge_count", "first_edge_id", "sequence_length")
+
+    def __init__(self, ptr, pump=None):
+        self._ptr, self._pump, self.failed = ptr, pump, False
+        i = _lib.dcfg_chunk_info(ptr).contents
+        self.pid, self.tid, self.index = i.pid, i.tid, i.index
+        self.preceding_instr_count, self.instr_count = i.preceding_instr_count, i.instr_count
+        self.edge_count, self.first_edge_id = i.edge_count, i.first_edge_id
+        self.sequence_length = i.sequence_length
+
+    def __repr__(self):
+        return ("Chunk(pid=%d, tid=%d, index=%d, preceding_instr_count=%d, instr_count=%d, "
+                "edge_count=%d)" % (self.pid, self.tid, self.index, self.preceding_instr_count,
+                                    self.instr_count, self.edge_count))
+
+    def _live(self):
+        """The library's chunk; ValueError once the reader has moved on."""
+        if self._ptr is None:
+            raise ValueError("the reader has moved past this chunk")
+        return self._ptr
+
+    def read_into(self, buf, start=0):
+        """Decodes the chunk's next edges into BUF[START:] (a numpy uint32
+        array or an array.array('I')); returns how many, 0 at the end."""
+        room = len(buf) - start
+        if room <= 0:
+            return 0
+        n = _lib.dcfg_chunk_next(self._live(), buffer_address(buf) + 4 * start, room)
+        if n < 0:
+            self._failure()
+        return n
+
+    def read_runs_into(self, buf, start=0):
+        """As read_into, with runs (dcfg_chunk_next_runs): (n, kind, count),
+        where KIND says what follows the N edges: RUN_NONE (nothing, or the
+        chunk's end when N is 0), RUN_BEGIN (a run of COUNT copies of the
+        edges up to its RUN_END) or RUN_END."""
+        ev = _lib.RunEvent()
+        room = len(buf) - start
+        if room <= 0:
+            raise ValueError("no room in the buffer")
+        n = _lib.dcfg_chunk_next_runs(self._live(), buffer_address(buf) + 4 * start, room,
+                                      ctypes.byref(ev))
+        if n < 0:
+            self._failure()
+        return n, ev.kind, ev.count
+
+    def edges(self, batch=1 << 16):
+        """The chunk's edge ids, in arrays of up to BATCH."""
+        while True:
+            buf = id_buffer(batch)
+            n = self.read_into(buf)
+            if n == 0:
+                return
+            yield buf[:n]
+
+    @property
+    def emitted(self):
+        """The edges decoded so far, the runs' copies included."""
+        return _lib.dcfg_chunk_emitted(self._live())
+
+    def rewind(self):
+        """Starts decoding again from the chunk's first edge."""
+        _lib.dcfg_chunk_rewind(self._live())
+
+    def fail(self, edge_index, message):
+        """Reports MESSAGE about the chunk's edge EDGE_INDEX at the chunk's
+        place in the file: raises Error "FILE:LINE:COLUMN: ... MESSAGE"."""
+        _lib.dcfg_chunk_fail(self._live(), edge_index, b"%s", message.encode())
+        self._failure()
+
+    def _failure(self):
+        """The chunk failed: the reader's Error is raised (see _ChunkFailed)."""
+        self.failed = True
+        if self._pump is not None:
+            self._pump.fail()     # raises the reader's Error
+        raise _ChunkFailed("the chunk's data is wrong (the reader tells where)")
+
+
+def read_trace(path, process=None, thread=None, chunk=None):
+    """Reads the trace at PATH ("-": standard input) with callbacks, in file order.
+
+    process(pid), thread(pid, tid) and chunk(Chunk) are each optional;
+    each may return None or OK to go on, SKIP (process and thread only) to
+    leave its data unread, or STOP to end the reading early.  A chunk not
+    read from costs nothing.  Returns True when read to the end, False when
+    stopped.  A trace that cannot be read, or whose chunk does not decode,
+    raises Error with its FILE:LINE:COLUMN message; an exception raised by
+    a callback stops the reading and is raised again here.
+    """
+    raised = []
+
+    def guard(fn, *args, chunk_obj=None):
+        """FN's answer; an exception is kept for later and stops the reading."""
+        try:
+            rc = fn(*args)
+            return OK if rc is None else int(rc)
+        except BaseException as e:   # noqa: B902 (re-raised below)
+            if chunk_obj is not None and chunk_obj.failed:
+                return _ERROR
+            raised.append(e)
+            return STOP
+
+    def on_process(ctx, t, pid):
+        """The C callback for a process."""
+        return guard(process, pid) if process else OK
+
+    def on_thread(ctx, t, pid, tid):
+        """The C callback for a thread."""
+        return guard(thread, pid, tid) if thread else OK
+
+    def on_chunk(ctx, c):
+        """The C callback for a chunk: a Chunk valid during the call only."""
+        if not chunk:
+            return OK
+        obj = Chunk(c)
+        try:
+            rc = guard(chunk, obj, chunk_obj=obj)
+            return _ERROR if obj.failed else rc
+        finally:
+            obj._ptr = None
+
+    h = _lib.TraceHandler()
+    h.process = _lib.ProcessFn(on_process)
+    h.thread = _lib.ThreadFn(on_thread)
+    h.chunk = _lib.ChunkFn(on_chunk)
+    err = _lib.ErrorStruct()
+    rc = _lib.dcfg_trace_read(_lib.path_bytes(path), ctypes.byref(h), None, ctypes.byref(err))
+    if rc < 0:
+        raise error_from(err)
+    if raised:
+        raise raised[0]
+    return rc == 0
+
+
+class _End:
+    """The reader is done: ERROR is what it raised, or None."""
+
+    def __init__(self, error):
+        self.error = error
+
+
+class _Pump:
+    """read_trace on a thread of its own, one event at a time: peek() shows
+    the current event, ("process", pid), ("thread", pid, tid), ("chunk",
+    Chunk) or None at the end; answer(code) answers it."""
+
+    def __init__(self, path):
+        self._events = queue.Queue(1)
+        self._answers = queue.Queue(1)
+        self._current = None
+        self._done = False
+        self._thread = threading.Thread(target=self._run, args=(path,), daemon=True)
+        self._thread.start()
+
+    def _run(self, path):
+        """The reader's thread: reads, then tells how it ended."""
+        try:
+            read_trace(path, self._on_process, self._on_thread, self._on_chunk)
+            self._events.put(_End(None))
+        except BaseException as e:   # noqa: B902 (handed to the consumer)
+            self._events.put(_End(e))
+
+    def _ask(self, event):
+        """Hands EVENT to the consumer and waits for its answer."""
+        self._events.put(event)
+        return self._answers.get()
+
+    def _on_process(self, pid):
+        """A process, handed over."""
+        return self._ask(("process", pid))
+
+    def _on_thread(self, pid, tid):
+        """A thread, handed over."""
+        return self._ask(("thread", pid, tid))
+
+    def _on_chunk(self, c):
+        """A chunk, handed over: the consumer reads it while the reader waits."""
+        c._pump = self
+        return self._ask(("chunk", c))
+
+    def peek(self):
+        """The current event (fetched if need be), None at the end."""
+        if self._current is None and not self._done:
+            ev = self._events.get()
+            if isinstance(ev, _End):
+                self._done = True
+                if ev.error is not None:
+                    raise ev.error
+                return None
+            self._current = ev
+        return self._current
+
+    def answer(self, code=OK):
+        """Answers the current event with CODE (OK, SKIP, STOP) and lets the reader on."""
+        ev, self._current = self._current, None
+        if ev is not None:
+            if ev[0] == "chunk":
+                ev[1]._pump = None
+            self._answers.put(code)
+
+    def fail(self):
+        """The current chunk failed: the reader ends with its Error, raised here."""
+        self.answer(_ERROR)
+        while self.peek() is not None:   # raises the reader's Error
+            self.answer(STOP)
+        raise Error("the chunk's data is wrong")
+
+    def close(self):
+        """Stops the reader early (if it is not done) and waits for it."""
+        try:
+            while not self._done:
+                if self._current is not None:
+                    self.answer(STOP)
+                self.peek()
+        except Error:
+            pass
+        self._thread.join()

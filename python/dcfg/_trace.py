@@ -1,0 +1,300 @@
+"""A DCFG-trace as Python iteration: its processes, threads and chunks,
+and a thread's edges in batches, with instruction windows and runs."""
+
+from . import _edgemap
+from ._common import Error, id_buffer, np
+from ._reader import OK, RUN_BEGIN, RUN_END, RUN_NONE, SKIP, _Pump
+
+BATCH = 1 << 20
+
+
+class Trace:
+    """A DCFG-trace file, read in one streaming pass per iteration.
+
+    Trace(path, pids=None, tids=None) selects the processes whose ids are
+    in PIDS and the threads whose THREAD_IDs are in TIDS (None: all);
+    the others are skipped without being decoded.  processes(), threads()
+    and chunks() each read the file once, from the start; memory does not
+    grow with the trace.  What one of them yields is valid until the
+    iteration moves on, as with itertools.groupby.  A trace that cannot be
+    read raises Error with its FILE:LINE:COLUMN message.
+    """
+
+    def __init__(self, path, pids=None, tids=None):
+        self.path = path
+        self.pids = None if pids is None else set(pids)
+        self.tids = None if tids is None else set(tids)
+
+    def _walk(self, want):
+        """Events of the selection, ("process", pid), ("thread", Thread) or
+        ("chunk", Chunk), as far as WANT ("process", "thread" or "chunk")."""
+        pump = _Pump(self.path)
+        try:
+            while True:
+                ev = pump.peek()
+                if ev is None:
+                    return
+                if ev[0] == "process":
+                    take = self.pids is None or ev[1] in self.pids
+                    pump.answer(OK if take else SKIP)
+                    if take:
+                        yield ("process", ev[1], pump)
+                elif ev[0] == "thread":
+                    take = (want != "process") and (self.tids is None or ev[2] in self.tids)
+                    pump.answer(OK if take else SKIP)
+                    if take:
+                        yield ("thread", Thread(pump, ev[1], ev[2]), pump)
+                else:
+                    if want == "chunk":
+                        yield ("chunk", ev[1], pump)
+                    if pump.peek() is ev:
+                        pump.answer(OK)
+        finally:
+            pump.close()
+
+    def processes(self):
+        """The selected processes, as Process objects: pid, threads()."""
+        pump = _Pump(self.path)
+        try:
+            while True:
+                ev = pump.peek()
+                if ev is None:
+                    return
+                if ev[0] != "process":
+                    # what the process's threads() left: a thread unread, a chunk undecoded
+                    pump.answer(SKIP if ev[0] == "thread" else OK)
+                    continue
+                take = self.pids is None or ev[1] in self.pids
+                pump.answer(OK if take else SKIP)
+                if take:
+                    yield Process(pump, ev[1], self.tids)
+        finally:
+            pump.close()
+
+    def threads(self):
+        """The selected threads of every selected process, as Thread objects."""
+        for ev in self._walk("thread"):
+            if ev[0] == "thread":
+                yield ev[1]
+
+    def chunks(self):
+        """The chunks of the selected threads, as Chunk objects (fields only
+        when their edges are not read: the chunk table of dcfg-expand --list)."""
+        for ev in self._walk("chunk"):
+            if ev[0] == "chunk":
+                yield ev[1]
+
+    def edges(self, batch=BATCH, **window):
+        """(pid, tid, ids) for every batch of every selected thread, in file
+        order; the options are Thread.edges's."""
+        for t in self.threads():
+            for ids in t.edges(batch, **window):
+                yield t.pid, t.tid, ids
+
+
+class Process:
+    """A process of a trace: pid, and threads(), its selected threads."""
+
+    def __init__(self, pump, pid, tids):
+        self._pump, self.pid, self._tids = pump, pid, tids
+
+    def threads(self):
+        """The process's selected threads, as Thread objects, in file order."""
+        pump = self._pump
+        while True:
+            ev = pump.peek()
+            if ev is None or ev[0] == "process":
+                return
+            if ev[0] == "chunk":
+                pump.answer(OK)
+                continue
+            take = self._tids is None or ev[2] in self._tids
+            pump.answer(OK if take else SKIP)
+            if take:
+                yield Thread(pump, ev[1], ev[2])
+
+
+class Thread:
+    """A thread of a trace: pid, tid (its THREAD_ID), and its chunks and edges.
+
+    Only one of chunks(), edges() and runs() can be taken, once: the
+    thread's data is read as it goes.
+    """
+
+    def __init__(self, pump, pid, tid):
+        self._pump, self.pid, self.tid = pump, pid, tid
+
+    def chunks(self):
+        """The thread's chunks, as Chunk objects, in file order."""
+        pump = self._pump
+        while True:
+            ev = pump.peek()
+            if ev is None or ev[0] != "chunk" or ev[1].pid != self.pid or ev[1].tid != self.tid:
+                return
+            yield ev[1]
+            if pump.peek() is ev:
+                pump.answer(OK)
+
+    def edges(self, batch=BATCH, from_icount=0, to_icount=None, dcfg=None):
+        """The thread's edge ids, in arrays of BATCH (the last may be
+        shorter; a batch spans chunks): numpy uint32 arrays, or
+        array.array('I') without numpy.
+
+        FROM_ICOUNT and TO_ICOUNT give the instruction window [from, to) of
+        dcfg-expand --from-icount/--to-icount: without DCFG, the whole
+        chunks that overlap it; with DCFG (a loaded DCFG with blocks and
+        edges) exactly the edges whose instruction count lies in it.  With
+        DCFG, every edge taken must be among the process's edges (Error
+        otherwise), as with dcfg-expand --dcfg.
+        """
+        emap = _edgemap.for_process(dcfg, self.pid) if dcfg is not None else None
+        to = (1 << 64) if to_icount is None else to_icount
+        windowed = from_icount > 0 or to_icount is not None
+        buf, n = id_buffer(batch), 0
+        for chunk in self.chunks():
+            how = _place(chunk, from_icount, to, windowed, emap is not None)
+            if how is None:
+                continue
+            if how == "whole" and emap is None:
+                # straight into the batch: no copy
+                while True:
+                    got = chunk.read_into(buf, n)
+                    n += got
+                    if n == batch:
+                        yield buf
+                        buf, n = id_buffer(batch), 0
+                    elif got == 0:
+                        break
+                continue
+            if how == "cut":
+                source = _cut(chunk, emap, from_icount, to, batch)
+            else:
+                source = _whole(chunk, emap, batch)
+            for ids in source:
+                k = 0
+                while k < len(ids):
+                    take = min(batch - n, len(ids) - k)
+                    buf[n:n + take] = ids[k:k + take]
+                    n, k = n + take, k + take
+                    if n == batch:
+                        yield buf
+                        buf, n = id_buffer(batch), 0
+        if n:
+            yield buf[:n]
+
+    def runs(self, batch=BATCH, from_icount=0, to_icount=None):
+        """The thread's edges with runs, as dcfg-expand --runs writes them:
+        (ids, kind, count) tuples, where KIND says what follows IDS:
+        RUN_NONE (nothing yet), RUN_BEGIN (the edges up to the matching
+        RUN_END run COUNT times) or RUN_END.  A window takes whole chunks,
+        as dcfg-expand's without --dcfg."""
+        to = (1 << 64) if to_icount is None else to_icount
+        windowed = from_icount > 0 or to_icount is not None
+        buf, n = id_buffer(batch), 0
+        for chunk in self.chunks():
+            if _place(chunk, from_icount, to, windowed, False) is None:
+                continue
+            while True:
+                if n == batch:
+                    yield buf, RUN_NONE, 0
+                    buf, n = id_buffer(batch), 0
+                got, kind, count = chunk.read_runs_into(buf, n)
+                n += got
+                if kind == RUN_NONE and got == 0:
+                    break
+                if kind != RUN_NONE:
+                    yield buf[:n], kind, count
+                    buf, n = id_buffer(batch), 0
+        if n:
+            yield buf[:n], RUN_NONE, 0
+
+
+def _place(chunk, lo, hi, windowed, exact):
+    """How the window takes CHUNK: None (skipped), "whole" or "cut" (the
+    rule of dcfg-expand(1), INSTRUCTION WINDOWS)."""
+    if not windowed:
+        return "whole"
+    p = chunk.preceding_instr_count
+    end = p + chunk.instr_count
+    if end >= 1 << 64:
+        chunk.fail(0, "PRECEDING_INSTR_COUNT + INSTR_COUNT does not fit in 64 bits: "
+                      "no window can place the chunk")
+    if p >= hi or end < lo:
+        return None
+    if not exact:
+        return None if (end == lo and chunk.instr_count > 0) else "whole"
+    return "cut" if (p < lo or end >= hi) else "whole"
+
+
+def _whole(chunk, emap, batch):
+    """The edges of CHUNK, each checked to be among the DCFG's (EMAP)."""
+    buf = id_buffer(batch)
+    done = 0
+    while True:
+        n = chunk.read_into(buf)
+        if n == 0:
+            return
+        ids = buf[:n]
+        if emap is not None:
+            bad = emap.first_missing(ids)
+            if bad is not None:
+                chunk.fail(done + bad, "edge id %d is not in the DCFG" % ids[bad])
+        done += n
+        yield ids
+
+
+def _cut(chunk, emap, lo, hi, batch):
+    """The edges of CHUNK whose instruction count is in [lo, hi)."""
+    buf = id_buffer(batch)
+    icount, done = chunk.preceding_instr_count, 0
+    while True:
+        n = chunk.read_into(buf)
+        if n == 0:
+            return
+        ids = buf[:n]
+        instrs, bad = emap.instrs(ids)
+        at = _exclusive_sums(instrs, icount)
+        past = _first_at_least(at, hi)
+        if bad is not None and (past is None or bad <= past):
+            chunk.fail(done + bad, "edge id %d is not in the DCFG" % ids[bad])
+        end = n if past is None else past
+        yield _select(ids, at, lo, end)
+        if past is not None:
+            return
+        icount = at[n - 1] + instrs[n - 1]
+        done += n
+
+
+def _exclusive_sums(instrs, start):
+    """The instruction count before each edge: START plus the INSTRS before it."""
+    if np is not None:
+        s = np.cumsum(instrs, dtype=np.uint64)
+        s -= instrs
+        s += np.uint64(start)
+        return s
+    out, c = [], start
+    for v in instrs:
+        out.append(c)
+        c += v
+    return out
+
+
+def _first_at_least(at, hi):
+    """The first position of the ascending AT at or past HI, or None."""
+    if np is not None:
+        if len(at) == 0 or int(at[-1]) < hi:
+            return None
+        return int(np.searchsorted(at, hi, side="left"))
+    for i, c in enumerate(at):
+        if c >= hi:
+            return i
+    return None
+
+
+def _select(ids, at, lo, end):
+    """The ids before END whose instruction count (AT) is at least LO."""
+    if np is not None:
+        ids = ids[:end]
+        return ids[at[:end] >= np.uint64(lo)]
+    import array
+    return array.array("I", (ids[i] for i in range(end) if at[i] >= lo))
