@@ -83,7 +83,7 @@ $(BUILD)/cmd/%.o: cmd/%.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(DCFG_CFLAGS) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/libdcfg.a: $(LIB_OBJ)
+$(BUILD)/libdcfg.a: $(LIB_OBJ) Makefile
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJ)
 

@@ -222,6 +222,18 @@ setup() {
 	[[ "$output" == "./prog: bad.dcfg.json:2:"* ]]
 }
 
+@test "dcfg(3)'s example, as the page shows it, builds with pkg-config against the installed library" {
+	cd "$BATS_TEST_TMPDIR"
+	awk -f "$ROOT/scripts/man-example.awk" "$prefix/share/man/man3/dcfg.3" > threads.c
+	run sh -c 'cc -std=c11 -Wall -Wextra -Werror threads.c $(pkg-config --cflags --libs dcfg) -o threads 2>&1'
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
+	readelf -d threads | grep -F 'Shared library: [libdcfg.so.0]'
+	LD_LIBRARY_PATH="$prefix/lib" ./threads "$SAMPLE/prog.dcfg.json.gz" "$SAMPLE/prog.trace.json.bz2" > got
+	"$prefix/bin/dcfg-expand" --count "$SAMPLE/prog.trace.json.bz2" > want
+	cmp got want
+}
+
 @test "with pkg-config --static the same program links libdcfg.a, which needs the private libraries" {
 	# A prefix with only the static library, as a user who wants it links.
 	static="$BATS_TEST_TMPDIR/static"
