@@ -147,7 +147,8 @@ convert(int argc, char **argv, struct chosen *ch_list)
 	struct dcfg_cli_text help = { .len = 0 };
 	int ch, rc, status, has_cpuspeed = 0, has_min_count = 0;
 
-	dcfg_cli_start();
+	if ((rc = dcfg_cli_start()) != DCFG_EXIT_OK)
+		return rc;
 	dcfg_cli_text_add(&help, help_head);
 	format_list(&help, 1);
 	dcfg_cli_text_add(&help, help_tail);

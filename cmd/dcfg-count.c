@@ -117,7 +117,8 @@ main(int argc, char **argv)
 	const char *help;
 	int c, from_dcfg = 0, merge = 0, by_given = 0, rc;
 
-	dcfg_cli_start();
+	if ((rc = dcfg_cli_start()) != DCFG_EXIT_OK)
+		return rc;
 	dcfg_cli_text_add(&h, help_head);
 	kinds(&h, ", ", HELP_INDENT, o.by);
 	dcfg_cli_text_add(&h, help_tail);
