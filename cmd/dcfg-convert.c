@@ -39,7 +39,7 @@ static const char help_tail[] =
     "  -h, --help             print this help\n"
     "  -V, --version          print the version\n";
 
-/* The formats' names, "callgrind, webgrind, ...": with what each is, wrapped, for --help. */
+/* The formats' names, joined by commas: with what each is, wrapped, for --help. */
 static void
 format_list(struct dcfg_cli_text *t, int help)
 {

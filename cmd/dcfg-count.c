@@ -109,7 +109,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct dcfg_stage_args a = { .mode = DCFG_PROGRESS_AUTO };
-	struct dcfg_count_options o = { .by = DCFG_BY_EDGE };
+	struct dcfg_count_options o = { .by = DCFG_BY_DEFAULT };
 	struct dcfg_stage s = { 0 };
 	struct dcfg_cli_io io;
 	struct dcfg_error err;

@@ -20,6 +20,7 @@
 enum dcfg_count_by { DCFG_BY_EDGE, DCFG_BY_BLOCK, DCFG_BY_ROUTINE, DCFG_BY_LOOP,
 	DCFG_BY_IMAGE, DCFG_BY_TYPE, DCFG_BY_THREAD, DCFG_BY_LINE, DCFG_BY_FILE,
 	DCFG_BY_KINDS };
+#define DCFG_BY_DEFAULT DCFG_BY_EDGE   /* without --by */
 
 /* How a row's first column is written, and read back by --merge. */
 enum dcfg_count_key {
