@@ -7,10 +7,8 @@ dcfg_cli_text_add(struct dcfg_cli_text *t, const char *s)
 {
 	size_t n = strlen(s), room = sizeof t->buf - 1 - t->len;
 
-	if (n > room) {
+	if (n > room)
 		n = room;
-		t->cut = 1;
-	}
 	memcpy(t->buf + t->len, s, n);
 	t->len += n;
 	t->buf[t->len] = '\0';

@@ -11,11 +11,10 @@
 /* Help lines are at most this many columns wide. */
 #define DCFG_CLI_HELP_WIDTH 80
 
-/* A text being made, cut (and flagged) at its size. */
+/* A text being made, cut at its size (a help text is a third of it). */
 struct dcfg_cli_text {
 	char buf[4096];
 	size_t len;
-	int cut;
 };
 
 /* Appends S. */
