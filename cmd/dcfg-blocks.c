@@ -35,7 +35,8 @@ main(int argc, char **argv)
 	struct dcfg_error err;
 	int c, list = 0, offsets = 0, rc;
 
-	dcfg_cli_start();
+	if ((rc = dcfg_cli_start()) != DCFG_EXIT_OK)
+		return rc;
 	while ((c = getopt_long(argc, argv, DCFG_STAGE_SHORTOPTS "l", longopts, NULL)) != -1) {
 		if (dcfg_stage_option(c, prog, help, &a)) {
 			if (a.stop)

@@ -41,7 +41,8 @@ main(int argc, char **argv)
 	struct dcfg_error err;
 	int c, strict = 0, rc = 0, status;
 
-	dcfg_cli_start();
+	if ((rc = dcfg_cli_start()) != DCFG_EXIT_OK)
+		return rc;
 	while ((c = getopt_long(argc, argv, "jm:so:qhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j': f.json = 1; break;

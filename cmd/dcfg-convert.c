@@ -9,17 +9,20 @@
 #include "convert/convert.h"
 #include "common/json.h"
 #include "cli/stagecli.h"
+#include "cli/usage.h"
 
 static const char *prog = "dcfg-convert";
-static const char help[] =
+static const char help_head[] =
     "usage: dcfg-convert --to FORMAT --dcfg FILE [--trace FILE] [-p PID]\n"
     "                    [-o FILE | --out-dir DIR] [--separate-threads] [--cmd TEXT]\n"
     "                    [--cpuspeed MHZ] [--routine NAME|ID]... [--node ID]...\n"
     "                    [--min-count N]\n"
     "Write a DCFG as a profile or graph other tools read.\n"
-    "  -f, --to FORMAT        callgrind (KCachegrind, callgrind_annotate), webgrind,\n"
-    "                         dcpi (one file per image), csi (path-tracing metadata),\n"
-    "                         dot (Graphviz: the call graph, or routines' CFGs)\n"
+    "  -f, --to FORMAT        ";
+/* here the formats (convert.h), wrapped to this column */
+#define HELP_INDENT 25
+static const char help_tail[] =
+    "\n"
     "  -d, --dcfg FILE        the DCFG\n"
     "  -T, --trace FILE       its DCFG-trace: exact inclusive costs of calls\n"
     "  -p, --pid PID          the process to convert\n"
@@ -35,6 +38,24 @@ static const char help[] =
     "  -q, --quiet            never show progress\n"
     "  -h, --help             print this help\n"
     "  -V, --version          print the version\n";
+
+/* The formats' names, joined by commas: with what each is, wrapped, for --help. */
+static void
+format_list(struct dcfg_cli_text *t, int help)
+{
+	const struct dcfg_format *f;
+	char item[128];
+	size_t i;
+
+	for (i = 0; (f = dcfg_format_at(i)) != NULL; i++) {
+		if (help && f->about)
+			snprintf(item, sizeof item, "%s (%s)", f->name, f->about);
+		else
+			snprintf(item, sizeof item, "%s", f->name);
+		dcfg_cli_text_item(t, i == 0 ? NULL : ", ", item, dcfg_format_at(i + 1) == NULL,
+		    help ? HELP_INDENT : -1);
+	}
+}
 
 static int
 usage(const char *fmt, const char *arg)
@@ -123,11 +144,16 @@ convert(int argc, char **argv, struct chosen *ch_list)
 	struct dcfg_convert c;
 	struct dcfg_cli_io io;
 	struct dcfg_error err;
+	struct dcfg_cli_text help = { .len = 0 };
 	int ch, rc, status, has_cpuspeed = 0, has_min_count = 0;
 
-	dcfg_cli_start();
+	if ((rc = dcfg_cli_start()) != DCFG_EXIT_OK)
+		return rc;
+	dcfg_cli_text_add(&help, help_head);
+	format_list(&help, 1);
+	dcfg_cli_text_add(&help, help_tail);
 	while ((ch = getopt_long(argc, argv, DCFG_STAGE_SHORTOPTS "f:T:p:", longopts, NULL)) != -1) {
-		if (dcfg_stage_option(ch, prog, help, &a)) {
+		if (dcfg_stage_option(ch, prog, help.buf, &a)) {
 			if (a.stop)
 				return a.status;
 			continue;
@@ -167,7 +193,9 @@ convert(int argc, char **argv, struct chosen *ch_list)
 	if (to == NULL)
 		return usage("--to FORMAT is needed%s", "");
 	if ((format = dcfg_format_find(to)) == NULL) {
-		fprintf(stderr, "%s: --to %s: not a format (%s)\n", prog, DCFG_CLI_SHOWN(to), dcfg_format_names());
+		struct dcfg_cli_text names = { .len = 0 };
+		format_list(&names, 0);
+		fprintf(stderr, "%s: --to %s: not a format (%s)\n", prog, DCFG_CLI_SHOWN(to), names.buf);
 		return DCFG_EXIT_USAGE;
 	}
 	if (a.dcfg_path == NULL)

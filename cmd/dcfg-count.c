@@ -6,9 +6,10 @@
 #include "count/count_merge.h"
 #include "common/json.h"
 #include "cli/stagecli.h"
+#include "cli/usage.h"
 
 static const char *prog = "dcfg-count";
-static const char help[] =
+static const char help_head[] =
     "usage: dcfg-count --dcfg FILE [--by KIND] [--top N] [-o FILE] [STREAM]\n"
     "       dcfg-count --dcfg FILE --from-dcfg [--by KIND] [--top N]\n"
     "       dcfg-count --dcfg FILE --bbv INTERVAL [STREAM]\n"
@@ -17,8 +18,11 @@ static const char help[] =
     "thread, source line or source file; or write SimPoint basic-block vectors;\n"
     "or merge the tables (or vectors) of shards of one trace into the whole's.\n"
     "  -d, --dcfg FILE      the DCFG the stream's edges come from\n"
-    "  -b, --by KIND        edge (default), block, routine, loop, image, type,\n"
-    "                       thread, line, file\n"
+    "  -b, --by KIND        ";
+/* here the kinds (bykind.h), wrapped to this column */
+#define HELP_INDENT 23
+static const char help_tail[] =
+    "\n"
     "  -n, --top N          only the first N rows of each process\n"
     "      --from-dcfg      count from the DCFG's own edge counts, not a stream\n"
     "      --bbv INTERVAL   basic-block vectors, one per INTERVAL instructions of a\n"
@@ -29,6 +33,21 @@ static const char help[] =
     "  -q, --quiet          never show progress\n"
     "  -h, --help           print this help\n"
     "  -V, --version        print the version\n";
+
+/* The kinds' names: "edge, block, ..." with LAST before the last, wrapped at INDENT unless -1. */
+static void
+kinds(struct dcfg_cli_text *t, const char *last, int indent, enum dcfg_count_by marked)
+{
+	char item[64];
+	int i;
+
+	for (i = 0; i < DCFG_BY_KINDS; i++) {
+		snprintf(item, sizeof item, "%s%s", dcfg_count_kind((enum dcfg_count_by)i)->name,
+		    i == (int)marked ? " (default)" : "");
+		dcfg_cli_text_item(t, i == 0 ? NULL : i == DCFG_BY_KINDS - 1 ? last : ", ", item,
+		    i == DCFG_BY_KINDS - 1, indent);
+	}
+}
 
 static int
 number(const char *opt, const char *arg, uint64_t *v)
@@ -44,7 +63,8 @@ number(const char *opt, const char *arg, uint64_t *v)
 
 /* --merge: the tables are the arguments; the kind is theirs. */
 static int
-merge_tables(int argc, char **argv, const struct dcfg_stage_args *a, uint64_t top, int kind_given)
+merge_tables(int argc, char **argv, const struct dcfg_stage_args *a, uint64_t top, int kind_given,
+    const char *help)
 {
 	struct dcfg_count_merge_options mo = { .top = top };
 	struct dcfg_cli_io io;
@@ -89,13 +109,20 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct dcfg_stage_args a = { .mode = DCFG_PROGRESS_AUTO };
-	struct dcfg_count_options o = { .by = DCFG_BY_EDGE };
+	struct dcfg_count_options o = { .by = DCFG_BY_DEFAULT };
 	struct dcfg_stage s = { 0 };
 	struct dcfg_cli_io io;
 	struct dcfg_error err;
+	struct dcfg_cli_text h = { .len = 0 };
+	const char *help;
 	int c, from_dcfg = 0, merge = 0, by_given = 0, rc;
 
-	dcfg_cli_start();
+	if ((rc = dcfg_cli_start()) != DCFG_EXIT_OK)
+		return rc;
+	dcfg_cli_text_add(&h, help_head);
+	kinds(&h, ", ", HELP_INDENT, o.by);
+	dcfg_cli_text_add(&h, help_tail);
+	help = h.buf;
 	while ((c = getopt_long(argc, argv, DCFG_STAGE_SHORTOPTS "b:n:", longopts, NULL)) != -1) {
 		if (dcfg_stage_option(c, prog, help, &a)) {
 			if (a.stop)
@@ -105,8 +132,10 @@ main(int argc, char **argv)
 		switch (c) {
 		case 'b':
 			if (dcfg_count_by_parse(optarg, &o.by) < 0) {
-				fprintf(stderr, "%s: --by %s: not edge, block, routine, loop, image, "
-				    "type, thread, line or file\n", prog, DCFG_CLI_SHOWN(optarg));
+				struct dcfg_cli_text names = { .len = 0 };
+				kinds(&names, " or ", -1, DCFG_BY_KINDS);
+				fprintf(stderr, "%s: --by %s: not %s\n", prog, DCFG_CLI_SHOWN(optarg),
+				    names.buf);
 				return DCFG_EXIT_USAGE;
 			}
 			by_given = 1;
@@ -124,20 +153,18 @@ main(int argc, char **argv)
 		}
 	}
 	if (merge)
-		return merge_tables(argc, argv, &a, o.top, by_given || from_dcfg || o.bbv);
+		return merge_tables(argc, argv, &a, o.top, by_given || from_dcfg || o.bbv, help);
 	if (dcfg_stage_finish_args(argc, argv, prog, help, &a, 1) < 0)
 		return DCFG_EXIT_USAGE;
 	if (from_dcfg && (o.bbv || optind < argc)) {
 		fprintf(stderr, "%s: --from-dcfg reads no stream (and makes no vectors)\n", prog);
 		return DCFG_EXIT_USAGE;
 	}
-	/* Source lines cost memory: only loops (their heads' places), lines and files use them. */
 	if (dcfg_cli_check_output(prog, a.out_path, (const char *[]){ a.dcfg_path,
 	    from_dcfg ? NULL : a.stream }, 2) < 0)
 		return DCFG_EXIT_USAGE;
-	if (dcfg_cli_setup(&io, prog, a.dcfg_path, o.by == DCFG_BY_LOOP || o.by == DCFG_BY_LINE ||
-	    o.by == DCFG_BY_FILE ? DCFG_KEEP_ALL : DCFG_KEEP_ALL & ~DCFG_KEEP_SOURCE,
-	    a.out_path, a.mode) < 0)
+	if (dcfg_cli_setup(&io, prog, a.dcfg_path, dcfg_count_kind(o.by)->keep, a.out_path,
+	    a.mode) < 0)
 		return DCFG_EXIT_USAGE;
 	if (dcfg_stage_check_tables(prog, a.dcfg_path, io.dcfg, 1, 1) < 0) {
 		dcfg_cli_discard(&io);

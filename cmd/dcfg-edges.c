@@ -37,7 +37,8 @@ main(int argc, char **argv)
 	int c, list = 0, rc;
 	char bad[64];
 
-	dcfg_cli_start();
+	if ((rc = dcfg_cli_start()) != DCFG_EXIT_OK)
+		return rc;
 	while ((c = getopt_long(argc, argv, DCFG_STAGE_SHORTOPTS "t:l", longopts, NULL)) != -1) {
 		if (dcfg_stage_option(c, prog, help, &a)) {
 			if (a.stop)

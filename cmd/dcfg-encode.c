@@ -39,7 +39,8 @@ main(int argc, char **argv)
 	const char *why;
 	int c, rc;
 
-	dcfg_cli_start();
+	if ((rc = dcfg_cli_start()) != DCFG_EXIT_OK)
+		return rc;
 	while ((c = getopt_long(argc, argv, DCFG_STAGE_SHORTOPTS, longopts, NULL)) != -1) {
 		if (dcfg_stage_option(c, prog, help, &a)) {
 			if (a.stop)

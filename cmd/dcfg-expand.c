@@ -167,7 +167,8 @@ main(int argc, char **argv)
 	struct dcfg_error err;
 	int c, has_from = 0, has_to = 0, rc;
 
-	dcfg_cli_start();
+	if ((rc = dcfg_cli_start()) != DCFG_EXIT_OK)
+		return rc;
 	opt.to = UINT64_MAX;
 	while ((c = getopt_long(argc, argv, DCFG_STAGE_SHORTOPTS "p:t:", longopts, NULL)) != -1) {
 		if (dcfg_stage_option(c, prog, help, &a)) {

@@ -113,7 +113,8 @@ main(int argc, char **argv)
 	uint64_t pid = 0;
 	int c, json = 0, have_pid = 0, rc;
 
-	dcfg_cli_start();
+	if ((rc = dcfg_cli_start()) != DCFG_EXIT_OK)
+		return rc;
 	while ((c = getopt_long(argc, argv, "p:jqhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':

@@ -9,7 +9,7 @@
 
 #include "common/tempfiles.h"
 
-void
+int
 dcfg_cli_start(void)
 {
 	int fd;
@@ -33,7 +33,8 @@ dcfg_cli_start(void)
 	for (fd = 0; fd <= 2; fd++)
 		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
 		    open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY) != fd)
-			_exit(DCFG_EXIT_USAGE);
+			return DCFG_EXIT_USAGE;
+	return DCFG_EXIT_OK;
 }
 
 /*

@@ -20,10 +20,13 @@
 #define DCFG_EXIT_USAGE  2   /* usage or input error */
 
 /*
- * Call first in main: a closed pipe then shows up as EPIPE on write, to be
- * told apart from real write failures, instead of killing the process.
+ * Call first in main, and return its status unless it is DCFG_EXIT_OK: a
+ * closed pipe then shows up as EPIPE on write, to be told apart from real
+ * write failures, instead of killing the process. DCFG_EXIT_USAGE when a
+ * closed standard descriptor cannot be held with /dev/null: the command
+ * must stop before it opens anything, or a file would take the place.
  */
-void dcfg_cli_start(void);
+int dcfg_cli_start(void);
 
 /* Prints "PROG: FILE:LINE:COLUMN: message" on standard error. */
 void dcfg_cli_error(const char *prog, const struct dcfg_error *err);

@@ -12,14 +12,15 @@
 #include "replay.h"
 
 static const struct dcfg_format formats[] = {
-	{ "callgrind", DCFG_FORMAT_TRACE | DCFG_FORMAT_OUT_DIR | DCFG_FORMAT_MANY,
-	    dcfg_convert_callgrind },
-	{ "webgrind", DCFG_FORMAT_TRACE | DCFG_FORMAT_OUT_DIR | DCFG_FORMAT_MANY,
+	{ "callgrind", "KCachegrind, callgrind_annotate",
+	    DCFG_FORMAT_TRACE | DCFG_FORMAT_OUT_DIR | DCFG_FORMAT_MANY, dcfg_convert_callgrind },
+	{ "webgrind", NULL, DCFG_FORMAT_TRACE | DCFG_FORMAT_OUT_DIR | DCFG_FORMAT_MANY,
 	    dcfg_convert_webgrind },
-	{ "dcpi", DCFG_FORMAT_OUT_DIR | DCFG_FORMAT_NEEDS_DIR | DCFG_FORMAT_CPUSPEED,
-	    dcfg_convert_dcpi },
-	{ "csi", 0, dcfg_convert_csi },
-	{ "dot", DCFG_FORMAT_ROUTINE, dcfg_convert_dot },
+	{ "dcpi", "one file per image",
+	    DCFG_FORMAT_OUT_DIR | DCFG_FORMAT_NEEDS_DIR | DCFG_FORMAT_CPUSPEED, dcfg_convert_dcpi },
+	{ "csi", "path-tracing metadata", 0, dcfg_convert_csi },
+	{ "dot", "Graphviz: the call graph, or routines' CFGs", DCFG_FORMAT_ROUTINE,
+	    dcfg_convert_dot },
 };
 
 #define N_FORMATS (sizeof formats / sizeof formats[0])
@@ -35,10 +36,10 @@ dcfg_format_find(const char *name)
 	return NULL;
 }
 
-const char *
-dcfg_format_names(void)
+const struct dcfg_format *
+dcfg_format_at(size_t i)
 {
-	return "callgrind, webgrind, dcpi, csi, dot";
+	return i < N_FORMATS ? &formats[i] : NULL;
 }
 
 const struct dcfg_process *

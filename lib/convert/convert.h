@@ -45,8 +45,13 @@ enum {
 	DCFG_FORMAT_MANY     = 1 << 5    /* all processes to a directory */
 };
 
+/*
+ * The one list of formats (convert.c): --to, its help and its messages,
+ * and the fuzzer read it.
+ */
 struct dcfg_format {
 	const char *name;
+	const char *about;               /* NULL, or what --help says of it in parentheses */
 	unsigned uses;                   /* DCFG_FORMAT_* */
 	/* 0; -1 with ERR (exit 2); -2 with ERR: the inputs disagree (exit 1). */
 	int (*run)(const struct dcfg_convert *c, struct dcfg_error *err);
@@ -54,8 +59,8 @@ struct dcfg_format {
 
 /* NULL for an unknown name. */
 const struct dcfg_format *dcfg_format_find(const char *name);
-/* "callgrind, webgrind, ...": the names, for messages. */
-const char *dcfg_format_names(void);
+/* The formats in the order --help lists them: the Ith, or NULL past the last. */
+const struct dcfg_format *dcfg_format_at(size_t i);
 
 /*
  * The processes to convert: the -p one, or all of them when MANY, or the

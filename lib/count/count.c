@@ -1,25 +1,11 @@
 #include "count.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "count_bbv.h"
 #include "count_table.h"
 #include "stream/provenance.h"
 #include "common/vec.h"
-
-int
-dcfg_count_by_parse(const char *name, enum dcfg_count_by *by)
-{
-	int i;
-
-	for (i = DCFG_BY_EDGE; i <= DCFG_BY_FILE; i++)
-		if (strcmp(name, dcfg_count_by_name((enum dcfg_count_by)i)) == 0) {
-			*by = (enum dcfg_count_by)i;
-			return 0;
-		}
-	return -1;
-}
 
 struct counter {
 	const struct dcfg *d;
@@ -152,7 +138,8 @@ on_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
 			rc = 0;
 		} else {
 			/* Thread totals overflow only the thread table, an edge's executions the others. */
-			c->overflow = c->o->by == DCFG_BY_THREAD ? c->thread_overflow : c->exec_overflow;
+			c->overflow = dcfg_count_kind(c->o->by)->uses_threads ? c->thread_overflow :
+			    c->exec_overflow;
 			rc = dcfg_count_table_print(&c->table, c->p, c->threads, c->n_threads, c->out,
 			    &c->overflow);
 		}
@@ -348,7 +335,7 @@ dcfg_count_dcfg(const struct dcfg *d, struct dcfg_output *out,
 			}
 		}
 		/* Thread totals overflow only the thread table. */
-		if (c.o->by != DCFG_BY_THREAD)
+		if (!dcfg_count_kind(c.o->by)->uses_threads)
 			c.overflow = 0;
 		if (dcfg_count_table_print(&c.table, p, c.threads, c.n_threads, out, &c.overflow) < 0)
 			rc = c.overflow ? dcfg_error_set(err, name, "process %llu: a count does not "

@@ -11,20 +11,15 @@
 #include <stdint.h>
 
 #include "dcfg/model.h"
+#include "bykind.h"
 #include "common/output.h"
 #include "stream/stage.h"
-
-enum dcfg_count_by { DCFG_BY_EDGE, DCFG_BY_BLOCK, DCFG_BY_ROUTINE, DCFG_BY_LOOP,
-	DCFG_BY_IMAGE, DCFG_BY_TYPE, DCFG_BY_THREAD, DCFG_BY_LINE, DCFG_BY_FILE };
 
 struct dcfg_count_options {
 	enum dcfg_count_by by;
 	uint64_t top;              /* 0: all rows */
 	uint64_t bbv;              /* > 0: basic-block vectors of this many instructions */
 };
-
-/* -1 for an unknown kind. */
-int dcfg_count_by_parse(const char *name, enum dcfg_count_by *by);
 
 /* From a stream; S->dcfg and the output set. 0, 1 (output failed), -1 with ERR. */
 int dcfg_count_stream(struct dcfg_stage *s, struct dcfg_output *out, const char *path,

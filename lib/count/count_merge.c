@@ -110,7 +110,7 @@ check_header(struct merge *m, const struct merge_header *h)
 	}
 	if (!h->bbv && h->by != m->h.by) {
 		snprintf(why, sizeof why, "a table by %s, not by %s as in %s",
-		    dcfg_count_by_name(h->by), dcfg_count_by_name(m->h.by), first);
+		    dcfg_count_kind(h->by)->name, dcfg_count_kind(m->h.by)->name, first);
 		return dcfg_merge_fail(m, why);
 	}
 	if (h->crc32 != m->h.crc32 || h->bytes != m->h.bytes) {
@@ -123,12 +123,6 @@ check_header(struct merge *m, const struct merge_header *h)
 /* ---- tables ---- */
 
 static int
-columns_of(enum dcfg_count_by by)
-{
-	return by == DCFG_BY_LOOP ? 11 : by == DCFG_BY_ROUTINE ? 5 : 4;
-}
-
-static int
 share_ok(const char *s)
 {
 	size_t n = strspn(s, "0123456789");
@@ -139,13 +133,15 @@ share_ok(const char *s)
 static int
 read_row(struct merge *m, char *line)
 {
-	enum dcfg_count_by by = m->h.by;
-	char *col[11];
-	int n = columns_of(by), i;
+	const struct dcfg_count_kind *kind = dcfg_count_kind(m->h.by);
+	char *col[DCFG_COUNT_COLUMNS_MAX];
+	int n = dcfg_count_kind_columns(kind), i;
 	struct merge_process *p = &m->procs[m->proc];
 	struct merge_row r = { MERGE_NONE, 0, MERGE_NONE, NULL, NULL, m->file, m->line, 0, 0, 0 };
 	size_t klen;
 
+	if (n > DCFG_COUNT_COLUMNS_MAX)   /* a kind added with more columns than bykind.h says */
+		return dcfg_merge_fail(m, "a kind of table with more columns than --merge reads");
 	for (i = 0; i < n; i++) {
 		col[i] = line;
 		line = strchr(line, '\t');
@@ -155,13 +151,12 @@ read_row(struct merge *m, char *line)
 			*line++ = '\0';
 	}
 	klen = strlen(col[0]);
-	switch (by) {
-	case DCFG_BY_EDGE: case DCFG_BY_BLOCK: case DCFG_BY_ROUTINE: case DCFG_BY_LOOP:
-	case DCFG_BY_THREAD:
+	switch (kind->key) {
+	case DCFG_COUNT_KEY_ID:
 		if (dcfg_textlines_number(col[0], klen, &r.key) < 0)
 			return dcfg_merge_fail(m, "a row whose key is not a number");
 		break;
-	case DCFG_BY_LINE: {
+	case DCFG_COUNT_KEY_FILE_LINE: {
 		char *c = strrchr(col[0], ':');
 		if (c == NULL)
 			return dcfg_merge_fail(m, "a row whose line is not FILE:LINE or IMAGE:-");
@@ -172,21 +167,21 @@ read_row(struct merge *m, char *line)
 		klen = (size_t)(c - col[0]);
 		break;
 	}
-	case DCFG_BY_FILE:
+	case DCFG_COUNT_KEY_FILE:
 		if (klen >= 2 && strcmp(col[0] + klen - 2, ":-") == 0) {
 			r.key = DCFG_COUNT_NO_LINE;
 			klen -= 2;
 		}
 		break;
-	default:
+	case DCFG_COUNT_KEY_NAME:
 		break;
 	}
-	if (by == DCFG_BY_IMAGE || by == DCFG_BY_TYPE || by == DCFG_BY_LINE || by == DCFG_BY_FILE) {
+	if (kind->key != DCFG_COUNT_KEY_ID) {
 		if ((r.name = dcfg_merge_keep(m, col[0], klen)) == MERGE_NONE)
 			return dcfg_merge_oom(m);
 	}
 	/* the counts are the last columns; a routine's name, a loop's routine .. static before them */
-	int exec = n - 3 - (by == DCFG_BY_LOOP);
+	int exec = n - 3 - kind->iterations;
 	if (exec > 1) {
 		for (i = 1; i < exec - 1; i++)
 			col[i][strlen(col[i])] = '\t';
@@ -194,7 +189,7 @@ read_row(struct merge *m, char *line)
 			return dcfg_merge_oom(m);
 	}
 	if (dcfg_textlines_number(col[exec], strlen(col[exec]), &r.exec) < 0 ||
-	    (by == DCFG_BY_LOOP && dcfg_textlines_number(col[n - 3], strlen(col[n - 3]), &r.iter) < 0) ||
+	    (kind->iterations && dcfg_textlines_number(col[n - 3], strlen(col[n - 3]), &r.iter) < 0) ||
 	    dcfg_textlines_number(col[n - 2], strlen(col[n - 2]), &r.instr) < 0 || !share_ok(col[n - 1]))
 		return dcfg_merge_fail(m, "a row whose counts are not numbers as dcfg-count writes them");
 	if (dcfg_reserve((void **)&p->rows, &p->cap_rows, p->n_rows + 1, sizeof *p->rows) < 0)
@@ -260,7 +255,7 @@ read_file(struct merge *m)
 		} else if (m->h.bbv) {
 			rc = dcfg_merge_bbv_line(m, line, len);
 		} else if (m->columns) {
-			const char *want = dcfg_count_columns(m->h.by);
+			const char *want = dcfg_count_kind(m->h.by)->columns;
 			if (strncmp(line, want, len) != 0 || want[len] != '\n')
 				rc = dcfg_merge_fail(m, "not the columns of the table's kind after \"# process\"");
 			m->columns = 0;
@@ -315,6 +310,7 @@ same_text(const char *x, const char *y)
 static int
 write_table(struct merge *m, struct merge_process *p, struct dcfg_output *out)
 {
+	const struct dcfg_count_kind *kind = dcfg_count_kind(m->h.by);
 	struct out_row *rows = NULL;
 	size_t i, j, n = 0;
 	uint64_t total = 0;
@@ -369,9 +365,9 @@ write_table(struct merge *m, struct merge_process *p, struct dcfg_output *out)
 	dcfg_out_str(out, "# process ");
 	dcfg_out_u64(out, p->pid);
 	dcfg_out_char(out, '\n');
-	dcfg_out_str(out, dcfg_count_columns(m->h.by));
+	dcfg_out_str(out, kind->columns);
 	for (i = 0; i < n; i++) {
-		dcfg_count_out_key(out, m->h.by, &rows[i].r);
+		dcfg_count_out_key(out, kind->key, &rows[i].r);
 		dcfg_out_char(out, '\t');
 		if (rows[i].extra != NULL) {
 			dcfg_out_str(out, rows[i].extra);
@@ -379,7 +375,7 @@ write_table(struct merge *m, struct merge_process *p, struct dcfg_output *out)
 		}
 		dcfg_out_u64(out, rows[i].r.exec);
 		dcfg_out_char(out, '\t');
-		if (m->h.by == DCFG_BY_LOOP) {
+		if (kind->iterations) {
 			dcfg_out_u64(out, rows[i].r.iter);
 			dcfg_out_char(out, '\t');
 		}

@@ -182,16 +182,17 @@ struct line_walk {
 	uint32_t image;            /* the block's */
 	uint32_t last;             /* the group the block last added to: executions once */
 	int *of;
+	int by_line;               /* lines, not files */
 };
 
 /* The group of a SOURCE_DATA record (DCFG_NONE: the block's image, no line). */
 static uint32_t
-line_group(const struct dcfg_count_table *t, uint32_t source, uint32_t image)
+line_group(const struct dcfg_count_table *t, int by_line, uint32_t source, uint32_t image)
 {
 	const struct dcfg *d = t->d;
 	uint32_t f;
 
-	if (t->o->by == DCFG_BY_LINE)
+	if (by_line)
 		return source == DCFG_NONE ? (uint32_t)t->line_ids.n + image : t->line_ids.of[source];
 	if (source == DCFG_NONE)
 		return (uint32_t)d->n_file_names + 1 + image;
@@ -203,7 +204,7 @@ static void
 add_line_share(void *ctx, uint32_t source, uint64_t instrs)
 {
 	struct line_walk *w = ctx;
-	uint32_t g = line_group(w->t, source, w->image);
+	uint32_t g = line_group(w->t, w->by_line, source, w->image);
 	uint64_t *v = dcfg_tally_at(&w->t->group, g);
 
 	if (g != w->last)
@@ -213,18 +214,20 @@ add_line_share(void *ctx, uint32_t source, uint64_t instrs)
 }
 
 /* Lines or files: each executed block's instructions shared among its lines (lines.h). */
-int
-dcfg_count_line_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t *n, int *of)
+static int
+line_or_file_rows(struct dcfg_count_table *t, const struct dcfg_process *p, int by_line,
+    size_t *n, int *of)
 {
 	const struct dcfg *d = t->d;
 	size_t k, nl;
 
 	if (t->line_ids.of == NULL && dcfg_line_ids_init(&t->line_ids, d) < 0)
 		return -1;
-	nl = t->o->by == DCFG_BY_LINE ? t->line_ids.n : d->n_file_names + 1;
+	nl = by_line ? t->line_ids.n : d->n_file_names + 1;
 	for (k = 0; k < t->block.n_touched; k++) {
 		const struct dcfg_block *b = &d->blocks[t->block.touched[k]];
-		struct line_walk w = { t, t->block.value[t->block.touched[k]], b->image, DCFG_NONE, of };
+		struct line_walk w = { t, t->block.value[t->block.touched[k]], b->image, DCFG_NONE, of,
+			by_line };
 		dcfg_block_lines(d, p, b, add_line_share, &w);
 	}
 	for (k = 0; k < t->group.n_touched; k++) {
@@ -235,7 +238,7 @@ dcfg_count_line_rows(struct dcfg_count_table *t, const struct dcfg_process *p, s
 			const char *name = dcfg_file_name(d, d->images[g - nl].file_name_id);
 			r.name = name ? name : "-";
 			r.key = DCFG_COUNT_NO_LINE;
-		} else if (t->o->by == DCFG_BY_LINE) {
+		} else if (by_line) {
 			const struct dcfg_source_line *s = &d->source_lines[t->line_ids.record[g]];
 			const char *name = dcfg_file_name(d, s->file_name_id);
 			r.name = name ? name : "-";
@@ -249,12 +252,25 @@ dcfg_count_line_rows(struct dcfg_count_table *t, const struct dcfg_process *p, s
 	return 0;
 }
 
+int
+dcfg_count_line_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t *n, int *of)
+{
+	return line_or_file_rows(t, p, 1, n, of);
+}
+
+int
+dcfg_count_file_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t *n, int *of)
+{
+	return line_or_file_rows(t, p, 0, n, of);
+}
+
 /* A loop's columns routine .. static: where it is and what it holds. */
 void
 dcfg_count_out_loop(const struct dcfg_count_table *t, const struct dcfg_process *p,
-    const struct dcfg_loop *lp, struct dcfg_output *out, const struct dcfg_names *names)
+    const struct dcfg_count_row *row, struct dcfg_output *out, const struct dcfg_names *names)
 {
 	const struct dcfg *d = t->d;
+	const struct dcfg_loop *lp = row->loop;
 	const struct dcfg_routine *r = &d->routines[lp->routine];
 	const struct dcfg_block *entry = dcfg_block_by_node(d, p, r->entry_node_id);
 	const struct dcfg_block *head = dcfg_block_by_node(d, p, lp->head_node_id);

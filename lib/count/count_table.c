@@ -6,9 +6,6 @@
 #include "stream/blocks.h"
 #include "common/vec.h"
 
-#define LOOP_HEADER "# loop\troutine\tname\tsource\tdepth\tinnermost\tstatic\tentries" \
-	"\titerations\tinstructions\tshare\n"
-
 int
 dcfg_count_table_init(struct dcfg_count_table *t, const struct dcfg *d,
     const struct dcfg_count_options *o)
@@ -93,11 +90,10 @@ dcfg_count_source_instrs(const struct dcfg *d, const struct dcfg_process *p, con
 }
 
 static int
-build_rows(struct dcfg_count_table *t, const struct dcfg_process *p,
-    const struct dcfg_count_thread *threads, size_t n_threads, size_t *n, int *of)
+build_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t *n, int *of)
 {
 	const struct dcfg *d = t->d;
-	enum dcfg_count_by by = t->o->by;
+	const struct dcfg_count_kind *kind = dcfg_count_kind(t->o->by);
 	int block_overflow = 0;
 	size_t k;
 	uint32_t b;
@@ -111,108 +107,9 @@ build_rows(struct dcfg_count_table *t, const struct dcfg_process *p,
 		}
 	}
 	/* Block executions overflow only the tables that use them. */
-	if (by == DCFG_BY_BLOCK || by == DCFG_BY_IMAGE || by == DCFG_BY_ROUTINE || by == DCFG_BY_LOOP ||
-	    by == DCFG_BY_LINE || by == DCFG_BY_FILE)
+	if (kind->uses_blocks)
 		*of |= block_overflow;
-
-	switch (by) {
-	case DCFG_BY_EDGE:
-		for (k = 0; k < t->exec.n_touched; k++) {
-			const struct dcfg_edge *e = &d->edges[t->exec.touched[k]];
-			uint64_t x = t->exec.value[t->exec.touched[k]];
-			if (x && dcfg_count_add_row(t, n, (struct dcfg_count_row){ e->id, NULL, NULL, x, 0,
-			    dcfg_count_mul(of, x, dcfg_count_source_instrs(d, p, e)) }) < 0)
-				return -1;
-		}
-		break;
-	case DCFG_BY_TYPE:
-		for (k = 0; k < t->exec.n_touched; k++) {
-			const struct dcfg_edge *e = &d->edges[t->exec.touched[k]];
-			uint64_t x = t->exec.value[t->exec.touched[k]], *v;
-			uint32_t ty = dcfg_idmap_get(&d->edge_type_by_id, e->type_id);
-			v = dcfg_tally_at(&t->group, ty == DCFG_NONE ? (uint32_t)d->n_edge_types : ty);
-			v[0] = dcfg_count_add(of, v[0], x);
-			v[1] = dcfg_count_add(of, v[1], dcfg_count_mul(of, x, dcfg_count_source_instrs(d, p, e)));
-		}
-		for (k = 0; k < t->group.n_touched; k++) {
-			uint32_t ty = t->group.touched[k];
-			const uint64_t *v = &t->group.value[3 * (size_t)ty];
-			if (v[0] && dcfg_count_add_row(t, n, (struct dcfg_count_row){ 0,
-			    ty < d->n_edge_types ? dcfg_string(d, d->edge_types[ty].name) : "UNDEFINED",
-			    NULL, v[0], 0, v[1] }) < 0)
-				return -1;
-		}
-		break;
-	case DCFG_BY_BLOCK:
-		for (k = 0; k < t->block.n_touched; k++) {
-			const struct dcfg_block *bl = &d->blocks[t->block.touched[k]];
-			uint64_t x = t->block.value[t->block.touched[k]];
-			if (x && dcfg_count_add_row(t, n, (struct dcfg_count_row){ bl->node_id, NULL, NULL, x, 0,
-			    dcfg_count_mul(of, x, bl->num_instrs) }) < 0)
-				return -1;
-		}
-		break;
-	case DCFG_BY_IMAGE:
-		for (k = 0; k < t->block.n_touched; k++) {
-			const struct dcfg_block *bl = &d->blocks[t->block.touched[k]];
-			uint64_t x = t->block.value[t->block.touched[k]];
-			uint64_t *v = dcfg_tally_at(&t->group, bl->image);
-			v[0] = dcfg_count_add(of, v[0], x);
-			v[1] = dcfg_count_add(of, v[1], dcfg_count_mul(of, x, bl->num_instrs));
-		}
-		for (k = 0; k < t->group.n_touched; k++) {
-			const struct dcfg_image *im = &d->images[t->group.touched[k]];
-			const uint64_t *v = &t->group.value[3 * (size_t)t->group.touched[k]];
-			const char *name = dcfg_file_name(d, im->file_name_id);
-			if (v[0] && dcfg_count_add_row(t, n, (struct dcfg_count_row){ 0, name ? name : "-",
-			    NULL, v[0], 0, v[1] }) < 0)
-				return -1;
-		}
-		break;
-	case DCFG_BY_ROUTINE:
-		for (k = 0; k < t->exec.n_touched; k++) {
-			const struct dcfg_edge *e = &d->edges[t->exec.touched[k]];
-			const struct dcfg_block *tb = dcfg_block_by_node(d, p, e->target);
-			const struct dcfg_block *sb = dcfg_block_by_node(d, p, e->source);
-			if (tb && tb->routine != DCFG_NONE &&
-			    d->routines[tb->routine].entry_node_id == e->target &&
-			    (sb == NULL || sb->routine != tb->routine)) {
-				uint64_t *v = dcfg_tally_at(&t->group, tb->routine);
-				v[0] = dcfg_count_add(of, v[0], t->exec.value[t->exec.touched[k]]);
-			}
-		}
-		for (k = 0; k < t->block.n_touched; k++) {
-			const struct dcfg_block *bl = &d->blocks[t->block.touched[k]];
-			if (bl->routine != DCFG_NONE) {
-				uint64_t *v = dcfg_tally_at(&t->group, bl->routine);
-				v[1] = dcfg_count_add(of, v[1], dcfg_count_mul(of, t->block.value[t->block.touched[k]], bl->num_instrs));
-			}
-		}
-		for (k = 0; k < t->group.n_touched; k++) {
-			const struct dcfg_routine *r = &d->routines[t->group.touched[k]];
-			const uint64_t *v = &t->group.value[3 * (size_t)t->group.touched[k]];
-			if ((v[0] || v[1]) && dcfg_count_add_row(t, n, (struct dcfg_count_row){
-			    r->entry_node_id, NULL, NULL, v[0], 0, v[1] }) < 0)
-				return -1;
-		}
-		break;
-	case DCFG_BY_LOOP:
-		if (dcfg_count_loop_rows(t, p, n, of) < 0)
-			return -1;
-		break;
-	case DCFG_BY_LINE:
-	case DCFG_BY_FILE:
-		if (dcfg_count_line_rows(t, p, n, of) < 0)
-			return -1;
-		break;
-	case DCFG_BY_THREAD:
-		for (k = 0; k < n_threads; k++)
-			if (dcfg_count_add_row(t, n, (struct dcfg_count_row){ threads[k].tid, NULL, NULL,
-			    threads[k].edges, 0, threads[k].instrs }) < 0)
-				return -1;
-		break;
-	}
-	return 0;
+	return kind->rows(t, p, n, of);
 }
 
 int
@@ -239,33 +136,6 @@ dcfg_count_out_share(struct dcfg_output *out, uint64_t part, uint64_t total)
 	dcfg_out_char(out, (char)('0' + (unsigned)(h % 10)));
 }
 
-static const char *const by_names[] = { "edge", "block", "routine", "loop", "image",
-	"type", "thread", "line", "file" };
-
-const char *
-dcfg_count_by_name(enum dcfg_count_by by)
-{
-	return by_names[by];
-}
-
-const char *
-dcfg_count_columns(enum dcfg_count_by by)
-{
-	static const char *const headers[] = {
-		"# edge\texecutions\tinstructions\tshare\n",
-		"# block\texecutions\tinstructions\tshare\n",
-		"# routine\tname\texecutions\tinstructions\tshare\n",
-		LOOP_HEADER,
-		"# image\texecutions\tinstructions\tshare\n",
-		"# type\texecutions\tinstructions\tshare\n",
-		"# thread\texecutions\tinstructions\tshare\n",
-		"# line\texecutions\tinstructions\tshare\n",
-		"# file\texecutions\tinstructions\tshare\n",
-	};
-
-	return headers[by];
-}
-
 void
 dcfg_count_out_header(struct dcfg_output *out, uint32_t crc, uint64_t bytes,
     const struct dcfg_count_options *o, int from_dcfg)
@@ -279,7 +149,7 @@ dcfg_count_out_header(struct dcfg_output *out, uint32_t crc, uint64_t bytes,
 		dcfg_out_u64(out, o->bbv);
 	} else {
 		dcfg_out_str(out, "by=");
-		dcfg_out_str(out, by_names[o->by]);
+		dcfg_out_str(out, dcfg_count_kind(o->by)->name);
 	}
 	dcfg_out_str(out, " dcfg=");
 	for (i = 28; i >= 0; i -= 4)
@@ -296,7 +166,7 @@ dcfg_count_out_header(struct dcfg_output *out, uint32_t crc, uint64_t bytes,
 }
 
 void
-dcfg_count_out_key(struct dcfg_output *out, enum dcfg_count_by by, const struct dcfg_count_row *r)
+dcfg_count_out_key(struct dcfg_output *out, enum dcfg_count_key key, const struct dcfg_count_row *r)
 {
 	if (r->name == NULL) {
 		dcfg_out_u64(out, r->key);
@@ -305,7 +175,7 @@ dcfg_count_out_key(struct dcfg_output *out, enum dcfg_count_by by, const struct 
 	dcfg_out_str(out, r->name);    /* escaped already (escape_names), or as --merge read it */
 	if (r->key == DCFG_COUNT_NO_LINE) {
 		dcfg_out_str(out, ":-");
-	} else if (by == DCFG_BY_LINE) {
+	} else if (key == DCFG_COUNT_KEY_FILE_LINE) {
 		dcfg_out_char(out, ':');
 		dcfg_out_u64(out, r->key);
 	}
@@ -315,36 +185,24 @@ static void
 print_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t n,
     uint64_t total, struct dcfg_output *out, const struct dcfg_names *names)
 {
-	const struct dcfg *d = t->d;
-	enum dcfg_count_by by = t->o->by;
+	const struct dcfg_count_kind *kind = dcfg_count_kind(t->o->by);
 	size_t i;
 
 	dcfg_out_str(out, "# process ");
 	dcfg_out_u64(out, p->pid);
 	dcfg_out_char(out, '\n');
-	dcfg_out_str(out, dcfg_count_columns(by));
+	dcfg_out_str(out, kind->columns);
 	if (t->o->top && n > t->o->top)
 		n = (size_t)t->o->top;
 	for (i = 0; i < n; i++) {
 		const struct dcfg_count_row *r = &t->rows[i];
-		dcfg_count_out_key(out, by, r);
+		dcfg_count_out_key(out, kind->key, r);
 		dcfg_out_char(out, '\t');
-		if (by == DCFG_BY_ROUTINE) {
-			const struct dcfg_block *b = dcfg_block_by_node(d, p, (uint32_t)r->key);
-			struct dcfg_name nm;
-			if (b) {
-				dcfg_name_at(names, b->addr, &nm);
-				dcfg_out_name(out, &nm);
-			} else {
-				dcfg_out_char(out, '-');
-			}
-			dcfg_out_char(out, '\t');
-		} else if (by == DCFG_BY_LOOP) {
-			dcfg_count_out_loop(t, p, r->loop, out, names);
-		}
+		if (kind->between)
+			kind->between(t, p, r, out, names);
 		dcfg_out_u64(out, r->exec);
 		dcfg_out_char(out, '\t');
-		if (by == DCFG_BY_LOOP) {
+		if (kind->iterations) {
 			dcfg_out_u64(out, r->iter);
 			dcfg_out_char(out, '\t');
 		}
@@ -426,7 +284,11 @@ dcfg_count_table_print(struct dcfg_count_table *t, const struct dcfg_process *p,
 	const struct dcfg_names *names;
 	uint64_t total = 0;
 	size_t n = 0, i;
-	int rc = build_rows(t, p, threads, n_threads, &n, overflow);
+	int rc;
+
+	t->threads = threads;
+	t->n_threads = n_threads;
+	rc = build_rows(t, p, &n, overflow);
 
 	dcfg_tally_clear(&t->exec);
 	dcfg_tally_clear(&t->block);

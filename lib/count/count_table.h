@@ -34,6 +34,8 @@ struct dcfg_count_table {
 	uint8_t *loop_inner;       /* no other loop's head is among its nodes */
 	/* for line tables, built once */
 	struct dcfg_line_ids line_ids;
+	/* the threads of the process printed, for thread tables */
+	const struct dcfg_count_thread *threads; size_t n_threads;
 	struct dcfg_count_row *rows; size_t cap_rows;
 	char *shown; size_t cap_shown;   /* the rows' names, escaped as the table writes them */
 	struct dcfg_names *names;  /* per process, when a table of it has names */
@@ -64,18 +66,14 @@ int dcfg_count_table_print(struct dcfg_count_table *t, const struct dcfg_process
  */
 void dcfg_count_out_header(struct dcfg_output *out, uint32_t crc, uint64_t bytes,
     const struct dcfg_count_options *o, int from_dcfg);
-/* The name of a kind, as --by takes it. */
-const char *dcfg_count_by_name(enum dcfg_count_by by);
-/* The line that names a table's columns, with its newline. */
-const char *dcfg_count_columns(enum dcfg_count_by by);
 /* Rows by instructions, the most first, then by name, then by key. */
 int dcfg_count_row_cmp(const void *a, const void *b);
-/* A row's first column, and the share of PART in TOTAL (two decimals, half up). */
-void dcfg_count_out_key(struct dcfg_output *out, enum dcfg_count_by by,
+/* A row's first column (as KEY says), and the share of PART in TOTAL (two decimals, half up). */
+void dcfg_count_out_key(struct dcfg_output *out, enum dcfg_count_key key,
     const struct dcfg_count_row *r);
 void dcfg_count_out_share(struct dcfg_output *out, uint64_t part, uint64_t total);
 
-/* ---- between count_table.c and count_source.c ---- */
+/* ---- between count_table.c, the rows of each kind (count_rows.c, count_source.c) and bykind.c ---- */
 
 struct dcfg_count_row {
 	uint64_t key;              /* an id, a line; DCFG_COUNT_NO_LINE: code on no line */
@@ -122,13 +120,29 @@ uint64_t dcfg_count_source_instrs(const struct dcfg *d, const struct dcfg_proces
     const struct dcfg_edge *e);
 /* Appends R to T's rows (*N of them). -1: out of memory. */
 int dcfg_count_add_row(struct dcfg_count_table *t, size_t *n, struct dcfg_count_row r);
-/* The rows of a loop table, and of a line or file table, of process P. -1: out of memory. */
+/* The rows of each kind (its descriptor's ROWS, bykind.h). */
+int dcfg_count_edge_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t *n,
+    int *overflow);
+int dcfg_count_block_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t *n,
+    int *overflow);
+int dcfg_count_routine_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t *n,
+    int *overflow);
 int dcfg_count_loop_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t *n,
+    int *overflow);
+int dcfg_count_image_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t *n,
+    int *overflow);
+int dcfg_count_type_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t *n,
+    int *overflow);
+int dcfg_count_thread_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t *n,
     int *overflow);
 int dcfg_count_line_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t *n,
     int *overflow);
-/* A loop row's columns from routine to static. */
+int dcfg_count_file_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t *n,
+    int *overflow);
+/* The columns between the key and the counts (their descriptor's BETWEEN): a routine's name; a loop's routine .. static. */
+void dcfg_count_out_routine(const struct dcfg_count_table *t, const struct dcfg_process *p,
+    const struct dcfg_count_row *r, struct dcfg_output *out, const struct dcfg_names *names);
 void dcfg_count_out_loop(const struct dcfg_count_table *t, const struct dcfg_process *p,
-    const struct dcfg_loop *lp, struct dcfg_output *out, const struct dcfg_names *names);
+    const struct dcfg_count_row *r, struct dcfg_output *out, const struct dcfg_names *names);
 
 #endif

@@ -29,7 +29,6 @@ remove_dir(void)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const formats[] = { "callgrind", "webgrind", "dcpi", "csi", "dot" };
 	static int have_dir;
 	static struct dcfg_output out;
 	struct dcfg_load_options lo = { .keep = DCFG_KEEP_ALL };
@@ -52,8 +51,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.pid = d->processes[size % d->n_processes].pid;
 	}
 	o.min_count = size % 3;
-	for (i = 0; i < sizeof formats / sizeof formats[0]; i++) {
-		const struct dcfg_format *fmt = dcfg_format_find(formats[i]);
+	for (i = 0; dcfg_format_at(i) != NULL; i++) {
+		const struct dcfg_format *fmt = dcfg_format_at(i);
 		if (dcfg_output_open(&out, "/dev/null", &err) < 0)
 			abort();
 		o.out_dir = fmt->uses & DCFG_FORMAT_NEEDS_DIR ? dir : NULL;

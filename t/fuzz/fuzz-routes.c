@@ -60,13 +60,16 @@
 #define CAP_BYTES (256 * 1024)   /* a route's stream: some 40,000 edges */
 #define SHARDS_MAX 4
 #define IDS_MAX 256
-#define KIND_BBV 9               /* kinds 0-8 are --by's (count.h), 9 is --bbv */
-#define KINDS 10
+#define KIND_BBV DCFG_BY_KINDS   /* kinds below are --by's (bykind.h), this one is --bbv */
+#define KINDS (DCFG_BY_KINDS + 1)
 
 enum { REFUSED = -1, DONE = 0, CAPPED = 1 };
 
-static const char *kind_names[KINDS] = { "edge", "block", "routine", "loop", "image", "type",
-	"thread", "line", "file", "bbv" };
+static const char *
+kind_name(int kind)
+{
+	return kind == KIND_BBV ? "bbv" : dcfg_count_kind((enum dcfg_count_by)kind)->name;
+}
 
 static void
 disagree(const char *what, const char *kind)
@@ -211,10 +214,10 @@ check_runs(const struct mem *plain, const struct mem *runs)
 		rb = count_to(&b, runs->path, k);
 		if (ra != rb)
 			disagree(ra == DONE ? "dcfg-count refuses --runs, not plain" :
-			    "dcfg-count refuses plain, not --runs", kind_names[k]);
+			    "dcfg-count refuses plain, not --runs", kind_name(k));
 		if (ra == DONE && !same_table(&a, &b))
-			disagree("--runs | dcfg-count differs from | dcfg-count", kind_names[k]);
-		note(kind_names[k], ra);
+			disagree("--runs | dcfg-count differs from | dcfg-count", kind_name(k));
+		note(kind_name(k), ra);
 	}
 }
 
@@ -354,7 +357,7 @@ check_plan(const char *trace, const struct mem *ref, int runs, const struct dcfg
 		}
 		if (count_to(&tables[n], shard.path, kind) == REFUSED) {
 			if (whole_rc == DONE)
-				disagree("dcfg-count refuses a shard, not the whole", kind_names[kind]);
+				disagree("dcfg-count refuses a shard, not the whole", kind_name(kind));
 			return;
 		}
 		digest_stream(shard.buf, &got);
@@ -368,10 +371,10 @@ check_plan(const char *trace, const struct mem *ref, int runs, const struct dcfg
 	if (whole_rc != DONE)
 		return;
 	if (merge_to(&merged, tables, n) == REFUSED)
-		disagree("dcfg-count --merge refuses the tables of a plan's shards", kind_names[kind]);
+		disagree("dcfg-count --merge refuses the tables of a plan's shards", kind_name(kind));
 	if (!same_table(&merged, whole)) {
 		fprintf(stderr, "--- merged\n%s--- one run\n%s", merged.buf, whole->buf);
-		disagree("the merged shards differ from one run", kind_names[kind]);
+		disagree("the merged shards differ from one run", kind_name(kind));
 	}
 	note(n == 1 ? "merge of 1 shard" : n == 2 ? "merge of 2 shards" : n == 3 ? "merge of 3 shards" :
 	    "merge of 4 shards", DONE);
@@ -485,9 +488,9 @@ check_stages(const struct mem *ref, int kind, const struct mem *whole, int whole
 	note("stages", rc);
 	if (rc != whole_rc)
 		disagree(rc == DONE ? "dcfg-edges | dcfg-blocks | dcfg-count accepts what dcfg-count refuses" :
-		    "dcfg-edges | dcfg-blocks | dcfg-count refuses what dcfg-count accepts", kind_names[kind]);
+		    "dcfg-edges | dcfg-blocks | dcfg-count refuses what dcfg-count accepts", kind_name(kind));
 	if (rc == DONE && !same_table(&table, whole))
-		disagree("the stream after dcfg-edges | dcfg-blocks counts otherwise", kind_names[kind]);
+		disagree("the stream after dcfg-edges | dcfg-blocks counts otherwise", kind_name(kind));
 }
 
 int

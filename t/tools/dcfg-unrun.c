@@ -43,7 +43,8 @@ main(int argc, char **argv)
 	const char *path = NULL;
 	int rc;
 
-	dcfg_cli_start();
+	if ((rc = dcfg_cli_start()) != DCFG_EXIT_OK)
+		return rc;
 	if (argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
 		fputs(usage, stdout);
 		return DCFG_EXIT_OK;
