@@ -282,3 +282,10 @@ count_line() { printf '# pid\ttid\tedges\tinstructions\n1\t0\t%s\t%s\n' "$1" "$2
 	[ "$status" -eq 1 ]
 	grep -q 'chunk 0 edge 13194139533313: the bits ran out before EDGE_COUNT edges' stdout
 }
+
+@test "the edge decoder and the runs' decoder share one hot loop, so that they cannot drift apart" {
+	# the code lookup of the loop, written once: in sequence_internal.h
+	run sh -c "cd '$BATS_TEST_DIRNAME/../lib/trace' && grep -lF '((UINT64_C(1) << k) - 1))])->group' *.c *.h"
+	[ "$status" -eq 0 ]
+	[ "$output" = "sequence_internal.h" ]
+}

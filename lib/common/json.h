@@ -43,6 +43,19 @@ struct dcfg_json_schema {
 	int n_fields;                            /* at most 64 */
 };
 
+/*
+ * A format described as const data, e.g.
+ *   DCFG_JSON_SCHEMA(threads,
+ *       DCFG_JSON_FIELD("THREAD_ID", TH_ID, DCFG_JSON_INT, NULL, 1),
+ *       DCFG_JSON_FIELD("TRACE_DATA", TH_TRACE, DCFG_JSON_TABLE, &chunks, 1));
+ * defines the static schema THREADS over a static array of its fields.
+ */
+#define DCFG_JSON_FIELD(name, id, kind, schema, req) { name, id, kind, schema, req }
+#define DCFG_JSON_SCHEMA(name, ...) \
+	static const struct dcfg_json_field name##_fields[] = { __VA_ARGS__ }; \
+	static const struct dcfg_json_schema name = { name##_fields, \
+	    (int)(sizeof name##_fields / sizeof name##_fields[0]) }
+
 /* Return values of the callbacks. */
 #define DCFG_JSON_OK    0
 #define DCFG_JSON_DROP  1    /* from begin: skip this value unread */

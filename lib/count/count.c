@@ -5,6 +5,7 @@
 #include "count_bbv.h"
 #include "count_table.h"
 #include "stream/provenance.h"
+#include "stream/writer.h"
 #include "common/vec.h"
 
 struct counter {
@@ -72,7 +73,7 @@ head(struct counter *c, int from_dcfg)
 	if (!c->headed) {
 		dcfg_count_out_header(c->out, c->d->crc32, c->d->bytes, c->o, from_dcfg);
 		if (c->has_sel)
-			dcfg_recorded_selection_write(c->out, &c->sel);
+			dcfg_stream_write_selection(c->out, &c->sel);
 	}
 	c->headed = 1;
 }
@@ -282,11 +283,8 @@ dcfg_count_stream(struct dcfg_stage *s, struct dcfg_output *out, const char *pat
 		    (unsigned long long)c.sel.shards);
 	if (rc == 0) {
 		head(&c, 0);
-		if (c.traced) {
-			dcfg_out_str(out, "# trace ");
-			dcfg_out_crc_bytes(out, c.trace_crc, c.trace_bytes);
-			dcfg_out_char(out, '\n');
-		}
+		if (c.traced)
+			dcfg_stream_write_trace(out, c.trace_crc, c.trace_bytes);
 	}
 	dcfg_recorded_selection_free(&c.sel);
 	dcfg_count_table_free(&c.table);

@@ -12,6 +12,7 @@
 #include "count_merge_internal.h"
 #include "common/textlines.h"
 #include "common/vec.h"
+#include "stream/writer.h"
 
 int
 dcfg_merge_provenance_line(struct merge *m, const char *line, size_t len)
@@ -201,11 +202,11 @@ dcfg_merge_write_selection(const struct merge *m, struct dcfg_output *out)
 		memset(&whole, 0, sizeof whole);
 		whole.shard = whole.shards = 1;
 		whole.to = UINT64_MAX;
-		dcfg_recorded_selection_write(out, &whole);
+		dcfg_stream_write_selection(out, &whole);
 		return;
 	}
 	for (i = 0; i < m->n_sels; i++)
-		dcfg_recorded_selection_write(out, &m->sels[i].s);
+		dcfg_stream_write_selection(out, &m->sels[i].s);
 }
 
 void
@@ -213,9 +214,7 @@ dcfg_merge_write_trace(const struct merge *m, struct dcfg_output *out)
 {
 	if (!m->files[0].traced)
 		return;
-	dcfg_out_str(out, "# trace ");
-	dcfg_out_crc_bytes(out, m->files[0].crc, m->files[0].bytes);
-	dcfg_out_char(out, '\n');
+	dcfg_stream_write_trace(out, m->files[0].crc, m->files[0].bytes);
 }
 
 void

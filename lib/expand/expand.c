@@ -7,6 +7,7 @@
 #include "trace/selection.h"
 #include <dcfg/stream.h>
 #include <dcfg/trace.h>
+#include "stream/writer.h"
 #include "window.h"
 
 #define BATCH 4096
@@ -25,6 +26,7 @@ struct expand {
 	struct dcfg_progress *meter;          /* NULL: bytes through o->progress, if set */
 	uint64_t bytes, batches;              /* the trace's bytes read, for the meter */
 	struct dcfg_window window;            /* a chunk the window cuts */
+	struct dcfg_recorded_selection recorded;   /* what a shard's stream says it covers */
 	uint32_t crc;                         /* the trace's data, once all read (o->shards) */
 	uint64_t trace_bytes;
 	unsigned depth;                       /* runs open in the chunk */
@@ -65,63 +67,48 @@ flush_totals(struct expand *x)
 	x->in_thread = 0;
 }
 
-/* IDS[0..N) ascending and without repeats, after " KEY": the form dcfg-stream(5) gives. */
-static void
-id_list(struct dcfg_output *out, const char *key, const uint64_t *ids, size_t n)
+static int
+by_value(const void *a, const void *b)
 {
-	uint64_t last = 0;
-	size_t i, k;
-	int any = 0;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
-	for (;;) {   /* the next larger id each time: a -p or -t list is short */
-		for (k = n, i = 0; i < n; i++)
-			if ((!any || ids[i] > last) && (k == n || ids[i] < ids[k]))
-				k = i;
-		if (k == n)
-			return;
-		dcfg_out_str(out, any ? "," : key);
-		dcfg_out_u64(out, ids[k]);
-		last = ids[k];
-		any = 1;
-	}
+	return (x > y) - (x < y);
 }
 
-/* What a shard's stream covers (dcfg-stream(5), "# selection"). */
-static void
-selection(struct expand *x)
+/* V[0..N) ascending and without repeats into *OUT (to free): the form dcfg-stream(5) gives. 0, or -1. */
+static int
+ascending(const uint64_t *v, size_t n, uint64_t **out, size_t *n_out)
+{
+	size_t i, k = 0;
+
+	*out = NULL;
+	*n_out = 0;
+	if (n == 0)
+		return 0;
+	if ((*out = malloc(n * sizeof **out)) == NULL)
+		return -1;
+	memcpy(*out, v, n * sizeof **out);
+	qsort(*out, n, sizeof **out, by_value);
+	for (i = 0; i < n; i++)
+		if (k == 0 || (*out)[i] != (*out)[k - 1])
+			(*out)[k++] = (*out)[i];
+	*n_out = k;
+	return 0;
+}
+
+/* What a shard's stream covers (dcfg-stream(5), "# selection"). 0, or -1 when out of memory. */
+static int
+record_selection(struct expand *x)
 {
 	const struct dcfg_expand_options *o = x->o;
+	struct dcfg_recorded_selection *r = &x->recorded;
 
-	dcfg_out_str(x->out, "# selection shard=");
-	dcfg_out_u64(x->out, o->shard);
-	dcfg_out_char(x->out, '/');
-	dcfg_out_u64(x->out, o->shards);
-	id_list(x->out, " process=", o->pids, o->n_pids);
-	id_list(x->out, " thread=", o->tids, o->n_tids);
-	if (o->window && o->from > 0) {
-		dcfg_out_str(x->out, " from-icount=");
-		dcfg_out_u64(x->out, o->from);
-	}
-	if (o->window && o->to < UINT64_MAX) {
-		dcfg_out_str(x->out, " to-icount=");
-		dcfg_out_u64(x->out, o->to);
-	}
-	dcfg_out_char(x->out, '\n');
-}
-
-/* The trace read, at the stream's end: known only once all of it is read. */
-static void
-trace_line(struct expand *x)
-{
-	static const char hex[] = "0123456789abcdef";
-	int i;
-
-	dcfg_out_str(x->out, "# trace ");
-	for (i = 28; i >= 0; i -= 4)
-		dcfg_out_char(x->out, hex[(x->crc >> i) & 0xf]);
-	dcfg_out_char(x->out, ':');
-	dcfg_out_u64(x->out, x->trace_bytes);
-	dcfg_out_char(x->out, '\n');
+	r->shard = o->shard;
+	r->shards = o->shards;
+	r->from = o->window ? o->from : 0;
+	r->to = o->window ? o->to : UINT64_MAX;
+	return ascending(o->pids, o->n_pids, &r->pids, &r->n_pids) < 0 ||
+	    ascending(o->tids, o->n_tids, &r->tids, &r->n_tids) < 0 ? -1 : 0;
 }
 
 /*
@@ -135,9 +122,9 @@ header(struct expand *x)
 		return;
 	x->headed = 1;
 	if (x->o->mode == DCFG_EXPAND_EDGES) {
-		dcfg_out_str(x->out, x->o->runs ? "# dcfg-stream 2\n" : "# dcfg-stream 1\n");
+		dcfg_stream_write_header(x->out, x->o->runs ? 2 : 1);
 		if (x->o->shards)
-			selection(x);
+			dcfg_stream_write_selection(x->out, &x->recorded);
 	} else if (x->o->mode == DCFG_EXPAND_LIST)
 		dcfg_out_str(x->out, "# pid\ttid\tchunk\tpreceding_instr_count\tinstr_count\tedge_count\tsequence_length\n");
 	else
@@ -157,11 +144,8 @@ on_process(void *ctx, struct dcfg_trace *t, uint64_t pid)
 	if (x->o->dcfg && (x->process = dcfg_find_process(x->o->dcfg, pid)) == NULL)
 		return dcfg_trace_fail(t, "process %llu is not in the DCFG",
 		    (unsigned long long)pid);
-	if (x->o->mode == DCFG_EXPAND_EDGES) {
-		dcfg_out_str(x->out, "# process ");
-		dcfg_out_u64(x->out, pid);
-		dcfg_out_char(x->out, '\n');
-	}
+	if (x->o->mode == DCFG_EXPAND_EDGES)
+		dcfg_stream_write_process(x->out, pid);
 	return DCFG_TRACE_OK;
 }
 
@@ -178,11 +162,8 @@ on_thread(void *ctx, struct dcfg_trace *t, uint64_t pid, uint64_t tid)
 	x->tid = tid;
 	x->in_thread = 1;
 	x->edges = x->instrs = 0;
-	if (x->o->mode == DCFG_EXPAND_EDGES) {
-		dcfg_out_str(x->out, "# thread ");
-		dcfg_out_u64(x->out, tid);
-		dcfg_out_char(x->out, '\n');
-	}
+	if (x->o->mode == DCFG_EXPAND_EDGES)
+		dcfg_stream_write_thread(x->out, tid);
 	return DCFG_TRACE_OK;
 }
 
@@ -233,18 +214,6 @@ emit(struct dcfg_output *out, const uint32_t *ids, size_t n)
 }
 
 static void
-marker(struct dcfg_output *out, uint64_t preceding, uint64_t instrs, uint64_t edges)
-{
-	dcfg_out_str(out, "# chunk ");
-	dcfg_out_u64(out, preceding);
-	dcfg_out_char(out, ' ');
-	dcfg_out_u64(out, instrs);
-	dcfg_out_char(out, ' ');
-	dcfg_out_u64(out, edges);
-	dcfg_out_char(out, '\n');
-}
-
-static void
 list_row(struct expand *x, const struct dcfg_chunk_info *ci)
 {
 	dcfg_out_u64(x->out, ci->pid);
@@ -290,13 +259,10 @@ window_run(void *ctx, uint64_t count)
 {
 	struct expand *x = ctx;
 
-	if (count == 0) {
-		dcfg_out_str(x->out, "# end run\n");
-	} else {
-		dcfg_out_str(x->out, "# run ");
-		dcfg_out_u64(x->out, count);
-		dcfg_out_char(x->out, '\n');
-	}
+	if (count == 0)
+		dcfg_stream_write_run_end(x->out);
+	else
+		dcfg_stream_write_run(x->out, count);
 }
 
 /* A thread's instructions, summed for --count: past 2^64 - 1 is an error, never a wrap. */
@@ -342,7 +308,7 @@ cut_chunk(struct expand *x, struct dcfg_chunk *c, const struct dcfg_chunk_info *
 			break;
 	} while (!w->past && (n > 0 || ev.kind != DCFG_RUN_NONE));
 	if (!emitting && w->edges > 0 && x->o->chunks && x->o->mode == DCFG_EXPAND_EDGES)
-		marker(x->out, w->first, w->instrs, w->edges);
+		dcfg_stream_write_chunk(x->out, w->first, w->instrs, w->edges);
 	if (emitting) {
 		tick(x, w->edges);
 		x->edges += w->edges;
@@ -384,20 +350,17 @@ runs_chunk(struct expand *x, struct dcfg_chunk *c, const struct dcfg_chunk_info 
 				    "runs nest more than %d deep", DCFG_RUN_DEPTH_MAX);
 			x->weight[x->depth + 1] = x->weight[x->depth] * ev.count;
 			x->depth++;
-			if (x->o->mode == DCFG_EXPAND_EDGES) {
-				dcfg_out_str(x->out, "# run ");
+			if (x->o->mode == DCFG_EXPAND_EDGES)
 #ifdef FUZZ_PLANT_RUNS
 				/* planted for the routes fuzz target (README, Fuzzing): a nested run of 2 written as 3 */
-				dcfg_out_u64(x->out, ev.count + (x->depth == 2 && ev.count == 2));
+				dcfg_stream_write_run(x->out, ev.count + (x->depth == 2 && ev.count == 2));
 #else
-				dcfg_out_u64(x->out, ev.count);
+				dcfg_stream_write_run(x->out, ev.count);
 #endif
-				dcfg_out_char(x->out, '\n');
-			}
 		} else if (ev.kind == DCFG_RUN_END) {
 			x->depth--;
 			if (x->o->mode == DCFG_EXPAND_EDGES)
-				dcfg_out_str(x->out, "# end run\n");
+				dcfg_stream_write_run_end(x->out);
 		}
 		if (dcfg_output_failed(x->out))
 			return DCFG_TRACE_STOP;
@@ -449,7 +412,7 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 		}
 	}
 	if (x->o->chunks && x->o->mode == DCFG_EXPAND_EDGES)
-		marker(x->out, p, ci->instr_count, ci->edge_count);
+		dcfg_stream_write_chunk(x->out, p, ci->instr_count, ci->edge_count);
 	if (x->o->runs || x->o->mode == DCFG_EXPAND_COUNT)
 		return runs_chunk(x, c, ci);
 	while ((n = dcfg_chunk_next(c, x->ids, BATCH)) > 0) {
@@ -515,7 +478,9 @@ dcfg_expand(const char *trace, const struct dcfg_expand_options *opt,
 		return dcfg_error_set(err, trace, "out of memory");
 	x->o = opt;
 	x->out = out;
-	if (dcfg_selection_init(&x->sel, opt->pids, opt->n_pids, opt->tids, opt->n_tids) < 0) {
+	if ((opt->shards && record_selection(x) < 0) ||
+	    dcfg_selection_init(&x->sel, opt->pids, opt->n_pids, opt->tids, opt->n_tids) < 0) {
+		dcfg_recorded_selection_free(&x->recorded);
 		free(x);
 		return dcfg_error_set(err, trace, "out of memory");
 	}
@@ -528,9 +493,10 @@ dcfg_expand(const char *trace, const struct dcfg_expand_options *opt,
 		flush_totals(x);
 		rc = dcfg_selection_check(&x->sel, trace, err);
 		if (rc == 0 && opt->shards && opt->mode == DCFG_EXPAND_EDGES)
-			trace_line(x);
+			dcfg_stream_write_trace(x->out, x->crc, x->trace_bytes);
 	}
 	dcfg_selection_free(&x->sel);
+	dcfg_recorded_selection_free(&x->recorded);
 	dcfg_window_free(&x->window);
 	free(x);
 	return rc;

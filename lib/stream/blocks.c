@@ -2,6 +2,8 @@
 
 #include <stdlib.h>
 
+#include "writer.h"
+
 static const char *const special_names[] = { "-", "OTHER", "START", "END", "UNKNOWN" };
 
 void
@@ -167,9 +169,7 @@ dcfg_blocks_list(struct dcfg_output *out, const struct dcfg *d)
 			if ((b = dcfg_idmap_get(&dcfg_process_index(d, p)->block_by_node, e->target)) != DCFG_NONE)
 				count[b] += e->total;
 		}
-		dcfg_out_str(out, "# process ");
-		dcfg_out_u64(out, p->pid);
-		dcfg_out_char(out, '\n');
+		dcfg_stream_write_process(out, p->pid);
 		for (k = 0; k < p->blocks.count; k++) {
 			const struct dcfg_block *bl = &d->blocks[p->blocks.first + k];
 			out_block(out, d, bl);

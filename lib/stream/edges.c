@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "writer.h"
+
 #define BIT(k) (UINT64_C(1) << (k))
 
 static const struct {
@@ -139,9 +141,7 @@ dcfg_edges_list(struct dcfg_output *out, const struct dcfg *d)
 	dcfg_out_str(out, "# edge\tsource\ttarget\ttype\ttotal\tcounts\n");
 	for (i = 0; i < d->n_processes; i++) {
 		const struct dcfg_process *p = &d->processes[i];
-		dcfg_out_str(out, "# process ");
-		dcfg_out_u64(out, p->pid);
-		dcfg_out_char(out, '\n');
+		dcfg_stream_write_process(out, p->pid);
 		for (k = 0; k < p->edges.count; k++) {
 			const struct dcfg_edge *e = &d->edges[p->edges.first + k];
 			dcfg_out_u64(out, e->id);

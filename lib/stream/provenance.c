@@ -117,45 +117,6 @@ dcfg_recorded_selection_free(struct dcfg_recorded_selection *s)
 	s->to = UINT64_MAX;
 }
 
-static void
-ids(struct dcfg_output *out, const char *key, const uint64_t *v, size_t n)
-{
-	size_t i;
-
-	if (n == 0)
-		return;
-	dcfg_out_char(out, ' ');
-	dcfg_out_str(out, key);
-	for (i = 0; i < n; i++) {
-		if (i)
-			dcfg_out_char(out, ',');
-		dcfg_out_u64(out, v[i]);
-	}
-}
-
-void
-dcfg_recorded_selection_write(struct dcfg_output *out, const struct dcfg_recorded_selection *s)
-{
-	dcfg_out_str(out, sel_lead);
-	if (s->shards) {
-		dcfg_out_str(out, " shard=");
-		dcfg_out_u64(out, s->shard);
-		dcfg_out_char(out, '/');
-		dcfg_out_u64(out, s->shards);
-	}
-	ids(out, "process=", s->pids, s->n_pids);
-	ids(out, "thread=", s->tids, s->n_tids);
-	if (s->from) {
-		dcfg_out_str(out, " from-icount=");
-		dcfg_out_u64(out, s->from);
-	}
-	if (s->to != UINT64_MAX) {
-		dcfg_out_str(out, " to-icount=");
-		dcfg_out_u64(out, s->to);
-	}
-	dcfg_out_char(out, '\n');
-}
-
 /* Two ascending lists share an id; an empty list is every id. */
 static int
 meet(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)

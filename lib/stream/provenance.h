@@ -7,7 +7,7 @@
  * repeat a shard, or leave one out. Lines are read only in the form
  * dcfg-expand writes them (ids ascending and distinct, decimal without
  * leading zeros, words in that order), so two selections are alike exactly
- * when their lines are.
+ * when their lines are. writer.h writes them.
  */
 #ifndef DCFG_PROVENANCE_H
 #define DCFG_PROVENANCE_H
@@ -35,9 +35,6 @@ int dcfg_is_trace_line(const char *line, size_t len);
 int dcfg_recorded_selection_parse(const char *line, size_t len,
     struct dcfg_recorded_selection *s, const char **why);
 void dcfg_recorded_selection_free(struct dcfg_recorded_selection *s);
-/* Writes S as its "# selection" line, with the newline. */
-void dcfg_recorded_selection_write(struct dcfg_output *out,
-    const struct dcfg_recorded_selection *s);
 /* Some edge of a trace could be in both: their processes, threads and windows all meet. */
 int dcfg_recorded_selection_overlap(const struct dcfg_recorded_selection *a,
     const struct dcfg_recorded_selection *b);

@@ -5,31 +5,24 @@
 
 #include "common/progress.h"
 #include "common/vec.h"
+#include "writer.h"
 
 static void
 fields_line(struct dcfg_stage *s, const struct dcfg_stream_record *theirs)
 {
 	if (s->out == NULL || s->fields == NULL)
 		return;
-	if (s->replace) {
-		dcfg_out_str(s->out, "# fields ");
-	} else if (theirs) {
-		dcfg_out_bytes(s->out, theirs->line, theirs->len);
-		dcfg_out_char(s->out, ' ');
-	} else {
-		dcfg_out_str(s->out, "# fields edge ");
-	}
-	dcfg_out_str(s->out, s->fields);
-	dcfg_out_char(s->out, '\n');
+	if (s->replace)
+		dcfg_stream_write_fields(s->out, s->fields);
+	else
+		dcfg_stream_write_fields_after(s->out, theirs, s->fields);
 }
 
 static void
 pass(struct dcfg_stage *s, const struct dcfg_stream_record *r)
 {
-	if (s->out == NULL)
-		return;
-	dcfg_out_bytes(s->out, r->line, r->len);
-	dcfg_out_char(s->out, '\n');
+	if (s->out)
+		dcfg_stream_write_record(s->out, r);
 }
 
 /* The meter counts the lines handed to the stage: R is the last one. */
@@ -65,8 +58,7 @@ dcfg_stage_run(struct dcfg_stage *s, const char *path, struct dcfg_error *err)
 	s->p = NULL;
 	/* runs pass through, so the output may hold them as the input may */
 	if (s->out)
-		dcfg_out_str(s->out, dcfg_stream_version(st) >= 2 ?
-		    "# dcfg-stream 2\n" : "# dcfg-stream 1\n");
+		dcfg_stream_write_header(s->out, dcfg_stream_version(st));
 	while ((rc = dcfg_stream_next(st, &r, err)) > 0) {
 		if (first) {
 			first = 0;

@@ -319,79 +319,33 @@ mark_at(const struct dcfg_decoder *dec)
 static int
 decode(struct dcfg_decoder *dec, uint32_t *restrict ids, size_t *np, size_t max)
 {
-	const struct dcfg_ttable *t = dec->table;
-	const struct dcfg_tstate *states = t->states;
-	const struct dcfg_tentry *lut = t->lut;
-	const uint32_t *pool = t->ids;
+	const struct dcfg_tstate *states = dec->table->states;
 	size_t n = *np, limit = dec->remaining < max - n ? n + (size_t)dec->remaining : max;
+	enum dcfg_decode_stop stop;
 	int at = mark_at(dec), rc = 0;
 
-	const uint32_t *group = dec->group;
-	uint32_t left = dec->group_left, state = dec->state;
-	uint32_t base = state != DCFG_TTABLE_NONE ? states[state].lut : DCFG_TTABLE_NONE;
-	unsigned k = state != DCFG_TTABLE_NONE ? states[state].k : 0;
-	uint64_t acc = dec->acc;
-	unsigned nbits = dec->nbits;
-	while (n < limit) {
-		if (left > 0) {
-			ids[n++] = *group++;
-			left--;
-			continue;
+	while ((stop = dcfg_decode_groups(dec, ids, &n, limit, 1, at)) == DCFG_DECODE_SLOW) {
+		/*
+		 * New bits may begin copies: look at them before the next
+		 * code. Copies begin no earlier than a code needs, so that
+		 * the repeat is still being read when a copy's start is
+		 * reached, and the copies after it can be skipped.
+		 */
+		unsigned nbits = dec->nbits;
+		if (!dec->ended && nbits <= 57) {
+			uint32_t state = dec->state;
+			dcfg_decoder_refill_to(dec, state != DCFG_TTABLE_NONE &&
+			    states[state].lut != DCFG_TTABLE_NONE ? states[state].k : 32);
+			at = mark_at(dec);
+			if (dec->nbits > nbits)
+				continue;
 		}
-		if ((int)nbits <= at) {
-			rc = 1;
+		/* an error, or 2: a zero-bit cycle, nothing read */
+		if (__builtin_expect((rc = dcfg_decoder_next_group(dec)) != 0, 0))
 			break;
-		}
-		const struct dcfg_tentry *e;
-		if (base == DCFG_TTABLE_NONE || nbits < k ||
-		    (e = &lut[base + ((acc >> (nbits - k)) & ((UINT64_C(1) << k) - 1))])->group ==
-		    DCFG_TTABLE_NONE) {
-			dec->acc = acc;
-			dec->nbits = nbits;
-			dec->state = state;
-			dec->group = group;
-			dec->group_left = 0;
-			/*
-			 * New bits may begin copies: look at them before the next
-			 * code. Copies begin no earlier than a code needs, so that
-			 * the repeat is still being read when a copy's start is
-			 * reached, and the copies after it can be skipped.
-			 */
-			if (!dec->ended && nbits <= 57) {
-				dcfg_decoder_refill_to(dec, base != DCFG_TTABLE_NONE ? k : 32);
-				acc = dec->acc;
-				at = mark_at(dec);
-				if (dec->nbits > nbits) {
-					nbits = dec->nbits;
-					continue;
-				}
-			}
-			/* an error, or 2: a zero-bit cycle, nothing read */
-			if (__builtin_expect((rc = dcfg_decoder_next_group(dec)) != 0, 0))
-				break;
-			acc = dec->acc;
-			nbits = dec->nbits;
-			state = dec->state;
-			group = dec->group;
-			left = dec->group_left;
-			base = state != DCFG_TTABLE_NONE ? states[state].lut : DCFG_TTABLE_NONE;
-			k = state != DCFG_TTABLE_NONE ? states[state].k : 0;
-			continue;
-		}
-		nbits -= e->len;
-		group = pool + e->first;
-		left = e->count;
-		state = e->next_state;
-		base = e->next_lut;
-		k = e->next_k;
 	}
-	if (rc >= 0) {
-		dec->acc = acc;
-		dec->nbits = nbits;
-		dec->state = state;
-		dec->group = group;
-		dec->group_left = left;
-	}
+	if (stop == DCFG_DECODE_MARK)
+		rc = 1;
 	dec->remaining -= n - *np;
 	dec->emitted = dec->total - dec->remaining;
 	*np = n;

@@ -291,8 +291,6 @@ ssize_t
 dcfg_decoder_next(struct dcfg_decoder *dec, uint32_t *restrict ids, size_t max)
 {
 	const struct dcfg_ttable *t = dec->table;
-	const struct dcfg_tstate *states = t->states;
-	const struct dcfg_tentry *lut = t->lut;
 	size_t n = 0, limit;
 	int rc = 0;
 
@@ -305,59 +303,11 @@ dcfg_decoder_next(struct dcfg_decoder *dec, uint32_t *restrict ids, size_t max)
 	limit = dec->remaining < max - n ? n + (size_t)dec->remaining : max;
 	dec->remaining -= limit - n;   /* given back below if decoding fails */
 
-	/*
-	 * The hot loop keeps the decoder's state in locals, and the current
-	 * state's lookup (base and width) at hand: NONE sends it the slow way.
-	 */
-	const uint32_t *group = dec->group, *pool = t->ids;
-	uint32_t left = dec->group_left, state = dec->state;
-	uint32_t base = state != DCFG_TTABLE_NONE ? states[state].lut : DCFG_TTABLE_NONE;
-	unsigned k = state != DCFG_TTABLE_NONE ? states[state].k : 0;
-	uint64_t acc = dec->acc;
-	unsigned nbits = dec->nbits;
-	while (n < limit) {
-		if (left > 0) {
-			ids[n++] = *group++;
-			left--;
-			continue;
-		}
-		const struct dcfg_tentry *e;
-		if (base == DCFG_TTABLE_NONE || nbits < k ||
-		    (e = &lut[base + ((acc >> (nbits - k)) & ((UINT64_C(1) << k) - 1))])->group ==
-		    DCFG_TTABLE_NONE) {
-			/* refills, binary searches and failures */
-			dec->acc = acc;
-			dec->nbits = nbits;
-			dec->state = state;
-			dec->group = group;
-			dec->group_left = 0;
-			if ((rc = dcfg_decoder_next_group(dec)) < 0)
-				break;
-			acc = dec->acc;
-			nbits = dec->nbits;
-			state = dec->state;
-			group = dec->group;
-			left = dec->group_left;
-			base = state != DCFG_TTABLE_NONE ? states[state].lut : DCFG_TTABLE_NONE;
-			k = state != DCFG_TTABLE_NONE ? states[state].k : 0;
-			continue;
-		}
-		nbits -= e->len;
-		group = pool + e->first;
-		left = e->count;
-		state = e->next_state;
-		base = e->next_lut;
-		k = e->next_k;
-	}
-	if (rc < 0) {
+	while (dcfg_decode_groups(dec, ids, &n, limit, 0, -1) == DCFG_DECODE_SLOW)
+		if ((rc = dcfg_decoder_next_group(dec)) < 0)
+			break;
+	if (rc < 0)
 		dec->remaining += limit - n;
-	} else {
-		dec->acc = acc;
-		dec->nbits = nbits;
-		dec->state = state;
-		dec->group = group;
-		dec->group_left = left;
-	}
 	dec->emitted = dec->total - dec->remaining;
 	return rc < 0 ? -1 : (ssize_t)n;
 }
