@@ -154,9 +154,7 @@ on_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
 	c->thread = 0;
 	c->exec_overflow = c->thread_overflow = 0;
 	if (c->o->bbv) {
-		dcfg_out_str(c->out, "# process ");
-		dcfg_out_u64(c->out, p->pid);
-		dcfg_out_char(c->out, '\n');
+		dcfg_stream_write_process(c->out, p->pid);
 	}
 	return 0;
 }
@@ -174,9 +172,7 @@ on_thread(void *ctx, uint64_t tid)
 	 */
 	if (c->o->bbv && !(c->bbv.open && c->n_threads > 0 && c->threads[c->thread].tid == tid)) {
 		dcfg_bbv_end(&c->bbv);
-		dcfg_out_str(c->out, "# thread ");
-		dcfg_out_u64(c->out, tid);
-		dcfg_out_char(c->out, '\n');
+		dcfg_stream_write_thread(c->out, tid);
 		dcfg_bbv_start(&c->bbv);
 	}
 	for (i = 0; i < c->n_threads && c->threads[i].tid != tid; i++)

@@ -8,6 +8,7 @@
 #include "count_table.h"
 #include "common/textlines.h"
 #include "common/vec.h"
+#include "stream/writer.h"
 
 int
 dcfg_merge_fail(struct merge *m, const char *why)
@@ -362,9 +363,7 @@ write_table(struct merge *m, struct merge_process *p, struct dcfg_output *out)
 		qsort(rows, n, sizeof *rows, dcfg_count_row_cmp);
 	if (m->o->top && n > m->o->top)
 		n = (size_t)m->o->top;
-	dcfg_out_str(out, "# process ");
-	dcfg_out_u64(out, p->pid);
-	dcfg_out_char(out, '\n');
+	dcfg_stream_write_process(out, p->pid);
 	dcfg_out_str(out, kind->columns);
 	for (i = 0; i < n; i++) {
 		dcfg_count_out_key(out, kind->key, &rows[i].r);
@@ -437,9 +436,7 @@ dcfg_count_merge(char *const *paths, size_t n, const struct dcfg_count_merge_opt
 			rc = write_table(&m, p, out);
 			continue;
 		}
-		dcfg_out_str(out, "# process ");
-		dcfg_out_u64(out, p->pid);
-		dcfg_out_char(out, '\n');
+		dcfg_stream_write_process(out, p->pid);
 		for (j = 0; j < p->n_threads && rc == 0; j++)
 			rc = dcfg_merge_write_thread(&m, p, &p->threads[j], out);
 	}

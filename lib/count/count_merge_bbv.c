@@ -7,6 +7,7 @@
 #include "common/textlines.h"
 #include "count_table.h"
 #include "common/vec.h"
+#include "stream/writer.h"
 
 /* "T:NODE:COUNT :NODE:COUNT ...", nodes ascending: the syntax count_bbv.c writes. */
 static int
@@ -261,9 +262,7 @@ dcfg_merge_write_thread(struct merge *m, const struct merge_process *p, struct m
 		}
 	}
 	anchored = t->n_pieces > 0 && m->pieces[t->pieces[0]].anchored;
-	dcfg_out_str(out, "# thread ");
-	dcfg_out_u64(out, t->tid);
-	dcfg_out_char(out, '\n');
+	dcfg_stream_write_thread(out, t->tid);
 	/* the thread's vectors in order; only pieces side by side can share an interval */
 	for (i = 0, n = 0; i < t->n_pieces; i++)
 		n += m->pieces[t->pieces[i]].n;

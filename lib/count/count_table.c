@@ -5,6 +5,7 @@
 
 #include "stream/blocks.h"
 #include "common/vec.h"
+#include "stream/writer.h"
 
 int
 dcfg_count_table_init(struct dcfg_count_table *t, const struct dcfg *d,
@@ -188,9 +189,7 @@ print_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t n,
 	const struct dcfg_count_kind *kind = dcfg_count_kind(t->o->by);
 	size_t i;
 
-	dcfg_out_str(out, "# process ");
-	dcfg_out_u64(out, p->pid);
-	dcfg_out_char(out, '\n');
+	dcfg_stream_write_process(out, p->pid);
 	dcfg_out_str(out, kind->columns);
 	if (t->o->top && n > t->o->top)
 		n = (size_t)t->o->top;
