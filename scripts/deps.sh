@@ -17,6 +17,15 @@ command -v callgrind_annotate >/dev/null 2>&1 || missing="$missing valgrind"
 command -v dot >/dev/null 2>&1 || missing="$missing graphviz"
 # GNU parallel, the engine t/shards.bats runs shards of a trace with
 command -v parallel >/dev/null 2>&1 || missing="$missing parallel"
+# Debian's python3 for the Python package (python/dcfg) and its tests, and
+# numpy, which the package uses when it is there: the tests run both ways
+# (PYTHON as in the Makefile)
+python=${PYTHON:-/usr/bin/python3}
+if "$python" -c '' >/dev/null 2>&1; then
+	"$python" -c 'import numpy' >/dev/null 2>&1 || missing="$missing python3-numpy"
+else
+	missing="$missing python3 python3-numpy"
+fi
 # clang with libFuzzer, for make fuzz (make check runs it briefly)
 command -v clang >/dev/null 2>&1 || missing="$missing clang"
 [ -z "$missing" ] && exit 0
