@@ -156,6 +156,37 @@ real() {
 	done
 }
 
+@test "python: a pid or tid selection the trace does not hold raises dcfg-expand's error" {
+	# each named in dcfg-expand -p/-t's words (lib/trace/selection.c): first the
+	# processes, then the threads of the selected processes; ids sorted, at most 8
+	for sel in "-p 5" "-p 6 -p 5" "-p 9 -p 5" "-t 99" "-p 9 -t 2" "-p 7 -p 9 -t 99" "-t 2 -t 3"; do
+		# shellcheck disable=SC2086
+		same_as_expand $sel "$DATA/trace-multi.json"
+		# shellcheck disable=SC2086
+		same_as_expand --list $sel "$DATA/trace-multi.json"
+	done
+	[ "$(cat stderr)" = "expand.py: $DATA/trace-multi.json: thread 3 is not in the trace: it holds threads 0, 1 and 2" ]
+	same_as_expand -p 9 -t 1 "$DATA/trace-multi.json"
+	[ "$(grep -c '^[0-9]' stdout)" -eq 1 ]
+	# more than eight threads (the sample's first 20 edges in threads 0 to 9):
+	# the first eight, then "..."
+	{
+		echo "# dcfg-stream 1"; echo "# process 12646"
+		for t in 0 1 2 3 4 5 6 7 8 9; do
+			echo "# thread $t"
+			dcfg-expand -t 0 "$S/prog.trace.json.bz2" | grep -v '^#' | head -n 20
+		done
+	} > many.edges
+	dcfg-encode --dcfg "$S/prog.dcfg.json.gz" many.edges > many.json
+	same_as_expand -t 10 many.json
+	[ "$(cat stderr)" = "expand.py: many.json: thread 10 is not in the trace: it holds threads 0, 1, 2, 3, 4, 5, 6, 7, ..." ]
+	same_as_expand -t 9 many.json
+	[ "$(grep -c '^[0-9]' stdout)" -eq 20 ]
+	# and counting reads with the same selection
+	py count.py --dcfg "$S/prog.dcfg.json.gz" -p 4242 many.json
+	[ "$status" -eq 2 ] && [ "$(cat stderr)" = "count.py: many.json: process 4242 is not in the trace: it holds process 12646" ]
+}
+
 # ---------------------------------------------------------------------------
 # tables
 

@@ -2,7 +2,7 @@
 then one "key<TAB>executions<TAB>instructions" line per row, as
 `dcfg-count --by BY` writes its key, executions and instructions columns.
 
-    python3 count.py --dcfg FILE [--by KIND] [--batch N] TRACE
+    python3 count.py --dcfg FILE [--by KIND] [--batch N] [-p PID]... [-t TID]... TRACE
     python3 count.py --dcfg FILE [--by KIND] --from-dcfg"""
 
 import argparse
@@ -17,6 +17,8 @@ def main():
     ap.add_argument("--by", default="edge")
     ap.add_argument("--batch", type=int, default=1 << 20)
     ap.add_argument("--from-dcfg", action="store_true")
+    ap.add_argument("-p", type=int, action="append", dest="pids")
+    ap.add_argument("-t", type=int, action="append", dest="tids")
     ap.add_argument("trace", nargs="?")
     a = ap.parse_args()
     try:
@@ -24,7 +26,8 @@ def main():
         if a.from_dcfg:
             tables = dcfg.count_dcfg(d, by=a.by)
         else:
-            tables = dcfg.count(a.trace, d, by=a.by, batch=a.batch)
+            trace = dcfg.Trace(a.trace, pids=a.pids, tids=a.tids)
+            tables = dcfg.count(trace, d, by=a.by, batch=a.batch)
     except dcfg.Error as e:
         print("count.py: %s" % e, file=sys.stderr)
         return 2
