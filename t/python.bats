@@ -337,11 +337,20 @@ same_error() {
 	same_error tables.py truncated.dcfg.json -- dcfg-info truncated.dcfg.json
 	same_error tables.py p/prog.trace.json -- lookup p/prog.trace.json
 	same_error count.py --dcfg p/prog.dcfg.json truncated.json -- dcfg-expand truncated.json
-	# a process the DCFG does not have: the same words, though placed at no row
-	py expand.py --dcfg p/prog.dcfg.json --from-icount 1 "$DATA/trace-multi.json"
-	[ "$status" -eq 2 ] && [ "$(cat stderr)" = "expand.py: process 7 is not in the DCFG" ]
-	dcfg-expand --dcfg p/prog.dcfg.json --from-icount 1 "$DATA/trace-multi.json" 2>&1 |
-	    grep -q ': process 7 is not in the DCFG$'
+	# a process the DCFG does not have: placed at its PROCESS_ID, as dcfg-expand places it
+	same_error expand.py --dcfg p/prog.dcfg.json --from-icount 1 "$DATA/trace-multi.json" -- \
+	    dcfg-expand --dcfg p/prog.dcfg.json --from-icount 1 "$DATA/trace-multi.json"
+	grep -q '^expand.py: .*/trace-multi.json:5:7: PROCESSES\[1\].PROCESS_ID: process 7 is not in the DCFG$' stderr
+	same_error expand.py --dcfg p/prog.dcfg.json -p 9 "$DATA/trace-multi.json" -- \
+	    dcfg-expand --dcfg p/prog.dcfg.json -p 9 "$DATA/trace-multi.json"
+	grep -q ':22:7: PROCESSES\[2\].PROCESS_ID: process 9 is not in the DCFG$' stderr
+	same_error count.py --dcfg p/prog.dcfg.json -p 9 "$DATA/trace-multi.json" -- \
+	    dcfg-expand --dcfg p/prog.dcfg.json -p 9 "$DATA/trace-multi.json"
+	# from standard input the trace cannot be read again to place it: the words alone
+	for no_numpy in 1 ""; do
+		run env DCFG_NO_NUMPY=$no_numpy "$PY" "$HELP/count.py" --dcfg p/prog.dcfg.json - < "$DATA/trace-multi.json"
+		[ "$status" -eq 2 ] && [ "$output" = "count.py: process 7 is not in the DCFG" ]
+	done
 }
 
 # ---------------------------------------------------------------------------

@@ -28,7 +28,7 @@ def count(trace, dcfg, by="edge", batch=BATCH):
         trace = Trace(trace)
     tables = {}
     for proc in trace.processes():
-        emap = _edgemap.for_process(dcfg, proc.pid)
+        emap = _edgemap.for_process(dcfg, proc.pid, trace.path)
         total = _zeros(emap.n_edges)
         threads = []
         for t in proc.threads():

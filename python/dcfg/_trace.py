@@ -245,9 +245,13 @@ class Thread:
         chunks that overlap it; with DCFG (a loaded DCFG with blocks and
         edges) exactly the edges whose instruction count lies in it.  With
         DCFG, every edge taken must be among the process's edges (Error
-        otherwise), as with dcfg-expand --dcfg.
+        otherwise), as with dcfg-expand --dcfg; a process not in DCFG
+        raises Error placed at its PROCESS_ID, as dcfg-expand places it
+        (the trace is read again up to there: from standard input, "-",
+        the message has no place).
         """
-        emap = _edgemap.for_process(dcfg, self.pid) if dcfg is not None else None
+        emap = _edgemap.for_process(dcfg, self.pid, self._pump.path) \
+            if dcfg is not None else None
         to = (1 << 64) if to_icount is None else to_icount
         windowed = from_icount > 0 or to_icount is not None
         buf, n = id_buffer(batch), 0
