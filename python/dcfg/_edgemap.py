@@ -82,6 +82,8 @@ class EdgeMap:
         self.block_nodes = _field(dcfg.blocks, "node_id", bfirst, bcount)
         self.block_instrs = _field(dcfg.blocks, "num_instrs", bfirst, bcount)
         self.block_routine = _field(dcfg.blocks, "routine", bfirst, bcount)
+        self.block_image = _field(dcfg.blocks, "image", bfirst, bcount)
+        self.edge_type_ids = _field(dcfg.edges, "type_id", efirst, ecount)
         by_node = _IdIndex(self.block_nodes)
         src = by_node.lookup(_field(dcfg.edges, "source", efirst, ecount))
         tgt = by_node.lookup(_field(dcfg.edges, "target", efirst, ecount))
