@@ -448,6 +448,16 @@ same_error() {
 	done
 	same_error count.py --dcfg less.dcfg.json p/prog.trace.json -- \
 	    dcfg-expand --dcfg less.dcfg.json --from-icount 1 p/prog.trace.json
+	# counting reads runs: the edge is named at its place in the edges written out
+	local D="$DATA/count-prog.dcfg.json"
+	printf '%s\n' '# dcfg-stream 2' '# process 300' '# thread 0' 50 51 '# run 3' 52 53 54 \
+	    '# run 2' 55 '# end run' 56 57 '# end run' 52 53 54 55 56 58 59 60 > r.edges
+	dcfg-encode --dcfg "$D" r.edges > r.json
+	for e in 55 57; do
+		jq -c ".PROCESSES[1][1].EDGES |= map(select(.[0] != $e))" "$D" > less$e.json
+		same_error count.py --dcfg less$e.json r.json -- dcfg-expand --dcfg less$e.json --from-icount 1 r.json
+	done
+	grep -q 'chunk 0 edge 8: edge id 57 is not in the DCFG$' stderr
 	# a DCFG that cannot be loaded
 	head -c 2000 p/prog.dcfg.json > truncated.dcfg.json
 	same_error tables.py truncated.dcfg.json -- dcfg-info truncated.dcfg.json

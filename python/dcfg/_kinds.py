@@ -6,7 +6,7 @@ them against 2^64 - 1 as dcfg-count does."""
 import collections
 
 from ._model import NONE
-from ._names import column, names_of, raw
+from ._names import column, raw
 
 NO_LINE = (1 << 64) - 1   # DCFG_COUNT_NO_LINE: the key of code on no line, sorted last
 
