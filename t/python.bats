@@ -80,12 +80,14 @@ pair() {
 	    dcfg-encode --dcfg "$1/prog.dcfg.json" "$1/prog.edges" > "$1/prog.trace.json"
 }
 
-# count_cols BY: dcfg-count's table on stdin as key, executions and
-# instructions per row ("# process" lines kept; routine's name column dropped).
-count_cols() {
-	awk -F '\t' -v by="$1" '/^# dcfg-count / || /^# [a-z]+\t/ { next } /^#/ { print; next }
-	    { if (by == "routine") print $1 "\t" $3 "\t" $4; else print $1 "\t" $2 "\t" $3 }'
+# count_table: dcfg-count's output on stdin without its first line ("# dcfg-count
+# 1 by=... dcfg=..."), which count.py does not write: every other line, the
+# names and share columns included.
+count_table() {
+	sed '1{/^# dcfg-count 1 by=/d}'
 }
+
+KINDS="edge block routine loop image type thread line file"
 
 real() {
 	[ -f "$REAL" ] ||
@@ -113,7 +115,7 @@ real() {
 	dcfg-expand "$S/prog.trace.json.bz2" > plain
 	for batch in 1048576 5; do
 		py expand.py --unrun --batch "$batch" "$S/prog.trace.json.bz2"
-		ok && cmp stdout plain
+		ok && cmp stdout plain || return 1
 	done
 }
 
@@ -142,9 +144,9 @@ real() {
 		pair p$1 $1 $2
 		# the edges are the true stream gen-pair wrote
 		py expand.py p$1/prog.trace.json
-		ok && cmp stdout p$1/prog.edges
+		ok && cmp stdout p$1/prog.edges || return 1
 		py expand.py --unrun --batch 3 p$1/prog.trace.json
-		ok && cmp stdout p$1/prog.edges
+		ok && cmp stdout p$1/prog.edges || return 1
 		same_as_expand --runs p$1/prog.trace.json
 		half=$(dcfg-expand --list p$1/prog.trace.json | awk 'NR == 2 { print int($5 / 2) }')
 		for w in "--from-icount $half" "--to-icount $half" "--from-icount 1000 --to-icount $half"; do
@@ -154,6 +156,37 @@ real() {
 			same_as_expand --runs $w p$1/prog.trace.json
 		done
 	done
+}
+
+@test "python: a pid or tid selection the trace does not hold raises dcfg-expand's error" {
+	# each named in dcfg-expand -p/-t's words (lib/trace/selection.c): first the
+	# processes, then the threads of the selected processes; ids sorted, at most 8
+	for sel in "-p 5" "-p 6 -p 5" "-p 9 -p 5" "-t 99" "-p 9 -t 2" "-p 7 -p 9 -t 99" "-t 2 -t 3"; do
+		# shellcheck disable=SC2086
+		same_as_expand $sel "$DATA/trace-multi.json"
+		# shellcheck disable=SC2086
+		same_as_expand --list $sel "$DATA/trace-multi.json"
+	done
+	[ "$(cat stderr)" = "expand.py: $DATA/trace-multi.json: thread 3 is not in the trace: it holds threads 0, 1 and 2" ]
+	same_as_expand -p 9 -t 1 "$DATA/trace-multi.json"
+	[ "$(grep -c '^[0-9]' stdout)" -eq 1 ]
+	# more than eight threads (the sample's first 20 edges in threads 0 to 9):
+	# the first eight, then "..."
+	{
+		echo "# dcfg-stream 1"; echo "# process 12646"
+		for t in 0 1 2 3 4 5 6 7 8 9; do
+			echo "# thread $t"
+			dcfg-expand -t 0 "$S/prog.trace.json.bz2" | grep -v '^#' | head -n 20
+		done
+	} > many.edges
+	dcfg-encode --dcfg "$S/prog.dcfg.json.gz" many.edges > many.json
+	same_as_expand -t 10 many.json
+	[ "$(cat stderr)" = "expand.py: many.json: thread 10 is not in the trace: it holds threads 0, 1, 2, 3, 4, 5, 6, 7, ..." ]
+	same_as_expand -t 9 many.json
+	[ "$(grep -c '^[0-9]' stdout)" -eq 20 ]
+	# and counting reads with the same selection
+	py count.py --dcfg "$S/prog.dcfg.json.gz" -p 4242 many.json
+	[ "$status" -eq 2 ] && [ "$(cat stderr)" = "count.py: many.json: process 4242 is not in the trace: it holds process 12646" ] || return 1
 }
 
 # ---------------------------------------------------------------------------
@@ -174,7 +207,7 @@ info_cols() {
 	for f in "$S/prog.dcfg.json.gz" p/prog.dcfg.json "$DATA/two-processes.dcfg.json"; do
 		info_cols "$f" > want
 		py tables.py "$f"
-		ok && cmp stdout want
+		ok && cmp stdout want || return 1
 	done
 	[ "$(wc -l < stdout)" -eq 2 ]
 }
@@ -202,15 +235,15 @@ info_cols() {
 		} > queries
 		lookup "$f" < queries > want
 		py lookup.py "$f" queries
-		ok && cmp stdout want
-		grep -q '^edge ' want && grep -q '^none$' want
+		ok && cmp stdout want || return 1
+		grep -q '^edge ' want && grep -q '^none$' want || return 1
 	done
 }
 
 @test "python: a DCFG loaded without some parts has those tables empty" {
 	py tables.py --keep none "$S/prog.dcfg.json.gz"
 	ok
-	grep -q '"basic_blocks":0' stdout && grep -q '"edges":0' stdout && grep -q '"images":\[{' stdout
+	grep -q '"basic_blocks":0' stdout && grep -q '"edges":0' stdout && grep -q '"images":\[{' stdout || return 1
 	echo sizes > q
 	lookup --keep edges "$S/prog.dcfg.json.gz" < q > want
 	"$PY" -c 'import dcfg, sys
@@ -223,26 +256,140 @@ print(" ".join("%s %d" % (n, len(getattr(d, n))) for n in ("file_names", "edge_t
 # ---------------------------------------------------------------------------
 # counting
 
-@test "python: counts by edge, block, routine and thread equal dcfg-count's" {
+@test "python: counts by every kind equal dcfg-count's, names and shares included" {
 	pair p 6 3
-	for by in edge block routine thread; do
+	for by in $KINDS; do
 		dcfg-expand "$S/prog.trace.json.bz2" | dcfg-count --dcfg "$S/prog.dcfg.json.gz" --by $by |
-		    count_cols $by > want
+		    count_table > want
 		py count.py --dcfg "$S/prog.dcfg.json.gz" --by $by --batch 1000 "$S/prog.trace.json.bz2"
-		ok && cmp stdout want
-		dcfg-count --dcfg p/prog.dcfg.json --by $by p/prog.edges | count_cols $by > want
+		ok && cmp stdout want || return 1
+		dcfg-count --dcfg p/prog.dcfg.json --by $by p/prog.edges | count_table > want
 		py count.py --dcfg p/prog.dcfg.json --by $by p/prog.trace.json
-		ok && cmp stdout want
+		ok && cmp stdout want || return 1
 		[ "$(wc -l < want)" -gt 3 ]
 	done
 }
 
+@test "python: a complete trace's instructions are the same total by every kind but loop" {
+	# dcfg-count(1): each instruction is counted once by edge, block, routine,
+	# image, type, thread, line and file alike: the sum of the blocks'
+	# entries times NUM_INSTRS, 40597 + 46166 for the sample's two threads
+	"$PY" -c 'import dcfg, sys
+d = dcfg.load(sys.argv[1])
+for by in ("edge", "block", "routine", "image", "type", "thread", "line", "file"):
+    t = dcfg.count(sys.argv[2], d, by=by)
+    print(by, [sum(r.instructions for r in rows) for rows in t.values()])
+t = dcfg.count(sys.argv[2], d, by="loop")[12646]
+print("loops", len(t), all(r.depth >= 1 and r.static > 0 for r in t), sum(r.innermost for r in t) > 0)
+' "$S/prog.dcfg.json.gz" "$S/prog.trace.json.bz2" > stdout
+	for by in edge block routine image type thread line file; do echo "$by [86763]"; done > want
+	echo "loops 20 True True" >> want
+	diff stdout want
+}
+
+@test "python: names with control bytes are escaped as dcfg-count escapes them" {
+	# t/escape.bats' names: an image with ESC, CR and DEL, a file name with a
+	# tab, one with a backslash and newlines, a symbol with a C1 control and a
+	# newline, an edge type with dcfg-stream(5)'s own example
+	jq -c '
+	  .FILE_NAMES[1][1] = "/bin/ap\u001b[2Jp\r\u007f" |
+	  .FILE_NAMES[2][1] = "src/a\tb.c" |
+	  .FILE_NAMES[3][1] = "src/b\\h\n# process 7\n9" |
+	  .EDGE_TYPES += [[40, "a\tb\u001b[31m\\c\u009b"]] |
+	  .PROCESSES[1][1].IMAGES[1][3].SYMBOLS[1][0] = "f\u009b\n# thread 3\n1" |
+	  .PROCESSES[1][1].EDGES |= map(if .[0] == 7 then .[3] = 40 else . end)' \
+	    "$DATA/count-lines.dcfg.json" > h.dcfg.json
+	printf '%s\n' '# dcfg-stream 1' '# process 5' '# thread 0' 1 2 3 4 5 4 6 7 3 4 6 8 9 > s.edges
+	dcfg-encode --dcfg h.dcfg.json s.edges > h.trace.json
+	for by in $KINDS; do
+		dcfg-count --dcfg h.dcfg.json --by $by s.edges | count_table > want
+		py count.py --dcfg h.dcfg.json --by $by h.trace.json
+		ok && cmp stdout want || return 1
+	done
+	# every row has its columns: no name made a line or a column more
+	py count.py --dcfg h.dcfg.json --by loop h.trace.json
+	[ "$(awk -F '\t' '!/^#/ && NF != 11' stdout | wc -l)" -eq 0 ]
+	grep -q '^11	10	f\\xc2\\x9b\\n# thread 3\\n1	src/a\\tb.c:11	' stdout
+	# dcfg.escape by hand from dcfg-stream(5), Names: its example (a byte 0x9b
+	# alone), and valid UTF-8 kept, but overlong forms, surrogates and C1
+	"$PY" -c 'import dcfg
+for b in (b"a\tb\x1b[31m\\c\x9b", b"caf\xc3\xa9 \xe2\x82\xac", b"\xc0\xaf\xed\xa0\x80\xc2\x85",
+          b"\r\x7f\x00"[:2], b"\xf4\x90\x80\x80\xf0\x9f\x98\x80"):
+    print(dcfg.escape(b))
+print(dcfg.escape("src/b\\h\n9") == dcfg.escape(b"src/b\\h\n9"))' > stdout
+	printf '%s\n' 'a\tb\x1b[31m\\c\x9b' 'café €' '\xc0\xaf\xed\xa0\x80\xc2\x85' '\r\x7f' \
+	    '\xf4\x90\x80\x80😀' True > want
+	diff stdout want
+}
+
+@test "python: a count past 2^64 - 1 raises dcfg-count's error; the tables it does not spoil count" {
+	# t/count-runs.bats' streams, encoded into traces whose runs repeat
+	# 2^63 and 2^64 - 1 times: counted by their runs, never written out
+	local D="$DATA/count-prog.dcfg.json" one="$DATA/count-runs-one.dcfg.json"
+	printf '%s\n' '# dcfg-stream 2' '# process 300' \
+	    '# thread 0' '# run 9223372036854775808' 50 '# end run' \
+	    '# thread 1' '# run 9223372036854775808' 50 '# end run' > edge.edges
+	printf '%s\n' '# dcfg-stream 2' '# process 300' '# thread 0' \
+	    '# run 9223372036854775808' 50 '# end run' \
+	    '# run 9223372036854775808' 60 '# end run' > thread.edges
+	printf '%s\n' '# dcfg-stream 2' '# process 9' '# thread 0' \
+	    '# run 9223372036854775808' 1 '# end run' \
+	    '# run 9223372036854775808' 2 '# end run' 3 > block.edges
+	printf '%s\n' '# dcfg-stream 2' '# process 42' '# thread 0' \
+	    '# run 18446744073709551615' 80 '# end run' > largest.edges
+	for s in edge thread block largest; do
+		dcfg=$D
+		[ $s = block ] && dcfg=$one
+		dcfg-encode --dcfg $dcfg $s.edges > $s.json
+		for by in $KINDS; do
+			rc=0
+			dcfg-count --dcfg $dcfg --by $by $s.edges > raw 2> want.err || rc=$?
+			count_table < raw > want
+			py count.py --dcfg $dcfg --by $by $s.json
+			[ "$status" -eq "$rc" ] || { echo "$s $by: $status, dcfg-count $rc"; cat stderr; false; }
+			if [ "$rc" -ne 0 ]; then
+				[ "$(cat stderr)" = "count.py: $s.json: process $(awk '/^# process/ { print $3 }' $s.edges): a count does not fit in 64 bits" ]
+				sed "s/^dcfg-count: $s.edges: /count.py: $s.json: /" want.err | cmp - stderr
+			else
+				ok && cmp stdout want || return 1
+			fi
+		done
+	done
+	# by hand (t/count-runs.bats): the edge table of 2^63 + 2^63 refuses, the
+	# thread table counts 2^63 edges of 0 instructions in each thread
+	py count.py --dcfg "$D" --by edge edge.json
+	[ "$status" -eq 2 ] && [ "$(cat stderr)" = "count.py: edge.json: process 300: a count does not fit in 64 bits" ] || return 1
+	py count.py --dcfg "$D" --by thread edge.json
+	ok && printf '%s\n' '# process 300' '# thread	executions	instructions	share' \
+	    '0	9223372036854775808	0	0.00' '1	9223372036854775808	0	0.00' | cmp - stdout || return 1
+	py count.py --dcfg "$D" --by edge largest.json
+	ok && [ "$(tail -n 1 stdout)" = "80	18446744073709551615	0	0.00" ] || return 1
+	# from the DCFG's own counts: edges 50 and 60 of process 300 2^63 times
+	# each in thread 0 (as C-style strings, which jq keeps exact), no other edge
+	jq -c '.PROCESSES[1][1].EDGES |= (.[0:1] + (.[1:] | map(if .[0] == 50 or .[0] == 60
+	    then .[4] = ["0x8000000000000000", 0] else .[4] = [0, 0] end)))' "$D" > big.dcfg.json
+	for by in $KINDS; do
+		rc=0
+		dcfg-count --dcfg big.dcfg.json --from-dcfg --by $by > raw 2> want.err || rc=$?
+		count_table < raw > want
+		py count.py --dcfg big.dcfg.json --from-dcfg --by $by
+		[ "$status" -eq "$rc" ] && sed 's/^dcfg-count: /count.py: /' want.err | cmp - stderr || return 1
+		[ "$rc" -ne 0 ] || cmp stdout want
+	done
+	# thread 0's 2^64 edges refuse the thread table; the edge table counts
+	py count.py --dcfg big.dcfg.json --from-dcfg --by thread
+	[ "$status" -eq 2 ] && [ "$(cat stderr)" = "count.py: big.dcfg.json: process 300: a count does not fit in 64 bits" ] || return 1
+	py count.py --dcfg big.dcfg.json --from-dcfg --by edge
+	ok && sed -n 3,4p stdout | cmp - <(printf '%s\n' '60	9223372036854775808	9223372036854775808	100.00' \
+	    '50	9223372036854775808	0	0.00') || return 1
+}
+
 @test "python: counts from the DCFG's own counts equal dcfg-count --from-dcfg's" {
 	pair p 7 2
-	for by in edge block routine thread; do
-		dcfg-count --dcfg p/prog.dcfg.json --from-dcfg --by $by | count_cols $by > want
+	for by in $KINDS; do
+		dcfg-count --dcfg p/prog.dcfg.json --from-dcfg --by $by | count_table > want
 		py count.py --dcfg p/prog.dcfg.json --from-dcfg --by $by
-		ok && cmp stdout want
+		ok && cmp stdout want || return 1
 	done
 }
 
@@ -251,14 +398,14 @@ print(" ".join("%s %d" % (n, len(getattr(d, n))) for n in ("file_names", "edge_t
 	command -v jq > /dev/null || skip "jq is not installed"
 	info_cols "$REAL" > want
 	py tables.py "$REAL"
-	ok && cmp stdout want
+	ok && cmp stdout want || return 1
 	# the README's numbers
 	grep -q '"basic_blocks":1601,' stdout && grep -q '"edges":2211,' stdout &&
-	    grep -q '"routines":151,' stdout && grep -q '"loops":52,' stdout && grep -q '"threads":8}' stdout
-	for by in edge block routine thread; do
-		dcfg-count --dcfg "$REAL" --from-dcfg --by $by | count_cols $by > want
+	    grep -q '"routines":151,' stdout && grep -q '"loops":52,' stdout && grep -q '"threads":8}' stdout || return 1
+	for by in $KINDS; do
+		dcfg-count --dcfg "$REAL" --from-dcfg --by $by | count_table > want
 		py count.py --dcfg "$REAL" --from-dcfg --by $by
-		ok && cmp stdout want
+		ok && cmp stdout want || return 1
 	done
 	# 52 edges ran (2159 of 2211 have count 0), 8 threads
 	py count.py --dcfg "$REAL" --from-dcfg --by edge
@@ -301,16 +448,35 @@ same_error() {
 	done
 	same_error count.py --dcfg less.dcfg.json p/prog.trace.json -- \
 	    dcfg-expand --dcfg less.dcfg.json --from-icount 1 p/prog.trace.json
+	# counting reads runs: the edge is named at its place in the edges written out
+	local D="$DATA/count-prog.dcfg.json"
+	printf '%s\n' '# dcfg-stream 2' '# process 300' '# thread 0' 50 51 '# run 3' 52 53 54 \
+	    '# run 2' 55 '# end run' 56 57 '# end run' 52 53 54 55 56 58 59 60 > r.edges
+	dcfg-encode --dcfg "$D" r.edges > r.json
+	for e in 55 57; do
+		jq -c ".PROCESSES[1][1].EDGES |= map(select(.[0] != $e))" "$D" > less$e.json
+		same_error count.py --dcfg less$e.json r.json -- dcfg-expand --dcfg less$e.json --from-icount 1 r.json
+	done
+	grep -q 'chunk 0 edge 8: edge id 57 is not in the DCFG$' stderr
 	# a DCFG that cannot be loaded
 	head -c 2000 p/prog.dcfg.json > truncated.dcfg.json
 	same_error tables.py truncated.dcfg.json -- dcfg-info truncated.dcfg.json
 	same_error tables.py p/prog.trace.json -- lookup p/prog.trace.json
 	same_error count.py --dcfg p/prog.dcfg.json truncated.json -- dcfg-expand truncated.json
-	# a process the DCFG does not have: the same words, though placed at no row
-	py expand.py --dcfg p/prog.dcfg.json --from-icount 1 "$DATA/trace-multi.json"
-	[ "$status" -eq 2 ] && [ "$(cat stderr)" = "expand.py: process 7 is not in the DCFG" ]
-	dcfg-expand --dcfg p/prog.dcfg.json --from-icount 1 "$DATA/trace-multi.json" 2>&1 |
-	    grep -q ': process 7 is not in the DCFG$'
+	# a process the DCFG does not have: placed at its PROCESS_ID, as dcfg-expand places it
+	same_error expand.py --dcfg p/prog.dcfg.json --from-icount 1 "$DATA/trace-multi.json" -- \
+	    dcfg-expand --dcfg p/prog.dcfg.json --from-icount 1 "$DATA/trace-multi.json"
+	grep -q '^expand.py: .*/trace-multi.json:5:7: PROCESSES\[1\].PROCESS_ID: process 7 is not in the DCFG$' stderr
+	same_error expand.py --dcfg p/prog.dcfg.json -p 9 "$DATA/trace-multi.json" -- \
+	    dcfg-expand --dcfg p/prog.dcfg.json -p 9 "$DATA/trace-multi.json"
+	grep -q ':22:7: PROCESSES\[2\].PROCESS_ID: process 9 is not in the DCFG$' stderr
+	same_error count.py --dcfg p/prog.dcfg.json -p 9 "$DATA/trace-multi.json" -- \
+	    dcfg-expand --dcfg p/prog.dcfg.json -p 9 "$DATA/trace-multi.json"
+	# from standard input the trace cannot be read again to place it: the words alone
+	for no_numpy in 1 ""; do
+		run env DCFG_NO_NUMPY=$no_numpy "$PY" "$HELP/count.py" --dcfg p/prog.dcfg.json - < "$DATA/trace-multi.json"
+		[ "$status" -eq 2 ] && [ "$output" = "count.py: process 7 is not in the DCFG" ] || return 1
+	done
 }
 
 # ---------------------------------------------------------------------------
@@ -339,12 +505,12 @@ same_error() {
 		    END { print "processes [" p "]" }'
 	} > want
 	py api.py "$DATA/trace-multi.json" truncated.json
-	ok && diff stdout want
+	ok && diff stdout want || return 1
 }
 
 @test "python: the README's example runs and says what the commands say" {
 	sed -n '/^<!-- python example/,/^```$/p' "$BATS_TEST_DIRNAME/../README.md" | sed '1,2d;$d' > example.py
-	[ "$(wc -l < example.py)" -ge 6 ] && [ "$(wc -l < example.py)" -le 10 ]
+	[ "$(wc -l < example.py)" -ge 6 ] && [ "$(wc -l < example.py)" -le 10 ] || return 1
 	info=$(dcfg-info "$S/prog.dcfg.json.gz")
 	{
 		printf '%s\n' "$info" | awk '$1 == "basic" { b = $3 } $1 == "edges:" { e = $2 }
@@ -377,7 +543,7 @@ make_in_tree() {
 	run env -u DCFG_LIBRARY PYTHONPATH="$site" "$PY" -c 'import dcfg, dcfg._lib as l
 print(dcfg.__file__); print(l.lib._name); print(len(dcfg.load(l.os.sys.argv[1]).blocks))' "$S/prog.dcfg.json.gz"
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "$site/dcfg/__init__.py" ] && [ "${lines[1]}" = "$PWD/p/lib/libdcfg.so.0" ]
+	[ "${lines[0]}" = "$site/dcfg/__init__.py" ] && [ "${lines[1]}" = "$PWD/p/lib/libdcfg.so.0" ] || return 1
 	[ "${lines[2]}" -eq 317 ]
 	make_in_tree uninstall PREFIX="$PWD/p" PYTHON="$PY"
 	[ ! -e "$site/dcfg" ]

@@ -23,7 +23,9 @@ from ._model import (DCFG, KEEP_ALL, KEEP_BLOCKS, KEEP_EDGE_COUNTS, KEEP_EDGES,
                      KEEP_ROUTINES, KEEP_SOURCE, KEEP_SYMBOLS, NONE, Range, edge_kind_name, load)
 from ._reader import OK, RUN_BEGIN, RUN_END, RUN_NONE, SKIP, STOP, Chunk, read_trace
 from ._trace import Process, Thread, Trace
-from ._count import count, count_dcfg
+from ._count import BY, Row, count, count_dcfg
+from ._names import code_name, escape
+from ._source import LoopRow
 from . import _lib
 
 __version__ = _lib.dcfg_library_version().decode()
@@ -34,6 +36,7 @@ __all__ = [
     "Error", "DCFG", "load", "Range", "NONE", "edge_kind_name",
     "KEEP_SYMBOLS", "KEEP_SOURCE", "KEEP_BLOCKS", "KEEP_ROUTINES", "KEEP_EDGES",
     "KEEP_EDGE_COUNTS", "KEEP_ALL", "Trace", "Process", "Thread", "Chunk", "read_trace",
-    "OK", "SKIP", "STOP", "RUN_NONE", "RUN_BEGIN", "RUN_END", "count", "count_dcfg", "HAVE_NUMPY",
+    "OK", "SKIP", "STOP", "RUN_NONE", "RUN_BEGIN", "RUN_END", "count", "count_dcfg", "BY", "Row",
+    "LoopRow", "code_name", "escape", "HAVE_NUMPY",
     "SPECIAL_NONE", "SPECIAL_OTHER", "SPECIAL_START", "SPECIAL_END", "SPECIAL_UNKNOWN",
 ]

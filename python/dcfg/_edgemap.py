@@ -3,16 +3,22 @@ the process's edge range, its source block's NUM_INSTRS (0 when the source
 is a special node or no block), and its target's block."""
 
 from ._common import Error, np
+from ._reader import fail_at_process
 
 _MISSING = -1
 
 
-def for_process(dcfg, pid):
-    """The EdgeMap of process PID of the loaded DCFG; Error when absent."""
+def for_process(dcfg, pid, trace_path=None):
+    """The EdgeMap of process PID of the loaded DCFG; Error when absent,
+    placed at the PROCESS_ID of the trace at TRACE_PATH as dcfg-expand
+    places it (without a place when the trace cannot be read again)."""
     try:
         return EdgeMap(dcfg, dcfg.process(pid))
     except KeyError:
-        raise Error("process %d is not in the DCFG" % pid) from None
+        pass
+    message = "process %d is not in the DCFG" % pid
+    fail_at_process(trace_path, pid, message)
+    raise Error(message)
 
 
 def _field(table, name, first, count):
@@ -76,6 +82,8 @@ class EdgeMap:
         self.block_nodes = _field(dcfg.blocks, "node_id", bfirst, bcount)
         self.block_instrs = _field(dcfg.blocks, "num_instrs", bfirst, bcount)
         self.block_routine = _field(dcfg.blocks, "routine", bfirst, bcount)
+        self.block_image = _field(dcfg.blocks, "image", bfirst, bcount)
+        self.edge_type_ids = _field(dcfg.edges, "type_id", efirst, ecount)
         by_node = _IdIndex(self.block_nodes)
         src = by_node.lookup(_field(dcfg.edges, "source", efirst, ecount))
         tgt = by_node.lookup(_field(dcfg.edges, "target", efirst, ecount))

@@ -131,6 +131,7 @@ TABLES = {
 accessors = {name: _proto("dcfg_" + name, vp, vp, P(c_size)) for name in TABLES}
 
 dcfg_trace_read = _proto("dcfg_trace_read", c_int, ctypes.c_char_p, P(TraceHandler), vp, ERR)
+dcfg_trace_fail = _proto("dcfg_trace_fail", c_int, vp, ctypes.c_char_p, ctypes.c_char_p)
 dcfg_chunk_info = _proto("dcfg_chunk_info", P(ChunkInfo), vp)
 dcfg_chunk_next = _proto("dcfg_chunk_next", ctypes.c_ssize_t, vp, vp, c_size)
 dcfg_chunk_next_runs = _proto("dcfg_chunk_next_runs", ctypes.c_ssize_t, vp, vp, c_size,

@@ -3,6 +3,7 @@
 import array
 import collections
 import ctypes
+import os
 
 from . import _lib
 from ._common import Error, error_from, np, text
@@ -65,6 +66,7 @@ class DCFG:
         handle = _lib.dcfg_load(_lib.path_bytes(path), ctypes.byref(opt), ctypes.byref(err))
         if not handle:
             raise error_from(err)
+        self.path = "<stdin>" if path == "-" else os.fsdecode(path)   # as messages name it
         self._owner = _Owner(handle)
         self._handle = handle
         self._tables = {}

@@ -135,7 +135,7 @@ def read_trace(path, process=None, thread=None, chunk=None):
         """FN's answer; an exception is kept for later and stops the reading."""
         try:
             rc = fn(*args)
-            return OK if rc is None else int(rc)
+            return OK if rc is None else rc if isinstance(rc, _FailHere) else int(rc)
         except BaseException as e:   # noqa: B902 (re-raised below)
             if chunk_obj is not None and chunk_obj.failed:
                 return _ERROR
@@ -144,7 +144,10 @@ def read_trace(path, process=None, thread=None, chunk=None):
 
     def on_process(ctx, t, pid):
         """The C callback for a process."""
-        return guard(process, pid) if process else OK
+        rc = guard(process, pid) if process else OK
+        if isinstance(rc, _FailHere):
+            return _lib.dcfg_trace_fail(t, b"%s", rc.message.encode())
+        return rc
 
     def on_thread(ctx, t, pid, tid):
         """The C callback for a thread."""
@@ -174,6 +177,23 @@ def read_trace(path, process=None, thread=None, chunk=None):
     return rc == 0
 
 
+class _FailHere:
+    """A process callback's answer (internal): the reading fails with
+    MESSAGE, placed at the process's PROCESS_ID."""
+
+    def __init__(self, message):
+        self.message = message
+
+
+def fail_at_process(path, pid, message):
+    """Raises Error MESSAGE placed where the trace at PATH names process
+    PID first, as dcfg-expand places it: the trace is read again up to
+    there.  Returns when it cannot be (standard input, no such process)."""
+    if path is None or path == "-":
+        return
+    read_trace(path, process=lambda p: _FailHere(message) if p == pid else SKIP)
+
+
 class _End:
     """The reader is done: ERROR is what it raised, or None."""
 
@@ -187,6 +207,7 @@ class _Pump:
     Chunk) or None at the end; answer(code) answers it."""
 
     def __init__(self, path):
+        self.path = path
         self._events = queue.Queue(1)
         self._answers = queue.Queue(1)
         self._current = None

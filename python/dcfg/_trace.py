@@ -1,6 +1,8 @@
 """A DCFG-trace as Python iteration: its processes, threads and chunks,
 and a thread's edges in batches, with instruction windows and runs."""
 
+import os
+
 from . import _edgemap
 from ._common import Error, id_buffer, np
 from ._reader import OK, RUN_BEGIN, RUN_END, RUN_NONE, SKIP, _Pump
@@ -13,7 +15,10 @@ class Trace:
 
     Trace(path, pids=None, tids=None) selects the processes whose ids are
     in PIDS and the threads whose THREAD_IDs are in TIDS (None: all);
-    the others are skipped without being decoded.  processes(), threads()
+    the others are skipped without being decoded.  As with dcfg-expand -p
+    and -t, an id of PIDS or TIDS that the trace does not hold (a thread:
+    in the selected processes) raises Error, with dcfg-expand's message,
+    when an iteration has read the trace to its end.  processes(), threads()
     and chunks() each read the file once, from the start; memory does not
     grow with the trace.  What one of them yields is valid until the
     iteration moves on, as with itertools.groupby.  A trace that cannot be
@@ -24,23 +29,31 @@ class Trace:
         self.path = path
         self.pids = None if pids is None else set(pids)
         self.tids = None if tids is None else set(tids)
+        # the ids in the order given: the first missing is the one named
+        self._asked = (None if pids is None else tuple(dict.fromkeys(pids)),
+                       None if tids is None else tuple(dict.fromkeys(tids)))
+
+    def _selection(self):
+        """What one pass over the trace finds of the selection."""
+        return _Selection(self.path, *self._asked)
 
     def _walk(self, want):
         """Events of the selection, ("process", pid), ("thread", Thread) or
         ("chunk", Chunk), as far as WANT ("process", "thread" or "chunk")."""
-        pump = _Pump(self.path)
+        pump, sel = _Pump(self.path), self._selection()
         try:
             while True:
                 ev = pump.peek()
                 if ev is None:
+                    sel.check()
                     return
                 if ev[0] == "process":
-                    take = self.pids is None or ev[1] in self.pids
+                    take = sel.process(ev[1])
                     pump.answer(OK if take else SKIP)
                     if take:
                         yield ("process", ev[1], pump)
                 elif ev[0] == "thread":
-                    take = (want != "process") and (self.tids is None or ev[2] in self.tids)
+                    take = sel.thread(ev[2]) and want != "process"
                     pump.answer(OK if take else SKIP)
                     if take:
                         yield ("thread", Thread(pump, ev[1], ev[2]), pump)
@@ -54,20 +67,23 @@ class Trace:
 
     def processes(self):
         """The selected processes, as Process objects: pid, threads()."""
-        pump = _Pump(self.path)
+        pump, sel = _Pump(self.path), self._selection()
         try:
             while True:
                 ev = pump.peek()
                 if ev is None:
+                    sel.check()
                     return
                 if ev[0] != "process":
                     # what the process's threads() left: a thread unread, a chunk undecoded
+                    if ev[0] == "thread":
+                        sel.thread(ev[2])
                     pump.answer(SKIP if ev[0] == "thread" else OK)
                     continue
-                take = self.pids is None or ev[1] in self.pids
+                take = sel.process(ev[1])
                 pump.answer(OK if take else SKIP)
                 if take:
-                    yield Process(pump, ev[1], self.tids)
+                    yield Process(pump, ev[1], sel)
         finally:
             pump.close()
 
@@ -95,8 +111,8 @@ class Trace:
 class Process:
     """A process of a trace: pid, and threads(), its selected threads."""
 
-    def __init__(self, pump, pid, tids):
-        self._pump, self.pid, self._tids = pump, pid, tids
+    def __init__(self, pump, pid, selection):
+        self._pump, self.pid, self._sel = pump, pid, selection
 
     def threads(self):
         """The process's selected threads, as Thread objects, in file order."""
@@ -108,10 +124,94 @@ class Process:
             if ev[0] == "chunk":
                 pump.answer(OK)
                 continue
-            take = self._tids is None or ev[2] in self._tids
+            take = self._sel.thread(ev[2])
             pump.answer(OK if take else SKIP)
             if take:
                 yield Thread(pump, ev[1], ev[2])
+
+
+_SHOWN = 8   # DCFG_SELECTION_SHOWN: the ids of what the trace holds, named in the error
+
+
+class _Seen:
+    """The distinct ids met, in file order: the first _SHOWN, and whether more."""
+
+    def __init__(self):
+        self.ids, self.more = [], False
+
+    def add(self, i):
+        """Notes id I."""
+        if i in self.ids:
+            return
+        if len(self.ids) < _SHOWN:
+            self.ids.append(i)
+        else:
+            self.more = True
+
+    def name(self, one, many):
+        """"process 7", "processes 7 and 9", "processes 1, 2, 3, ..." or "no process"
+        (lib/trace/selection.c)."""
+        if not self.ids:
+            return "no " + one
+        ids = sorted(self.ids)
+        last = len(ids) - 1
+        out = one if len(ids) == 1 and not self.more else many
+        for k, i in enumerate(ids):
+            out += (" " if k == 0 else " and " if k == last and not self.more else ", ") + str(i)
+        return out + (", ..." if self.more else "")
+
+
+class _Selection:
+    """dcfg-expand's -p and -t over one pass: what is selected, what the
+    trace holds, and the error when an id asked for is not there."""
+
+    def __init__(self, path, pids, tids):
+        self.path, self.pids, self.tids = path, pids, tids
+        self.found = set()
+        self.processes, self.threads = _Seen(), _Seen()
+
+    def _select(self, asked, kind, i):
+        """Is I selected (and found, when asked for)?"""
+        if asked is None:
+            return True
+        if i in asked:
+            self.found.add((kind, i))
+            return True
+        return False
+
+    def process(self, pid):
+        """A process of the trace: selected?"""
+        self.processes.add(pid)
+        return self._select(self.pids, "p", pid)
+
+    def thread(self, tid):
+        """A thread of a selected process: selected?"""
+        self.threads.add(tid)
+        return self._select(self.tids, "t", tid)
+
+    def check(self):
+        """At the trace's end: Error for the first id asked for that it does not hold."""
+        for pid in self.pids or ():
+            if ("p", pid) not in self.found:
+                self._fail("process %d is not in the trace: it holds %s"
+                           % (pid, self.processes.name("process", "processes")))
+        for tid in self.tids or ():
+            if ("t", tid) in self.found:
+                continue
+            held = self.threads.name("thread", "threads")
+            if not self.pids:
+                self._fail("thread %d is not in the trace: it holds %s" % (tid, held))
+            asked = _Seen()
+            for pid in self.pids:
+                asked.add(pid)
+            self._fail("thread %d is not in %s of the trace: %s %s" % (
+                tid, asked.name("process", "processes"),
+                "it holds" if len(asked.ids) == 1 and not asked.more else "they hold", held))
+
+    def _fail(self, message):
+        """Raises the Error, placed at the file as a whole."""
+        name = os.fsdecode(self.path)
+        raise Error("%s: %s" % (name, message), name, 0, 0, message)
 
 
 class Thread:
@@ -145,9 +245,13 @@ class Thread:
         chunks that overlap it; with DCFG (a loaded DCFG with blocks and
         edges) exactly the edges whose instruction count lies in it.  With
         DCFG, every edge taken must be among the process's edges (Error
-        otherwise), as with dcfg-expand --dcfg.
+        otherwise), as with dcfg-expand --dcfg; a process not in DCFG
+        raises Error placed at its PROCESS_ID, as dcfg-expand places it
+        (the trace is read again up to there: from standard input, "-",
+        the message has no place).
         """
-        emap = _edgemap.for_process(dcfg, self.pid) if dcfg is not None else None
+        emap = _edgemap.for_process(dcfg, self.pid, self._pump.path) \
+            if dcfg is not None else None
         to = (1 << 64) if to_icount is None else to_icount
         windowed = from_icount > 0 or to_icount is not None
         buf, n = id_buffer(batch), 0

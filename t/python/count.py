@@ -1,14 +1,60 @@
-"""dcfg.count's tables (t/python.bats): for each process "# process PID",
-then one "key<TAB>executions<TAB>instructions" line per row, as
-`dcfg-count --by BY` writes its key, executions and instructions columns.
+"""dcfg.count's tables (t/python.bats), written as dcfg-count --by writes
+them but for its first line ("# dcfg-count ..."): for each process
+"# process PID", the header line, then one row per key with every column,
+the share included, names escaped as dcfg-stream(5) says.
 
-    python3 count.py --dcfg FILE [--by KIND] [--batch N] TRACE
+    python3 count.py --dcfg FILE [--by KIND] [--batch N] [-p PID]... [-t TID]... TRACE
     python3 count.py --dcfg FILE [--by KIND] --from-dcfg"""
 
 import argparse
 import sys
 
 import dcfg
+
+HEADERS = {
+    "routine": "# routine\tname\texecutions\tinstructions\tshare",
+    "loop": "# loop\troutine\tname\tsource\tdepth\tinnermost\tstatic\tentries\titerations"
+            "\tinstructions\tshare",
+}
+
+
+def share(part, total):
+    """PART of TOTAL in percent, two decimals, rounded half up (dcfg-count(1))."""
+    h = (part * 20000 + total) // (total * 2) if total else 0
+    return "%d.%02d" % (h // 100, h % 100)
+
+
+def key_text(by, key):
+    """The first column: names escaped, (file, line) as file:line."""
+    if by in ("image", "type"):
+        return dcfg.escape(key)
+    if by in ("line", "file"):
+        name, line = key
+        return dcfg.escape(name) + ("" if line is None else ":%s" % line)
+    return "%d" % key
+
+
+def rows_text(d, pid, by, rows):
+    """The table's rows, as dcfg-count writes them."""
+    total = sum(r.instructions for r in rows)
+    out = []
+    for r in rows:
+        if by == "loop":
+            src = "-" if r.source is None else "%s:%d" % (dcfg.escape(r.source[0]), r.source[1])
+            cols = ["%d" % r.head, "%d" % r.routine, dcfg.escape(r.name), src, "%d" % r.depth,
+                    "yes" if r.innermost else "no", "%d" % r.static, "%d" % r.executions,
+                    "%d" % r.iterations]
+        else:
+            cols = [key_text(by, r.key)]
+            if by == "routine":
+                b = d.block(pid, r.key)
+                cols.append("-" if b is None else
+                            dcfg.escape(dcfg.code_name(d, pid, int(d.blocks[b]["addr"])
+                                                       if dcfg.HAVE_NUMPY else d.blocks[b].addr)))
+            cols.append("%d" % r.executions)
+        cols += ["%d" % r.instructions, share(r.instructions, total)]
+        out.append("\t".join(cols))
+    return out
 
 
 def main():
@@ -17,6 +63,8 @@ def main():
     ap.add_argument("--by", default="edge")
     ap.add_argument("--batch", type=int, default=1 << 20)
     ap.add_argument("--from-dcfg", action="store_true")
+    ap.add_argument("-p", type=int, action="append", dest="pids")
+    ap.add_argument("-t", type=int, action="append", dest="tids")
     ap.add_argument("trace", nargs="?")
     a = ap.parse_args()
     try:
@@ -24,14 +72,18 @@ def main():
         if a.from_dcfg:
             tables = dcfg.count_dcfg(d, by=a.by)
         else:
-            tables = dcfg.count(a.trace, d, by=a.by, batch=a.batch)
+            trace = dcfg.Trace(a.trace, pids=a.pids, tids=a.tids)
+            tables = dcfg.count(trace, d, by=a.by, batch=a.batch)
+        out = []
+        for pid, rows in tables.items():
+            out.append("# process %d" % pid)
+            out.append(HEADERS.get(a.by, "# %s\texecutions\tinstructions\tshare" % a.by))
+            out += rows_text(d, pid, a.by, rows)
     except dcfg.Error as e:
         print("count.py: %s" % e, file=sys.stderr)
         return 2
-    for pid, rows in tables.items():
-        print("# process %d" % pid)
-        for key, executions, instructions in rows:
-            print("%d\t%d\t%d" % (key, executions, instructions))
+    sys.stdout.buffer.write(("".join(line + "\n" for line in out))
+                            .encode("utf-8", "surrogateescape"))
     return 0
 
 

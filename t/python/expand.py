@@ -1,6 +1,6 @@
 """dcfg-expand's output, made with the dcfg Python package (t/python.bats).
 
-    python3 expand.py [--runs | --unrun | --list] [--batch N]
+    python3 expand.py [--runs | --unrun | --list] [--batch N] [-p PID]... [-t TID]...
         [--from-icount N] [--to-icount M] [--dcfg FILE] TRACE
 
 writes what `dcfg-expand [--runs | --list] [...] TRACE` writes: the edge
@@ -43,13 +43,15 @@ def main():
     ap.add_argument("--from-icount", type=int, default=0)
     ap.add_argument("--to-icount", type=int)
     ap.add_argument("--dcfg")
+    ap.add_argument("-p", type=int, action="append", dest="pids")
+    ap.add_argument("-t", type=int, action="append", dest="tids")
     ap.add_argument("trace")
     a = ap.parse_args()
     out = sys.stdout
     window = {"from_icount": a.from_icount, "to_icount": a.to_icount}
     try:
         d = dcfg.load(a.dcfg) if a.dcfg else None
-        trace = dcfg.Trace(a.trace)
+        trace = dcfg.Trace(a.trace, pids=a.pids, tids=a.tids)
         if a.list:
             out.write("# pid\ttid\tchunk\tpreceding_instr_count\tinstr_count\tedge_count\t"
                       "sequence_length\n")
