@@ -1356,3 +1356,15 @@ table_trace() {
 	printf '# pid\ttid\tedges\tinstructions\n' |
 	    expect_error_after "dcfg-expand: two.json:7:94: PROCESSES[1].THREAD_DATA[1].TRACE_DATA[2].EDGE_ID_SEQUENCE: process 1 thread 0 chunk 1: the thread's instructions pass 2^64 - 1"
 }
+
+@test "edge counts past 2^64 - 1: --count says so, never wraps" {
+	# EDGE_COUNT 2^63 twice, on a zero-bit cycle (10 -> 10): the thread's 2^64 edges
+	rows_trace e.json ', [10, "", [10]]' '[0, 1, 9223372036854775808, 10, ""], [1, 1, 9223372036854775808, 10, ""]'
+	dcfg_expand --count e.json
+	printf '# pid\ttid\tedges\tinstructions\n' |
+	    expect_error_after "dcfg-expand: e.json:7:76: PROCESSES[1].THREAD_DATA[1].TRACE_DATA[2].EDGE_ID_SEQUENCE: process 1 thread 0 chunk 1: the thread's edges pass 2^64 - 1"
+	# one edge fewer fits: 2^64 - 1 edges, by arithmetic over the runs
+	rows_trace f.json ', [10, "", [10]]' '[0, 1, 9223372036854775808, 10, ""], [1, 1, 9223372036854775807, 10, ""]'
+	dcfg_expand --count f.json
+	printf '# pid\ttid\tedges\tinstructions\n1\t0\t18446744073709551615\t2\n' | expect_stdout
+}

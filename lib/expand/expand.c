@@ -266,6 +266,15 @@ window_run(void *ctx, uint64_t count)
 }
 
 /* A thread's instructions, summed for --count: past 2^64 - 1 is an error, never a wrap. */
+/* --count prints the sums: one past 2^64 - 1 is an error, never a wrapped number. */
+static int
+add_edges(struct expand *x, struct dcfg_chunk *c, uint64_t n)
+{
+	if (__builtin_add_overflow(x->edges, n, &x->edges) && x->o->mode == DCFG_EXPAND_COUNT)
+		return dcfg_chunk_fail_row(c, "the thread's edges pass 2^64 - 1");
+	return DCFG_TRACE_OK;
+}
+
 static int
 add_instrs(struct expand *x, struct dcfg_chunk *c, uint64_t n)
 {
@@ -311,7 +320,8 @@ cut_chunk(struct expand *x, struct dcfg_chunk *c, const struct dcfg_chunk_info *
 		dcfg_stream_write_chunk(x->out, w->first, w->instrs, w->edges);
 	if (emitting) {
 		tick(x, w->edges);
-		x->edges += w->edges;
+		if (add_edges(x, c, w->edges) != DCFG_TRACE_OK)
+			return DCFG_TRACE_ERROR;
 		return add_instrs(x, c, w->instrs);
 	}
 	return DCFG_TRACE_OK;
@@ -340,7 +350,9 @@ runs_chunk(struct expand *x, struct dcfg_chunk *c, const struct dcfg_chunk_info 
 				if (edge_instrs(x, x->ids[i], &instrs) < 0)
 					return dcfg_chunk_fail(c, dcfg_chunk_emitted(c) - (uint64_t)(n - i),
 					    "edge id %u is not in the DCFG", x->ids[i]);
-		x->edges += (uint64_t)n * x->weight[x->depth];
+		/* a chunk decodes at most EDGE_COUNT edges: only the thread's sum can pass 2^64 - 1 */
+		if (add_edges(x, c, (uint64_t)n * x->weight[x->depth]) != DCFG_TRACE_OK)
+			return DCFG_TRACE_ERROR;
 		tick(x, (uint64_t)n * x->weight[x->depth]);
 		if (x->o->mode == DCFG_EXPAND_EDGES)
 			emit(x->out, x->ids, (size_t)n);
@@ -421,7 +433,8 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 				if (edge_instrs(x, x->ids[i], &instrs) < 0)
 					return dcfg_chunk_fail(c, index,
 					    "edge id %u is not in the DCFG", x->ids[i]);
-		x->edges += (uint64_t)n;
+		if (add_edges(x, c, (uint64_t)n) != DCFG_TRACE_OK)
+			return DCFG_TRACE_ERROR;
 		tick(x, (uint64_t)n);
 		if (x->o->mode == DCFG_EXPAND_EDGES) {
 			emit(x->out, x->ids, (size_t)n);
