@@ -97,6 +97,11 @@ check_header(struct merge *m, const struct merge_header *h)
 		return dcfg_merge_fail(m, "made with another DCFG than --dcfg's");
 	if (m->file == 0) {
 		m->h = *h;
+		if (h->bbv)
+			return 0;
+		m->row_columns = dcfg_count_kind_columns(dcfg_count_kind(h->by));
+		if (m->row_columns > DCFG_COUNT_COLUMNS_MAX)   /* a kind added with more columns than bykind.h says */
+			return dcfg_merge_fail(m, "a kind of table with more columns than --merge reads");
 		return 0;
 	}
 	if (h->bbv != m->h.bbv) {
@@ -136,13 +141,11 @@ read_row(struct merge *m, char *line)
 {
 	const struct dcfg_count_kind *kind = dcfg_count_kind(m->h.by);
 	char *col[DCFG_COUNT_COLUMNS_MAX];
-	int n = dcfg_count_kind_columns(kind), i;
+	int n = m->row_columns, i;
 	struct merge_process *p = &m->procs[m->proc];
 	struct merge_row r = { MERGE_NONE, 0, MERGE_NONE, NULL, NULL, m->file, m->line, 0, 0, 0 };
 	size_t klen;
 
-	if (n > DCFG_COUNT_COLUMNS_MAX)   /* a kind added with more columns than bykind.h says */
-		return dcfg_merge_fail(m, "a kind of table with more columns than --merge reads");
 	for (i = 0; i < n; i++) {
 		col[i] = line;
 		line = strchr(line, '\t');

@@ -84,6 +84,7 @@ struct merge {
 	char *const *paths;
 	struct dcfg_error *err;
 	struct merge_header h;
+	int row_columns;           /* of a row of the tables' kind (h.by), counted once */
 	char *pool; size_t n_pool, cap_pool;
 	struct merge_process *procs; size_t n_procs, cap_procs;
 	struct merge_piece *pieces; size_t n_pieces, cap_pieces;
