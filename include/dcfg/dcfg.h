@@ -208,7 +208,7 @@ const struct dcfg_block *dcfg_block_by_node(const struct dcfg *d,
     const struct dcfg_process *p, uint32_t node_id);
 const struct dcfg_block *dcfg_block_at(const struct dcfg *d,
     const struct dcfg_process *p, uint64_t addr);
-/* The symbol covering ADDR; *offset gets ADDR's distance from its start. */
+/* The symbol covering ADDR; *offset (unless OFFSET is NULL) gets ADDR's distance from its start. */
 const struct dcfg_symbol *dcfg_symbol_at(const struct dcfg *d,
     const struct dcfg_process *p, uint64_t addr, uint64_t *offset);
 const struct dcfg_source_line *dcfg_source_at(const struct dcfg *d,
