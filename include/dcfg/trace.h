@@ -57,6 +57,7 @@ struct dcfg_chunk_info {
 struct dcfg_trace;
 struct dcfg_chunk;
 
+/* The consumer's callbacks: each may be NULL (process, thread, chunk: taken as DCFG_TRACE_OK). */
 struct dcfg_trace_handler {
 	void (*start)(void *ctx);          /* the input is open: reading begins */
 	int (*process)(void *ctx, struct dcfg_trace *t, uint64_t pid);
@@ -67,16 +68,17 @@ struct dcfg_trace_handler {
 	 * A chunk that starts before its thread's chunk before it ends
 	 * (PRECEDING_INSTR_COUNT below PREVIOUS_END), against spec 3.7's
 	 * execution order, told when its PRECEDING_INSTR_COUNT is read (of C
-	 * only pid, tid, index and that are known yet). Answered as chunk is;
-	 * on OK, chunk is called for it as for any other. NULL: an error at
-	 * that PRECEDING_INSTR_COUNT.
+	 * only pid, tid, index and preceding_instr_count are known yet).
+	 * Answered as chunk is; on OK, chunk is called for it as for any
+	 * other. NULL: an error at that PRECEDING_INSTR_COUNT.
 	 */
 	int (*backward)(void *ctx, struct dcfg_chunk *c, uint64_t previous_end);
 	/* Keys or columns out of the order the spec mandates (still readable). May be NULL. */
 	void (*order)(void *ctx, const char *what);
 	/*
 	 * After the whole file is read: the CRC-32 and size of its data,
-	 * decompressed (dcfg_input_sum), what tells traces apart. May be NULL.
+	 * decompressed, what tells traces apart (as dcfg_identity() tells
+	 * DCFGs apart). May be NULL.
 	 */
 	void (*sum)(void *ctx, uint32_t crc, uint64_t bytes);
 };
@@ -104,7 +106,7 @@ const struct dcfg_chunk_info *dcfg_chunk_info(const struct dcfg_chunk *c);
 ssize_t dcfg_chunk_next(struct dcfg_chunk *c, uint32_t *ids, size_t max);
 
 /*
- * The same with runs (sequence.h): up to MAX more edge ids, then EV says
+ * The same with runs (dcfg-stream(5)): up to MAX more edge ids, then EV says
  * whether a run begins or ends after them; 0 with DCFG_RUN_NONE when the
  * chunk is complete, -1 as above. A chunk is read one way or the other,
  * from its first edge.
