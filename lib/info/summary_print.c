@@ -50,17 +50,19 @@ text_line(struct dcfg_output *out, const char *name, uint64_t v)
 void
 dcfg_print_version(struct dcfg_output *out, const struct dcfg *d, int json)
 {
-	if (d->has_version != 3) {
+	uint64_t major, minor;
+
+	if (!dcfg_file_version(d, &major, &minor)) {
 		dcfg_out_str(out, json ? "null" : "unknown");
 		return;
 	}
 	if (json)
 		dcfg_out_char(out, '"');
-	dcfg_out_u64(out, d->major_version);
+	dcfg_out_u64(out, major);
 	dcfg_out_char(out, '.');
-	if (d->minor_version < 10)
+	if (minor < 10)
 		dcfg_out_char(out, '0');
-	dcfg_out_u64(out, d->minor_version);
+	dcfg_out_u64(out, minor);
 	if (json)
 		dcfg_out_char(out, '"');
 }
