@@ -12,10 +12,9 @@
 #include "replay.h"
 
 static const struct dcfg_format formats[] = {
-	{ "callgrind", "KCachegrind, callgrind_annotate",
-	    DCFG_FORMAT_TRACE | DCFG_FORMAT_OUT_DIR | DCFG_FORMAT_MANY, dcfg_convert_callgrind },
-	{ "webgrind", NULL, DCFG_FORMAT_TRACE | DCFG_FORMAT_OUT_DIR | DCFG_FORMAT_MANY,
-	    dcfg_convert_webgrind },
+	{ "callgrind", "KCachegrind, callgrind_annotate", DCFG_FORMAT_TRACE | DCFG_FORMAT_OUT_DIR,
+	    dcfg_convert_callgrind },
+	{ "webgrind", NULL, DCFG_FORMAT_TRACE | DCFG_FORMAT_OUT_DIR, dcfg_convert_webgrind },
 	{ "dcpi", "one file per image",
 	    DCFG_FORMAT_OUT_DIR | DCFG_FORMAT_NEEDS_DIR | DCFG_FORMAT_CPUSPEED, dcfg_convert_dcpi },
 	{ "csi", "path-tracing metadata", 0, dcfg_convert_csi },

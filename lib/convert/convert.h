@@ -41,8 +41,7 @@ enum {
 	DCFG_FORMAT_OUT_DIR  = 1 << 1,   /* --out-dir */
 	DCFG_FORMAT_NEEDS_DIR = 1 << 2,  /* --out-dir is needed (and -o is not used) */
 	DCFG_FORMAT_CPUSPEED = 1 << 3,   /* --cpuspeed */
-	DCFG_FORMAT_ROUTINE  = 1 << 4,   /* --routine, --node, --min-count */
-	DCFG_FORMAT_MANY     = 1 << 5    /* all processes to a directory */
+	DCFG_FORMAT_ROUTINE  = 1 << 4    /* --routine, --node, --min-count */
 };
 
 /*
