@@ -201,6 +201,16 @@ info_cols() {
 	    dynamic: .dynamic_instructions_per_block_execution.total}'
 }
 
+@test "python: every ctypes struct has the size and field offsets the C compiler gives include/dcfg/*.h" {
+	"$PY" "$HELP/layout.py" --c > layout.c
+	${CC:-cc} -std=c11 -I"$BATS_TEST_DIRNAME/../include" -o layout layout.c
+	./layout > want
+	"$PY" "$HELP/layout.py" > got
+	diff got want
+	# every struct, every field
+	[ "$(grep -c '^struct ' want)" -eq 18 ] && [ "$(wc -l < want)" -gt 100 ]
+}
+
 @test "python: loaded tables give dcfg-info --json's numbers (sample, gen-pair, two processes)" {
 	command -v jq > /dev/null || skip "jq is not installed"
 	pair p 7 3
