@@ -518,6 +518,20 @@ same_error() {
 	ok && diff stdout want || return 1
 }
 
+@test "python: a script that ends with an iteration of a trace still open exits, with or without numpy" {
+	edges=$(dcfg-expand "$S/prog.trace.json.bz2" | grep -vc '^#')
+	for np in 1 ""; do
+		for what in "t.edges(batch=3)" "t.threads()" "t.chunks()" "t.processes()"; do
+			run env DCFG_NO_NUMPY="$np" timeout 30 "$PY" -c "import dcfg
+t = dcfg.Trace('$S/prog.trace.json.bz2')
+g = $what; next(g)
+print(sum(len(ids) for _, _, ids in t.edges()))"
+			[ "$status" -eq 0 ] && [ "$output" = "$edges" ] ||
+			    { echo "$what (DCFG_NO_NUMPY=$np): status $status: $output"; return 1; }
+		done
+	done
+}
+
 @test "python: the README's example runs and says what the commands say" {
 	sed -n '/^<!-- python example/,/^```$/p' "$BATS_TEST_DIRNAME/../README.md" | sed '1,2d;$d' > example.py
 	[ "$(wc -l < example.py)" -ge 6 ] && [ "$(wc -l < example.py)" -le 10 ] || return 1

@@ -12,9 +12,12 @@ batch, whatever the trace's length; the cost is two thread switches per
 chunk, none per edge.  read_trace is the plain callback form, without a
 thread, for those who want it."""
 
+import atexit
 import ctypes
 import queue
+import sys
 import threading
+import weakref
 
 from . import _lib
 from ._common import Error, buffer_address, error_from, id_buffer
@@ -201,6 +204,19 @@ class _End:
         self.error = error
 
 
+_live = weakref.WeakSet()   # the _Pumps whose reader may still run
+
+
+@atexit.register
+def _stop_readers():
+    """At interpreter exit, while threads still run: stops every reader an
+    iteration left open (a generator kept to the end), which would
+    otherwise wait forever, at the generator's clean-up, for a daemon
+    thread the interpreter has stopped."""
+    for pump in list(_live):
+        pump.close()
+
+
 class _Pump:
     """read_trace on a thread of its own, one event at a time: peek() shows
     the current event, ("process", pid), ("thread", pid, tid), ("chunk",
@@ -214,6 +230,7 @@ class _Pump:
         self._done = False
         self._thread = threading.Thread(target=self._run, args=(path,), daemon=True)
         self._thread.start()
+        _live.add(self)
 
     def _run(self, path):
         """The reader's thread: reads, then tells how it ended."""
@@ -270,6 +287,8 @@ class _Pump:
 
     def close(self):
         """Stops the reader early (if it is not done) and waits for it."""
+        if sys.is_finalizing():
+            return      # the reader's daemon thread is stopped: nothing to wait for
         try:
             while not self._done:
                 if self._current is not None:
