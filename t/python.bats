@@ -518,6 +518,23 @@ same_error() {
 	ok && diff stdout want || return 1
 }
 
+@test "python: a process or thread used after its iteration moved on raises ValueError, not another's data" {
+	# trace-multi.json: process 7 (threads 2, 0), then process 9 (threads 0, 1)
+	dcfg-expand --count "$DATA/trace-multi.json" | awk '!/^#/ { print $1, $2 }' | tr '\n' ' ' > order
+	[ "$(cat order)" = "7 2 7 0 9 0 9 1 " ]
+	edges=$(dcfg-expand -p 7 -t 2 "$DATA/trace-multi.json" | grep -vc '^#')
+	{
+		echo "thread 7/2 edges after the iteration: ValueError: the iteration has moved past this thread"
+		echo "thread 9/1 runs after the iteration: ValueError: the iteration has moved past this thread"
+		echo "process 7 threads after process 9: ValueError: the iteration has moved past this process"
+		echo "process 9 threads: [(9, 0), (9, 1)]"
+		echo "thread 7/2 edges: $edges"
+		echo "thread 7/2 edges again: ValueError: the iteration has moved past this thread"
+	} > want
+	py stale.py "$DATA/trace-multi.json"
+	ok && diff stdout want
+}
+
 @test "python: a script that ends with an iteration of a trace still open exits, with or without numpy" {
 	edges=$(dcfg-expand "$S/prog.trace.json.bz2" | grep -vc '^#')
 	for np in 1 ""; do

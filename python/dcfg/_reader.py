@@ -228,6 +228,7 @@ class _Pump:
         self._answers = queue.Queue(1)
         self._current = None
         self._done = False
+        self.answered = 0     # events answered so far: where the reader is
         self._thread = threading.Thread(target=self._run, args=(path,), daemon=True)
         self._thread.start()
         _live.add(self)
@@ -274,6 +275,7 @@ class _Pump:
         """Answers the current event with CODE (OK, SKIP, STOP) and lets the reader on."""
         ev, self._current = self._current, None
         if ev is not None:
+            self.answered += 1
             if ev[0] == "chunk":
                 ev[1]._pump = None
             self._answers.put(code)
