@@ -518,6 +518,30 @@ same_error() {
 	ok && diff stdout want || return 1
 }
 
+@test "python: edges are read only into contiguous, writable uint32 buffers, from a start within them" {
+	# the first chunk's edges, and no run among its first 16 (dcfg-expand --runs writes none before)
+	first=$(dcfg-expand --list "$S/prog.trace.json.bz2" | awk '!/^#/ { print $6; exit }')
+	[ "$first" -ge 16 ]
+	dcfg-expand --runs "$S/prog.trace.json.bz2" | grep -v '^#' | head -n 16 | grep -vqx '[0-9]*' && return 1
+	{
+		# plain and runs alike: 16 ids read into 16, 13 from start 3, none from the end
+		printf '%s\n' "array I  16" "array I runs 16" "array I, start 3  13" "array I, start 3 runs 13" \
+		    "array I, start 16  0" "array I, start 16 runs ValueError"
+		for bad in "array I, start -1:ValueError" "array I, start 17:ValueError" "array H:TypeError" \
+		    "bytearray:TypeError" "list:TypeError"; do
+			printf '%s  %s\n%s runs %s\n' "${bad%:*}" "${bad#*:}" "${bad%:*}" "${bad#*:}"
+		done
+		if "$PY" -c 'import numpy' 2> /dev/null; then
+			for bad in "numpy uint8" "numpy int64" "numpy uint32 strided" "numpy uint32 2-d" \
+			    "numpy uint32 read-only"; do
+				printf '%s  TypeError\n%s runs TypeError\n' "$bad" "$bad"
+			done
+		fi
+	} > want
+	py buffers.py "$S/prog.trace.json.bz2"
+	ok && diff stdout want
+}
+
 @test "python: a process or thread used after its iteration moved on raises ValueError, not another's data" {
 	# trace-multi.json: process 7 (threads 2, 0), then process 9 (threads 0, 1)
 	dcfg-expand --count "$DATA/trace-multi.json" | awk '!/^#/ { print $1, $2 }' | tr '\n' ' ' > order

@@ -20,7 +20,7 @@ import threading
 import weakref
 
 from . import _lib
-from ._common import Error, buffer_address, error_from, id_buffer
+from ._common import Error, error_from, id_buffer, id_space
 
 OK, SKIP, STOP, _ERROR = 0, 1, 2, -1
 RUN_NONE, RUN_BEGIN, RUN_END = 0, 1, 2
@@ -65,11 +65,13 @@ class Chunk:
 
     def read_into(self, buf, start=0):
         """Decodes the chunk's next edges into BUF[START:] (a numpy uint32
-        array or an array.array('I')); returns how many, 0 at the end."""
-        room = len(buf) - start
-        if room <= 0:
+        array or an array.array('I'): TypeError for any other); returns how
+        many, 0 at the end (or when START is len(BUF))."""
+        c = self._live()
+        addr, room = id_space(buf, start)
+        if room == 0:
             return 0
-        n = _lib.dcfg_chunk_next(self._live(), buffer_address(buf) + 4 * start, room)
+        n = _lib.dcfg_chunk_next(c, addr, room)
         if n < 0:
             self._failure()
         return n
@@ -80,11 +82,11 @@ class Chunk:
         chunk's end when N is 0), RUN_BEGIN (a run of COUNT copies of the
         edges up to its RUN_END) or RUN_END."""
         ev = _lib.RunEvent()
-        room = len(buf) - start
-        if room <= 0:
+        c = self._live()
+        addr, room = id_space(buf, start)
+        if room == 0:
             raise ValueError("no room in the buffer")
-        n = _lib.dcfg_chunk_next_runs(self._live(), buffer_address(buf) + 4 * start, room,
-                                      ctypes.byref(ev))
+        n = _lib.dcfg_chunk_next_runs(c, addr, room, ctypes.byref(ev))
         if n < 0:
             self._failure()
         return n, ev.kind, ev.count
