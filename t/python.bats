@@ -250,6 +250,25 @@ info_cols() {
 	done
 }
 
+@test "python: ids, offsets and addresses too wide for their C type are found nowhere, not cut to fit" {
+	# the sample's first process holds edge 5 and block 5 (index = position); an id
+	# 2^32 higher, an address 2^64 higher or lower, a pid 2^64 higher is none of the file's
+	cat > want <<-'EOF'
+	edge 5 None
+	block 5 None
+	block - 5 None
+	block_at 5 None
+	symbol_at True False
+	source_at True False
+	process 0 KeyError
+	file_name True False
+	special_node True False
+	string True False
+	EOF
+	py wide.py "$S/prog.dcfg.json.gz"
+	ok && diff stdout want
+}
+
 @test "python: a DCFG loaded without some parts has those tables empty" {
 	py tables.py --keep none "$S/prog.dcfg.json.gz"
 	ok
