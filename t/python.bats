@@ -269,6 +269,12 @@ info_cols() {
 	ok && diff stdout want
 }
 
+@test "python: a loaded DCFG's tables are read-only, as the library's const tables" {
+	printf '%s\n' "blocks refused" "block_at 5 block 5" > want
+	py readonly.py "$S/prog.dcfg.json.gz"
+	ok && diff stdout want
+}
+
 @test "python: a DCFG loaded without some parts has those tables empty" {
 	py tables.py --keep none "$S/prog.dcfg.json.gz"
 	ok

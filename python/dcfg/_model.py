@@ -57,7 +57,7 @@ class DCFG:
     blocks, routines, routine_nodes, loops, edges, file_names, edge_types,
     special_nodes, node_ids and counts.  With numpy each is a structured
     array (node_ids and counts plain uint32 and uint64 arrays) that views
-    the library's memory without a copy; the DCFG stays loaded while any
+    the library's memory without a copy, read-only; the DCFG stays loaded while any
     of them is alive, even after close().  Without numpy each is a list of
     named tuples (node_ids and counts array.array columns), made on first
     use.  The fields are those of the C structs (dcfg(3)): indices into
@@ -111,6 +111,7 @@ class DCFG:
             dtype = np.dtype(ctype)
             table = np.frombuffer(memoryview(records).cast("B"), dtype=dtype) if n else \
                 np.zeros(0, dtype=dtype)
+            table.flags.writeable = False   # the library's const memory
         elif ctype in (_lib.c_u32, _lib.c_u64):
             table = array.array("I" if ctype is _lib.c_u32 else "Q")
             table.frombytes(memoryview(records).cast("B"))
