@@ -567,6 +567,18 @@ same_error() {
 	ok && diff stdout want
 }
 
+@test "python: a callback's answer other than None, OK, SKIP and STOP raises ValueError, not a skip or a JSON error" {
+	all=$(dcfg-expand --count "$DATA/trace-multi.json" | awk '!/^#/ { n += $3 } END { print n }')
+	{
+		printf '%s\n' "None True $all" "OK True $all" "SKIP True 0" "STOP False 0"
+		for bad in -1 True 7 1.5 "'go'"; do
+			echo "$bad ValueError a callback answers None, OK, SKIP or STOP, not $bad"
+		done
+	} > want
+	py answers.py "$DATA/trace-multi.json"
+	ok && diff stdout want
+}
+
 @test "python: a process or thread used after its iteration moved on raises ValueError, not another's data" {
 	# trace-multi.json: process 7 (threads 2, 0), then process 9 (threads 0, 1)
 	dcfg-expand --count "$DATA/trace-multi.json" | awk '!/^#/ { print $1, $2 }' | tr '\n' ' ' > order

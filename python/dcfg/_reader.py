@@ -128,7 +128,8 @@ def read_trace(path, process=None, thread=None, chunk=None):
 
     process(pid), thread(pid, tid) and chunk(Chunk) are each optional;
     each may return None or OK to go on, SKIP (process and thread only) to
-    leave its data unread, or STOP to end the reading early.  A chunk not
+    leave its data unread, or STOP to end the reading early (any other
+    answer, True included, stops it and raises ValueError).  A chunk not
     read from costs nothing.  Returns True when read to the end, False when
     stopped.  A trace that cannot be read, or whose chunk does not decode,
     raises Error with its FILE:LINE:COLUMN message; an exception raised by
@@ -137,15 +138,24 @@ def read_trace(path, process=None, thread=None, chunk=None):
     raised = []
 
     def guard(fn, *args, chunk_obj=None):
-        """FN's answer; an exception is kept for later and stops the reading."""
+        """FN's answer; an exception, or an answer that is none of None,
+        OK, SKIP and STOP (ValueError), is kept for later and stops the
+        reading."""
         try:
             rc = fn(*args)
-            return OK if rc is None else rc if isinstance(rc, _FailHere) else int(rc)
         except BaseException as e:   # noqa: B902 (re-raised below)
             if chunk_obj is not None and chunk_obj.failed:
                 return _ERROR
             raised.append(e)
             return STOP
+        if rc is None:
+            return OK
+        if isinstance(rc, _FailHere) or (chunk_obj is not None and chunk_obj.failed):
+            return rc
+        if isinstance(rc, int) and not isinstance(rc, bool) and rc in (OK, SKIP, STOP):
+            return rc
+        raised.append(ValueError("a callback answers None, OK, SKIP or STOP, not %r" % (rc,)))
+        return STOP
 
     def on_process(ctx, t, pid):
         """The C callback for a process."""
