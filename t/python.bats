@@ -201,6 +201,16 @@ info_cols() {
 	    dynamic: .dynamic_instructions_per_block_execution.total}'
 }
 
+@test "python: every ctypes struct has the size and field offsets the C compiler gives include/dcfg/*.h" {
+	"$PY" "$HELP/layout.py" --c > layout.c
+	${CC:-cc} -std=c11 -I"$BATS_TEST_DIRNAME/../include" -o layout layout.c
+	./layout > want
+	"$PY" "$HELP/layout.py" > got
+	diff got want
+	# every struct, every field
+	[ "$(grep -c '^struct ' want)" -eq 18 ] && [ "$(wc -l < want)" -gt 100 ]
+}
+
 @test "python: loaded tables give dcfg-info --json's numbers (sample, gen-pair, two processes)" {
 	command -v jq > /dev/null || skip "jq is not installed"
 	pair p 7 3
@@ -238,6 +248,31 @@ info_cols() {
 		ok && cmp stdout want || return 1
 		grep -q '^edge ' want && grep -q '^none$' want || return 1
 	done
+}
+
+@test "python: ids, offsets and addresses too wide for their C type are found nowhere, not cut to fit" {
+	# the sample's first process holds edge 5 and block 5 (index = position); an id
+	# 2^32 higher, an address 2^64 higher or lower, a pid 2^64 higher is none of the file's
+	cat > want <<-'EOF'
+	edge 5 None
+	block 5 None
+	block - 5 None
+	block_at 5 None
+	symbol_at True False
+	source_at True False
+	process 0 KeyError
+	file_name True False
+	special_node True False
+	string True False
+	EOF
+	py wide.py "$S/prog.dcfg.json.gz"
+	ok && diff stdout want
+}
+
+@test "python: a loaded DCFG's tables are read-only, as the library's const tables" {
+	printf '%s\n' "blocks refused" "block_at 5 block 5" > want
+	py readonly.py "$S/prog.dcfg.json.gz"
+	ok && diff stdout want
 }
 
 @test "python: a DCFG loaded without some parts has those tables empty" {
@@ -506,6 +541,73 @@ same_error() {
 	} > want
 	py api.py "$DATA/trace-multi.json" truncated.json
 	ok && diff stdout want || return 1
+}
+
+@test "python: edges are read only into contiguous, writable uint32 buffers, from a start within them" {
+	# the first chunk's edges, and no run among its first 16 (dcfg-expand --runs writes none before)
+	first=$(dcfg-expand --list "$S/prog.trace.json.bz2" | awk '!/^#/ { print $6; exit }')
+	[ "$first" -ge 16 ]
+	dcfg-expand --runs "$S/prog.trace.json.bz2" | grep -v '^#' | head -n 16 | grep -vqx '[0-9]*' && return 1
+	{
+		# plain and runs alike: 16 ids read into 16, 13 from start 3, none from the end
+		printf '%s\n' "array I  16" "array I runs 16" "array I, start 3  13" "array I, start 3 runs 13" \
+		    "array I, start 16  0" "array I, start 16 runs ValueError"
+		for bad in "array I, start -1:ValueError" "array I, start 17:ValueError" "array H:TypeError" \
+		    "bytearray:TypeError" "list:TypeError"; do
+			printf '%s  %s\n%s runs %s\n' "${bad%:*}" "${bad#*:}" "${bad%:*}" "${bad#*:}"
+		done
+		if "$PY" -c 'import numpy' 2> /dev/null; then
+			for bad in "numpy uint8" "numpy int64" "numpy uint32 strided" "numpy uint32 2-d" \
+			    "numpy uint32 read-only"; do
+				printf '%s  TypeError\n%s runs TypeError\n' "$bad" "$bad"
+			done
+		fi
+	} > want
+	py buffers.py "$S/prog.trace.json.bz2"
+	ok && diff stdout want
+}
+
+@test "python: a callback's answer other than None, OK, SKIP and STOP raises ValueError, not a skip or a JSON error" {
+	all=$(dcfg-expand --count "$DATA/trace-multi.json" | awk '!/^#/ { n += $3 } END { print n }')
+	{
+		printf '%s\n' "None True $all" "OK True $all" "SKIP True 0" "STOP False 0"
+		for bad in -1 True 7 1.5 "'go'"; do
+			echo "$bad ValueError a callback answers None, OK, SKIP or STOP, not $bad"
+		done
+	} > want
+	py answers.py "$DATA/trace-multi.json"
+	ok && diff stdout want
+}
+
+@test "python: a process or thread used after its iteration moved on raises ValueError, not another's data" {
+	# trace-multi.json: process 7 (threads 2, 0), then process 9 (threads 0, 1)
+	dcfg-expand --count "$DATA/trace-multi.json" | awk '!/^#/ { print $1, $2 }' | tr '\n' ' ' > order
+	[ "$(cat order)" = "7 2 7 0 9 0 9 1 " ]
+	edges=$(dcfg-expand -p 7 -t 2 "$DATA/trace-multi.json" | grep -vc '^#')
+	{
+		echo "thread 7/2 edges after the iteration: ValueError: the iteration has moved past this thread"
+		echo "thread 9/1 runs after the iteration: ValueError: the iteration has moved past this thread"
+		echo "process 7 threads after process 9: ValueError: the iteration has moved past this process"
+		echo "process 9 threads: [(9, 0), (9, 1)]"
+		echo "thread 7/2 edges: $edges"
+		echo "thread 7/2 edges again: ValueError: the iteration has moved past this thread"
+	} > want
+	py stale.py "$DATA/trace-multi.json"
+	ok && diff stdout want
+}
+
+@test "python: a script that ends with an iteration of a trace still open exits, with or without numpy" {
+	edges=$(dcfg-expand "$S/prog.trace.json.bz2" | grep -vc '^#')
+	for np in 1 ""; do
+		for what in "t.edges(batch=3)" "t.threads()" "t.chunks()" "t.processes()"; do
+			run env DCFG_NO_NUMPY="$np" timeout 30 "$PY" -c "import dcfg
+t = dcfg.Trace('$S/prog.trace.json.bz2')
+g = $what; next(g)
+print(sum(len(ids) for _, _, ids in t.edges()))"
+			[ "$status" -eq 0 ] && [ "$output" = "$edges" ] ||
+			    { echo "$what (DCFG_NO_NUMPY=$np): status $status: $output"; return 1; }
+		done
+	done
 }
 
 @test "python: the README's example runs and says what the commands say" {

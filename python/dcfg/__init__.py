@@ -11,7 +11,7 @@ The library is found through the environment variable DCFG_LIBRARY (a
 path), else ctypes.util.find_library("dcfg"), else "libdcfg.so.0".  numpy
 is used when it is installed (DCFG_NO_NUMPY=1 in the environment makes the
 package behave as if it were not): tables are then structured arrays that
-view the library's memory, and batches of edges numpy uint32 arrays;
+view the library's memory (read-only), and batches of edges numpy uint32 arrays;
 without it, lists of named tuples and array.array columns.
 
 Errors in the files raise dcfg.Error, whose text is the library's

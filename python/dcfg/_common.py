@@ -53,8 +53,23 @@ def id_buffer(n):
     return array.array("I", bytes(4 * n))
 
 
-def buffer_address(buf):
-    """The address of the first element of an id buffer."""
+def id_space(buf, start):
+    """(the address of BUF[START], the room after it, in ids) for the
+    library to write edge ids into.  BUF must be a one-dimensional,
+    contiguous, writable numpy uint32 array or an array.array('I')
+    (TypeError otherwise: the library writes 4 bytes an id, in a row), and
+    START within it (ValueError otherwise)."""
     if np is not None and isinstance(buf, np.ndarray):
-        return buf.ctypes.data
-    return buf.buffer_info()[0]
+        if buf.dtype != np.uint32 or buf.ndim != 1 or not buf.flags.c_contiguous \
+                or not buf.flags.writeable:
+            raise TypeError("edge ids are read into a contiguous, writable, one-dimensional "
+                            "uint32 array, not %s %s" % (buf.dtype, buf.shape))
+        addr = buf.ctypes.data
+    elif isinstance(buf, array.array) and buf.typecode == "I" and buf.itemsize == 4:
+        addr = buf.buffer_info()[0]
+    else:
+        raise TypeError("edge ids are read into a numpy uint32 array or an array.array('I'), "
+                        "not %s" % type(buf).__name__)
+    if not 0 <= start <= len(buf):
+        raise ValueError("start %d is outside the buffer of %d ids" % (start, len(buf)))
+    return addr + 4 * start, len(buf) - start

@@ -13,6 +13,13 @@ KEEP_EDGES, KEEP_EDGE_COUNTS, KEEP_ALL = 16, 32, 0x3F
 NONE = 0xFFFFFFFF   # DCFG_NONE: no index, no id
 
 Range = collections.namedtuple("Range", "first count")
+
+
+def _fits(value, bits):
+    """Can VALUE be passed as a C uint of BITS bits?  ctypes would cut it
+    silently (2^32 + 5 passed as a uint32_t is 5): what does not fit is no
+    id, offset or address of the file."""
+    return 0 <= value < 1 << bits
 _tuple_types = {}
 
 
@@ -50,7 +57,7 @@ class DCFG:
     blocks, routines, routine_nodes, loops, edges, file_names, edge_types,
     special_nodes, node_ids and counts.  With numpy each is a structured
     array (node_ids and counts plain uint32 and uint64 arrays) that views
-    the library's memory without a copy; the DCFG stays loaded while any
+    the library's memory without a copy, read-only; the DCFG stays loaded while any
     of them is alive, even after close().  Without numpy each is a list of
     named tuples (node_ids and counts array.array columns), made on first
     use.  The fields are those of the C structs (dcfg(3)): indices into
@@ -104,6 +111,7 @@ class DCFG:
             dtype = np.dtype(ctype)
             table = np.frombuffer(memoryview(records).cast("B"), dtype=dtype) if n else \
                 np.zeros(0, dtype=dtype)
+            table.flags.writeable = False   # the library's const memory
         elif ctype in (_lib.c_u32, _lib.c_u64):
             table = array.array("I" if ctype is _lib.c_u32 else "Q")
             table.frombytes(memoryview(records).cast("B"))
@@ -133,23 +141,27 @@ class DCFG:
     # ---- names ----
 
     def string(self, offset):
-        """The name at OFFSET (a name field of a table) as str."""
-        return text(_lib.dcfg_string(self._h(), offset))
+        """The name at OFFSET (a name field of a table) as str ("" for an
+        offset past the names, as dcfg_string)."""
+        h = self._h()
+        return text(_lib.dcfg_string(h, offset)) if _fits(offset, 32) else ""
 
     def file_name(self, file_name_id):
         """The file name of FILE_NAME_ID, or None when the id is absent."""
+        if not _fits(file_name_id, 32):
+            return None
         return text(_lib.dcfg_file_name(self._h(), file_name_id))
 
     def special_node(self, node_id):
         """The kind of special node NODE_ID is (SPECIAL_START, ...), or
         SPECIAL_NONE (0) when it is none."""
-        return _lib.dcfg_special_node(self._h(), node_id)
+        return _lib.dcfg_special_node(self._h(), node_id) if _fits(node_id, 32) else 0
 
     # ---- lookups: each answers an index into its table, or None ----
 
     def _process(self, pid):
         """The library's pointer to process PID; KeyError when absent."""
-        p = _lib.dcfg_find_process(self._h(), pid)
+        p = _lib.dcfg_find_process(self._h(), pid) if _fits(pid, 64) else None
         if not p:
             raise KeyError("process %d is not in the DCFG" % pid)
         return p
@@ -171,28 +183,37 @@ class DCFG:
 
     def edge(self, pid, edge_id):
         """The index in edges of EDGE_ID of process PID, or None."""
-        return self._index("edges", _lib.dcfg_edge_by_id(self._h(), self._process(pid), edge_id))
+        p = self._process(pid)
+        return self._index("edges", _lib.dcfg_edge_by_id(self._h(), p, edge_id)) \
+            if _fits(edge_id, 32) else None
 
     def block(self, pid, node_id):
         """The index in blocks of the block NODE_ID of process PID, or None."""
-        return self._index("blocks",
-                           _lib.dcfg_block_by_node(self._h(), self._process(pid), node_id))
+        p = self._process(pid)
+        return self._index("blocks", _lib.dcfg_block_by_node(self._h(), p, node_id)) \
+            if _fits(node_id, 32) else None
 
     def block_at(self, pid, addr):
         """The index in blocks of the block of process PID that holds ADDR, or None."""
-        return self._index("blocks", _lib.dcfg_block_at(self._h(), self._process(pid), addr))
+        p = self._process(pid)
+        return self._index("blocks", _lib.dcfg_block_at(self._h(), p, addr)) \
+            if _fits(addr, 64) else None
 
     def symbol_at(self, pid, addr):
         """(index in symbols, ADDR's offset from its start) of the symbol
         of process PID that covers ADDR, or None."""
         off = ctypes.c_uint64()
-        s = _lib.dcfg_symbol_at(self._h(), self._process(pid), addr, ctypes.byref(off))
+        p = self._process(pid)
+        if not _fits(addr, 64):
+            return None
+        s = _lib.dcfg_symbol_at(self._h(), p, addr, ctypes.byref(off))
         return None if not s else (self._index("symbols", s), off.value)
 
     def source_at(self, pid, addr):
         """The index in source_lines of the line of process PID at ADDR, or None."""
-        return self._index("source_lines",
-                           _lib.dcfg_source_at(self._h(), self._process(pid), addr))
+        p = self._process(pid)
+        return self._index("source_lines", _lib.dcfg_source_at(self._h(), p, addr)) \
+            if _fits(addr, 64) else None
 
 
 def _table_property(name):

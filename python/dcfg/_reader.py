@@ -12,12 +12,15 @@ batch, whatever the trace's length; the cost is two thread switches per
 chunk, none per edge.  read_trace is the plain callback form, without a
 thread, for those who want it."""
 
+import atexit
 import ctypes
 import queue
+import sys
 import threading
+import weakref
 
 from . import _lib
-from ._common import Error, buffer_address, error_from, id_buffer
+from ._common import Error, error_from, id_buffer, id_space
 
 OK, SKIP, STOP, _ERROR = 0, 1, 2, -1
 RUN_NONE, RUN_BEGIN, RUN_END = 0, 1, 2
@@ -62,11 +65,13 @@ class Chunk:
 
     def read_into(self, buf, start=0):
         """Decodes the chunk's next edges into BUF[START:] (a numpy uint32
-        array or an array.array('I')); returns how many, 0 at the end."""
-        room = len(buf) - start
-        if room <= 0:
+        array or an array.array('I'): TypeError for any other); returns how
+        many, 0 at the end (or when START is len(BUF))."""
+        c = self._live()
+        addr, room = id_space(buf, start)
+        if room == 0:
             return 0
-        n = _lib.dcfg_chunk_next(self._live(), buffer_address(buf) + 4 * start, room)
+        n = _lib.dcfg_chunk_next(c, addr, room)
         if n < 0:
             self._failure()
         return n
@@ -77,11 +82,11 @@ class Chunk:
         chunk's end when N is 0), RUN_BEGIN (a run of COUNT copies of the
         edges up to its RUN_END) or RUN_END."""
         ev = _lib.RunEvent()
-        room = len(buf) - start
-        if room <= 0:
+        c = self._live()
+        addr, room = id_space(buf, start)
+        if room == 0:
             raise ValueError("no room in the buffer")
-        n = _lib.dcfg_chunk_next_runs(self._live(), buffer_address(buf) + 4 * start, room,
-                                      ctypes.byref(ev))
+        n = _lib.dcfg_chunk_next_runs(c, addr, room, ctypes.byref(ev))
         if n < 0:
             self._failure()
         return n, ev.kind, ev.count
@@ -123,7 +128,8 @@ def read_trace(path, process=None, thread=None, chunk=None):
 
     process(pid), thread(pid, tid) and chunk(Chunk) are each optional;
     each may return None or OK to go on, SKIP (process and thread only) to
-    leave its data unread, or STOP to end the reading early.  A chunk not
+    leave its data unread, or STOP to end the reading early (any other
+    answer, True included, stops it and raises ValueError).  A chunk not
     read from costs nothing.  Returns True when read to the end, False when
     stopped.  A trace that cannot be read, or whose chunk does not decode,
     raises Error with its FILE:LINE:COLUMN message; an exception raised by
@@ -132,15 +138,24 @@ def read_trace(path, process=None, thread=None, chunk=None):
     raised = []
 
     def guard(fn, *args, chunk_obj=None):
-        """FN's answer; an exception is kept for later and stops the reading."""
+        """FN's answer; an exception, or an answer that is none of None,
+        OK, SKIP and STOP (ValueError), is kept for later and stops the
+        reading."""
         try:
             rc = fn(*args)
-            return OK if rc is None else rc if isinstance(rc, _FailHere) else int(rc)
         except BaseException as e:   # noqa: B902 (re-raised below)
             if chunk_obj is not None and chunk_obj.failed:
                 return _ERROR
             raised.append(e)
             return STOP
+        if rc is None:
+            return OK
+        if isinstance(rc, _FailHere) or (chunk_obj is not None and chunk_obj.failed):
+            return rc
+        if isinstance(rc, int) and not isinstance(rc, bool) and rc in (OK, SKIP, STOP):
+            return rc
+        raised.append(ValueError("a callback answers None, OK, SKIP or STOP, not %r" % (rc,)))
+        return STOP
 
     def on_process(ctx, t, pid):
         """The C callback for a process."""
@@ -201,6 +216,19 @@ class _End:
         self.error = error
 
 
+_live = weakref.WeakSet()   # the _Pumps whose reader may still run
+
+
+@atexit.register
+def _stop_readers():
+    """At interpreter exit, while threads still run: stops every reader an
+    iteration left open (a generator kept to the end), which would
+    otherwise wait forever, at the generator's clean-up, for a daemon
+    thread the interpreter has stopped."""
+    for pump in list(_live):
+        pump.close()
+
+
 class _Pump:
     """read_trace on a thread of its own, one event at a time: peek() shows
     the current event, ("process", pid), ("thread", pid, tid), ("chunk",
@@ -212,8 +240,10 @@ class _Pump:
         self._answers = queue.Queue(1)
         self._current = None
         self._done = False
+        self.answered = 0     # events answered so far: where the reader is
         self._thread = threading.Thread(target=self._run, args=(path,), daemon=True)
         self._thread.start()
+        _live.add(self)
 
     def _run(self, path):
         """The reader's thread: reads, then tells how it ended."""
@@ -257,6 +287,7 @@ class _Pump:
         """Answers the current event with CODE (OK, SKIP, STOP) and lets the reader on."""
         ev, self._current = self._current, None
         if ev is not None:
+            self.answered += 1
             if ev[0] == "chunk":
                 ev[1]._pump = None
             self._answers.put(code)
@@ -270,6 +301,8 @@ class _Pump:
 
     def close(self):
         """Stops the reader early (if it is not done) and waits for it."""
+        if sys.is_finalizing():
+            return      # the reader's daemon thread is stopped: nothing to wait for
         try:
             while not self._done:
                 if self._current is not None:

@@ -21,7 +21,8 @@ class Trace:
     when an iteration has read the trace to its end.  processes(), threads()
     and chunks() each read the file once, from the start; memory does not
     grow with the trace.  What one of them yields is valid until the
-    iteration moves on, as with itertools.groupby.  A trace that cannot be
+    iteration moves on, as with itertools.groupby (a Process or Thread
+    used later raises ValueError).  A trace that cannot be
     read raises Error with its FILE:LINE:COLUMN message.
     """
 
@@ -113,10 +114,12 @@ class Process:
 
     def __init__(self, pump, pid, selection):
         self._pump, self.pid, self._sel = pump, pid, selection
+        self._at = pump.answered
 
     def threads(self):
-        """The process's selected threads, as Thread objects, in file order."""
-        pump = self._pump
+        """The process's selected threads, as Thread objects, in file order
+        (ValueError once the iteration has moved past the process)."""
+        pump = _here(self, "process")
         while True:
             ev = pump.peek()
             if ev is None or ev[0] == "process":
@@ -128,6 +131,15 @@ class Process:
             pump.answer(OK if take else SKIP)
             if take:
                 yield Thread(pump, ev[1], ev[2])
+
+
+def _here(obj, what):
+    """OBJ's reader, if it is still where OBJ (a Process or Thread) was
+    made; ValueError once it has moved on (OBJ's data is gone)."""
+    if obj._pump.answered != obj._at:
+        raise ValueError("the iteration has moved past this %s" % what)
+    obj._at = None      # taken: a second call is refused too
+    return obj._pump
 
 
 _SHOWN = 8   # DCFG_SELECTION_SHOWN: the ids of what the trace holds, named in the error
@@ -217,16 +229,18 @@ class _Selection:
 class Thread:
     """A thread of a trace: pid, tid (its THREAD_ID), and its chunks and edges.
 
-    Only one of chunks(), edges() and runs() can be taken, once: the
-    thread's data is read as it goes.
+    Only one of chunks(), edges() and runs() can be taken, once, before
+    the iteration that gave the thread moves on: the thread's data is read
+    as it goes (ValueError otherwise).
     """
 
     def __init__(self, pump, pid, tid):
         self._pump, self.pid, self.tid = pump, pid, tid
+        self._at = pump.answered
 
     def chunks(self):
         """The thread's chunks, as Chunk objects, in file order."""
-        pump = self._pump
+        pump = _here(self, "thread")
         while True:
             ev = pump.peek()
             if ev is None or ev[0] != "chunk" or ev[1].pid != self.pid or ev[1].tid != self.tid:
