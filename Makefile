@@ -83,15 +83,17 @@ $(BUILD)/cmd/%.o: cmd/%.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(DCFG_CFLAGS) $(CFLAGS) -c $< -o $@
 
+# The Makefile decides which objects each library holds: one that moves
+# leaves a stale library unless its change rebuilds them.
 $(BUILD)/libdcfg.a: $(LIB_OBJ) Makefile
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJ)
 
-$(BUILD)/libdcfg-cli.a: $(CLI_OBJ)
+$(BUILD)/libdcfg-cli.a: $(CLI_OBJ) Makefile
 	rm -f $@
 	$(AR) rcs $@ $(CLI_OBJ)
 
-$(BUILD)/libdcfg.so.$(VERSION): $(LIB_OBJ)
+$(BUILD)/libdcfg.so.$(VERSION): $(LIB_OBJ) Makefile
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs $(LIB_OBJ) \
 	    $(DCFG_LIBS) -o $@
 
