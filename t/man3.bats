@@ -302,3 +302,41 @@ HEAD='#include <inttypes.h>
 	[ "$status" -eq 0 ]
 	[ ! -s stderr ]
 }
+
+@test "dcfg_stream_open_fd without a name: errors and dcfg_stream_name both say standard input" {
+	cat > named.c <<'C'
+#include <fcntl.h>
+#include <stdio.h>
+#include <dcfg/stream.h>
+int
+main(int argc, char **argv)
+{
+	struct dcfg_error err;
+	struct dcfg_stream *s;
+	char msg[1024] = "untouched";
+
+	(void)argc;
+	if ((s = dcfg_stream_open_fd(open(argv[1], O_RDONLY), NULL, &err)) == NULL) {
+		dcfg_error_format(&err, msg, 0);
+		printf("%s\n", msg);
+		dcfg_error_format(&err, msg, sizeof msg);
+		printf("%s\n", msg);
+		return 2;
+	}
+	printf("name %s\n", dcfg_stream_name(s));
+	dcfg_stream_close(s);
+	return 0;
+}
+C
+	run cc_dcfg named named.c
+	[ "$status" -eq 0 ]
+	printf '# dcfg-stream 1\n' > good
+	run ./named good
+	[ "$status" -eq 0 ]
+	[ "$output" = "name -" ]
+	printf 'x\n' > bad
+	run ./named bad
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "untouched" ]
+	[ "${lines[1]}" = '<stdin>:1:1: not an edge stream: the first line must be "# dcfg-stream 1" or "# dcfg-stream 2"' ]
+}

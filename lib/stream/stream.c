@@ -115,6 +115,8 @@ open_stream(const char *path, int fd, const char *name, struct dcfg_error *err)
 		return NULL;
 	}
 	s->name = name ? name : dcfg_input_name(s->in);
+	if (s->name == NULL)   /* a descriptor given no name: errors call it standard input */
+		s->name = "-";
 	rc = next_line(s, &line, &len, err);
 	/* A one-line JSON file is a line too long: say what it is instead. */
 	if (rc < 0 && !(s->end == s->cap && s->cap >= MAX_LINE))
