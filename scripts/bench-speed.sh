@@ -256,12 +256,14 @@ function unmeasured(key, need) {
 	if (!(key in walla)) return "NOT MEASURED"
 	return ""
 }
+# Each verdict judges the figure as printed: a row never reads 3.00x NOT
+# MET against 3.0x because a division rounded up.
 # ratio_row ID LABEL KEY NEED AIM: the median of the pairs ratios against AIM
 function ratio_row(id, label, key, need, aim,    why, r, s, v) {
 	why = unmeasured(key, need)
 	if (why == "" && ratios[key] == "") why = "NOT MEASURED (B under 0.01 s, the timer resolution)"
 	if (why != "") { row(id, label, "-", "-", "-", "", "<= " aim "x", why); return }
-	r = median(ratios[key])
+	r = sprintf("%.2f", median(ratios[key])) + 0
 	s = sprintf("%.2f-%.2f", lowest(ratios[key]), highest(ratios[key]))
 	v = r <= aim + 0 ? "MET" : "NOT MET"
 	row(id, label, sprintf("%.2f", median(walla[key])), sprintf("%.2f", median(wallb[key])),
@@ -290,17 +292,17 @@ END {
 		row("1b", "pipeline, M edges/s", "0.00", "-", "-", "", ">= 25",
 		    "NOT MEASURED (under 0.01 s, the timer resolution)")
 	} else {
-		rate = edges / median(walla["pipe"]) / 1e6
+		rate = sprintf("%.1f", edges / median(walla["pipe"]) / 1e6) + 0
 		row("1b", "pipeline, M edges/s", sprintf("%.2f", median(walla["pipe"])), "-",
 		    sprintf("%.1f", rate), "", ">= 25",
 		    (rate >= 25 ? "MET" : "NOT MET") " (a figure for an idle 2-core machine)")
 	}
-	aim = 4.0 * edges / 5e7
+	aim = sprintf("%.2f", 4.0 * edges / 5e7) + 0
 	aims = sprintf("<= %.2f", aim)
 	if (why != "")
 		row("1c", "pipeline, CPU s (user + sys)", "-", "-", "-", "", aims, why)
 	else {
-		c = median(cpua["pipe"])
+		c = sprintf("%.2f", median(cpua["pipe"])) + 0
 		row("1c", "pipeline, CPU s (user + sys)", sprintf("%.2f", c),
 		    sprintf("%.2f", median(cpub["pipe"])), sprintf("%.2f", c), "", aims,
 		    c <= aim ? "MET" : "NOT MET")
@@ -312,7 +314,7 @@ END {
 	if (why != "")
 		row("4b", "dcfg-info, peak RSS MiB", "-", "-", "-", "", "<= 150", why)
 	else {
-		m = rssa["info"] / 1024
+		m = sprintf("%.1f", rssa["info"] / 1024) + 0
 		row("4b", "dcfg-info, peak RSS MiB", sprintf("%.1f", m),
 		    pf == "" ? "-" : sprintf("%.1f", rssb["info"] / 1024), sprintf("%.1f", m), "",
 		    "<= 150", m <= 150 ? "MET" : "NOT MET")
