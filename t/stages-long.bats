@@ -118,6 +118,15 @@ joined() {
 	done
 }
 
+@test "a line longer than the output buffer, between seen ones, comes through whole" {
+	long_stream 1000 > long.stream
+	awk 'BEGIN { s = "y"; while (length(s) < 300000) s = s s; print "105\t" s }' >> long.stream
+	long_stream 1000 | tail -n +4 >> long.stream
+	joined < long.stream > expected
+	capture dcfg-edges --dcfg "$HELLO" long.stream
+	[ "$status" -eq 0 ] && [ ! -s stderr ] && cmp expected stdout
+}
+
 @test "processes that alternate keep their own edges for the same ids" {
 	printf '%s\n' \
 	    '{"EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"], [1, "ENTRY"], [2, "EXIT"]],' \

@@ -72,7 +72,7 @@ render(struct dcfg_keyed *k, struct dcfg_stage *s, uint32_t key)
 		return;
 	n = out->len - at;
 	if (k->used + n >= UINT32_MAX / 2 ||
-	    dcfg_reserve((void **)&k->pool, &k->cap, k->used + n + 16, 1) < 0)
+	    dcfg_reserve((void **)&k->pool, &k->cap, k->used + n + DCFG_COPY_PAD, 1) < 0)
 		return;   /* not kept: rendered again next time */
 	memcpy(k->pool + k->used, out->buf + at, n);
 	k->start[key] = (uint32_t)k->used;
@@ -161,13 +161,16 @@ dcfg_keyed_lines(struct dcfg_keyed *k, struct dcfg_stage *s, struct dcfg_stream 
 		if (--key != DCFG_STAGE_DROP) {
 			len = s->replace ? 0 : (size_t)(nl - p);
 			n = k->len[key];
-			if (sizeof out->buf - out->len < len + n + 16) {
+			/* a line longer than the buffer goes the record route */
+			if (len + n + DCFG_COPY_PAD > sizeof out->buf)
+				break;
+			if (sizeof out->buf - out->len < len + n + DCFG_COPY_PAD) {
 				dcfg_output_flush(out);
 				if (dcfg_output_failed(out))
 					break;
 			}
 			/* the line's source may end the buffer: no reading past it */
-			if (end - p >= (ptrdiff_t)(len + 16))
+			if (end - p >= (ptrdiff_t)(len + DCFG_COPY_PAD))
 				dcfg_copy_padded(out->buf + out->len, p, len);
 			else
 				memcpy(out->buf + out->len, p, len);

@@ -11,7 +11,7 @@
 #include "stage.h"
 
 struct dcfg_keyed {
-	char *pool;                  /* the suffixes, with 16 bytes to spare (dcfg_copy_padded) */
+	char *pool;                  /* the suffixes, with DCFG_COPY_PAD bytes to spare */
 	size_t used, cap;
 	uint32_t *start, *len;       /* per key; len UINT32_MAX: not rendered yet */
 	size_t n_keys;
