@@ -66,14 +66,9 @@ out_block(struct dcfg_output *out, const struct dcfg *d, const struct dcfg_block
 struct blocks_run {
 	struct dcfg_stage *s;
 	int offsets;
-	struct dcfg_suffixes suffixes;    /* per block of the DCFG, then the specials */
 };
 
-/*
- * Key: a block's index in the DCFG, or n_blocks + a special node's kind.
- * Keys of the whole DCFG, kept for the whole run, so that a process that
- * comes back costs nothing to set up again.
- */
+/* Key: a block's index in the DCFG, or n_blocks + a special node's kind. */
 static void
 render(void *ctx, size_t key)
 {
@@ -108,26 +103,24 @@ render(void *ctx, size_t key)
 }
 
 static int
-block_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e,
-    struct dcfg_error *err)
+block_key(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e,
+    uint32_t *key, struct dcfg_error *err)
 {
 	struct blocks_run *x = ctx;
 	const struct dcfg *d = x->s->dcfg;
 	const struct dcfg_process *p = x->s->p;
 	uint32_t b = dcfg_idmap_get(&dcfg_process_index(d, p)->block_by_node, e->target);
-	size_t key = (size_t)p->blocks.first + b;
 	enum dcfg_special_kind sp;
 
-	if (b == DCFG_NONE) {
-		if ((sp = dcfg_special_node(d, e->target)) == DCFG_SPECIAL_NONE)
-			return dcfg_error_at(err, x->s->name, r->lineno, 1,
-			    "node %u (the target of edge %u) is not a block of process %llu",
-			    e->target, e->id, (unsigned long long)p->pid);
-		key = d->n_blocks + (size_t)sp;
+	if (b != DCFG_NONE) {
+		*key = p->blocks.first + b;
+		return 0;
 	}
-	if (!x->offsets)
-		dcfg_out_bytes(x->s->out, r->line, r->len);
-	dcfg_suffix_write(&x->suffixes, x->s->out, key, render, x);
+	if ((sp = dcfg_special_node(d, e->target)) == DCFG_SPECIAL_NONE)
+		return dcfg_error_at(err, x->s->name, r->lineno, 1,
+		    "node %u (the target of edge %u) is not a block of process %llu",
+		    e->target, e->id, (unsigned long long)p->pid);
+	*key = (uint32_t)(d->n_blocks + (size_t)sp);
 	return 0;
 }
 
@@ -136,20 +129,16 @@ dcfg_blocks_run(struct dcfg_stage *s, const char *path, int offsets,
     struct dcfg_error *err)
 {
 	struct blocks_run x = { .s = s, .offsets = offsets };
-	int rc;
 
 	s->fields = offsets ? "location symbol" :
 	    "node address image offset size instrs symbol source";
 	s->replace = offsets;
-	s->line = block_line;
+	s->key = block_key;
+	s->render = render;
+	s->n_keys = s->dcfg->n_blocks + sizeof special_names / sizeof special_names[0];
 	s->runs = 1;       /* a line's columns do not depend on how often it runs */
 	s->ctx = &x;
-	if (dcfg_suffixes_reset(&x.suffixes, s->dcfg->n_blocks + sizeof special_names / sizeof special_names[0]) < 0)
-		rc = dcfg_error_set(err, path, "out of memory");
-	else
-		rc = dcfg_stage_run(s, path, err);
-	dcfg_suffixes_free(&x.suffixes);
-	return rc;
+	return dcfg_stage_run(s, path, err);
 }
 
 int

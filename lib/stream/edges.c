@@ -83,9 +83,9 @@ out_edge(struct dcfg_output *out, const struct dcfg *d, const struct dcfg_edge *
 struct edges_run {
 	struct dcfg_stage *s;
 	uint64_t types;
-	struct dcfg_suffixes suffixes;    /* per edge of the DCFG, for the whole run */
 };
 
+/* Key: the edge's index in the DCFG. */
 static void
 render(void *ctx, size_t key)
 {
@@ -100,16 +100,17 @@ render(void *ctx, size_t key)
 }
 
 static int
-edge_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e,
-    struct dcfg_error *err)
+edge_key(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e,
+    uint32_t *key, struct dcfg_error *err)
 {
 	struct edges_run *x = ctx;
 
+	(void)r;
 	(void)err;
 	if (x->types && !(x->types & BIT(e->kind)))
-		return 0;
-	dcfg_out_bytes(x->s->out, r->line, r->len);
-	dcfg_suffix_write(&x->suffixes, x->s->out, (size_t)(e - x->s->dcfg->edges), render, x);
+		*key = DCFG_STAGE_DROP;
+	else
+		*key = (uint32_t)(e - x->s->dcfg->edges);
 	return 0;
 }
 
@@ -118,18 +119,14 @@ dcfg_edges_run(struct dcfg_stage *s, const char *path, uint64_t types,
     struct dcfg_error *err)
 {
 	struct edges_run x = { .s = s, .types = types };
-	int rc;
 
 	s->fields = "source target type";
-	s->line = edge_line;
+	s->key = edge_key;
+	s->render = render;
+	s->n_keys = s->dcfg->n_edges;
 	s->runs = 1;       /* a line's columns do not depend on how often it runs */
 	s->ctx = &x;
-	if (dcfg_suffixes_reset(&x.suffixes, s->dcfg->n_edges) < 0)
-		rc = dcfg_error_set(err, path, "out of memory");
-	else
-		rc = dcfg_stage_run(s, path, err);
-	dcfg_suffixes_free(&x.suffixes);
-	return rc;
+	return dcfg_stage_run(s, path, err);
 }
 
 void

@@ -4,7 +4,8 @@
 #include <string.h>
 
 #include "common/progress.h"
-#include "common/vec.h"
+#include "keyed.h"
+#include "reader.h"
 #include "writer.h"
 
 static void
@@ -39,17 +40,105 @@ on_progress(void *ctx, uint64_t bytes)
 	dcfg_progress_update(m->pg, bytes, m->r->lineno);
 }
 
+/* A data line, with the edge it names in the current process. */
+static int
+edge_line(struct dcfg_stage *s, struct dcfg_keyed *k, const struct dcfg_stream_record *r,
+    struct dcfg_error *err)
+{
+	const struct dcfg_edge *e;
+
+	if (s->p == NULL)
+		return dcfg_error_at(err, s->name, r->lineno, 1, "an edge before \"# process\"");
+	if ((e = dcfg_edge_by_id(s->dcfg, s->p, r->edge)) == NULL)
+		return dcfg_error_at(err, s->name, r->lineno, 1,
+		    "edge id %u is not in process %llu of the DCFG", r->edge,
+		    (unsigned long long)s->p->pid);
+	return s->key ? dcfg_keyed_line(k, s, r, e, err) : s->line(s->ctx, r, e, err);
+}
+
+static int
+process_line(struct dcfg_stage *s, struct dcfg_keyed *k, const struct dcfg_stream_record *r,
+    struct dcfg_error *err)
+{
+	if (s->process && s->p && s->process(s->ctx, NULL, err) < 0)
+		return -1;
+	if ((s->p = dcfg_find_process(s->dcfg, r->value)) == NULL)
+		return dcfg_error_at(err, s->name, r->lineno, 1,
+		    "process %llu is not in the DCFG", (unsigned long long)r->value);
+	pass(s, r);
+	if (s->key && dcfg_keyed_process(k, s) < 0)
+		return dcfg_error_set(err, s->name, "out of memory");
+	return s->process ? s->process(s->ctx, s->p, err) : 0;
+}
+
+/* One line of the stream: 0, or -1 with ERR set. */
+static int
+step(struct dcfg_stage *s, struct dcfg_keyed *k, const struct dcfg_stream_record *r,
+    struct dcfg_error *err)
+{
+	switch (r->kind) {
+	case DCFG_STREAM_EDGE:
+		return edge_line(s, k, r, err);
+	case DCFG_STREAM_PROCESS:
+		return process_line(s, k, r, err);
+	case DCFG_STREAM_RUN:
+	case DCFG_STREAM_RUN_END:
+		if (!s->runs)
+			return dcfg_error_at(err, s->name, r->lineno, 1,
+			    "this command cannot honour runs: expand them first (dcfg-stream(5))");
+		pass(s, r);
+		return s->run ? s->run(s->ctx, r, err) : 0;
+	case DCFG_STREAM_CHUNK:
+		pass(s, r);
+		return s->chunk ? s->chunk(s->ctx, r, err) : 0;
+	case DCFG_STREAM_THREAD:
+		pass(s, r);
+		if (s->thread)
+			s->thread(s->ctx, r->value);
+		return 0;
+	default:
+		pass(s, r);
+		return s->meta ? s->meta(s->ctx, r, err) : 0;
+	}
+}
+
+/* The lines after the first: 0 at the end, 1 when the output failed, -1 with ERR set. */
+static int
+rest(struct dcfg_stage *s, struct dcfg_keyed *k, struct dcfg_stream *st,
+    struct dcfg_stream_record *r, struct dcfg_error *err)
+{
+	int rc;
+
+	for (;;) {
+		if (s->key && dcfg_keyed_lines(k, s, st) > 0)
+			r->lineno = dcfg_stream_lineno(st);   /* for the meter */
+		if (s->out && dcfg_output_failed(s->out))
+			return 1;
+		if ((rc = dcfg_stream_next(st, r, err)) <= 0)
+			return rc;
+		if (step(s, k, r, err) < 0)
+			return -1;
+	}
+}
+
 int
 dcfg_stage_run(struct dcfg_stage *s, const char *path, struct dcfg_error *err)
 {
 	struct dcfg_stream_record r = { 0 };
 	struct meter m = { dcfg_progress_of(s->progress, s->progress_ctx), &r };
+	struct dcfg_keyed k = { 0 };
 	struct dcfg_stream *st;
-	int rc, first = 1;
+	int rc;
 
 	dcfg_progress_file(m.pg, NULL, path, "lines");
-	if ((st = dcfg_stream_open(path, NULL, err)) == NULL)
+	if (s->key && dcfg_keyed_init(&k, s) < 0) {
+		dcfg_keyed_free(&k);
+		return dcfg_error_set(err, path, "out of memory");
+	}
+	if ((st = dcfg_stream_open(path, NULL, err)) == NULL) {
+		dcfg_keyed_free(&k);
 		return -1;
+	}
 	if (m.pg)
 		dcfg_stream_set_progress(st, on_progress, &m);
 	else if (s->progress)
@@ -59,145 +148,18 @@ dcfg_stage_run(struct dcfg_stage *s, const char *path, struct dcfg_error *err)
 	/* runs pass through, so the output may hold them as the input may */
 	if (s->out)
 		dcfg_stream_write_header(s->out, dcfg_stream_version(st));
-	while ((rc = dcfg_stream_next(st, &r, err)) > 0) {
-		if (first) {
-			first = 0;
-			fields_line(s, r.kind == DCFG_STREAM_FIELDS ? &r : NULL);
-			if (r.kind == DCFG_STREAM_FIELDS)
-				continue;
-		}
-		switch (r.kind) {
-		case DCFG_STREAM_EDGE: {
-			const struct dcfg_edge *e;
-			if (s->p == NULL) {
-				rc = dcfg_error_at(err, s->name, r.lineno, 1, "an edge before \"# process\"");
-				goto done;
-			}
-			if ((e = dcfg_edge_by_id(s->dcfg, s->p, r.edge)) == NULL) {
-				rc = dcfg_error_at(err, s->name, r.lineno, 1,
-				    "edge id %u is not in process %llu of the DCFG", r.edge,
-				    (unsigned long long)s->p->pid);
-				goto done;
-			}
-			if (s->line(s->ctx, &r, e, err) < 0) {
-				rc = -1;
-				goto done;
-			}
-			break;
-		}
-		case DCFG_STREAM_PROCESS:
-			if (s->process && s->p && s->process(s->ctx, NULL, err) < 0) {
-				rc = -1;
-				goto done;
-			}
-			if ((s->p = dcfg_find_process(s->dcfg, r.value)) == NULL) {
-				rc = dcfg_error_at(err, s->name, r.lineno, 1,
-				    "process %llu is not in the DCFG", (unsigned long long)r.value);
-				goto done;
-			}
-			pass(s, &r);
-			if (s->process && s->process(s->ctx, s->p, err) < 0) {
-				rc = -1;
-				goto done;
-			}
-			break;
-		case DCFG_STREAM_RUN:
-		case DCFG_STREAM_RUN_END:
-			if (!s->runs) {
-				rc = dcfg_error_at(err, s->name, r.lineno, 1,
-				    "this command cannot honour runs: expand them first (dcfg-stream(5))");
-				goto done;
-			}
-			pass(s, &r);
-			if (s->run && s->run(s->ctx, &r, err) < 0) {
-				rc = -1;
-				goto done;
-			}
-			break;
-		case DCFG_STREAM_CHUNK:
-			pass(s, &r);
-			if (s->chunk && s->chunk(s->ctx, &r, err) < 0) {
-				rc = -1;
-				goto done;
-			}
-			break;
-		case DCFG_STREAM_THREAD:
-			pass(s, &r);
-			if (s->thread)
-				s->thread(s->ctx, r.value);
-			break;
-		default:
-			pass(s, &r);
-			if (s->meta && s->meta(s->ctx, &r, err) < 0) {
-				rc = -1;
-				goto done;
-			}
-			break;
-		}
-		if (s->out && dcfg_output_failed(s->out)) {
-			rc = 1;
-			goto done;
-		}
-	}
-	if (rc == 0 && first)
+	if ((rc = dcfg_stream_next(st, &r, err)) > 0) {
+		fields_line(s, r.kind == DCFG_STREAM_FIELDS ? &r : NULL);
+		if (r.kind != DCFG_STREAM_FIELDS && step(s, &k, &r, err) < 0)
+			rc = -1;
+		else
+			rc = rest(s, &k, st, &r, err);
+	} else if (rc == 0) {
 		fields_line(s, NULL);
+	}
 	if (rc == 0 && s->process && s->p)
 		rc = s->process(s->ctx, NULL, err) < 0 ? -1 : 0;
-done:
 	dcfg_stream_close(st);
+	dcfg_keyed_free(&k);
 	return rc < 0 ? -1 : rc;
-}
-
-int
-dcfg_suffixes_reset(struct dcfg_suffixes *c, size_t n)
-{
-	size_t i;
-
-	free(c->start);
-	free(c->len);
-	c->start = malloc((n + 1) * sizeof *c->start);
-	c->len = malloc((n + 1) * sizeof *c->len);
-	c->n = n;
-	c->used = 0;
-	if (c->start == NULL || c->len == NULL)
-		return -1;
-	for (i = 0; i < n; i++)
-		c->len[i] = UINT32_MAX;
-	return 0;
-}
-
-void
-dcfg_suffixes_free(struct dcfg_suffixes *c)
-{
-	free(c->start);
-	free(c->len);
-	free(c->pool);
-	memset(c, 0, sizeof *c);
-}
-
-void
-dcfg_suffix_write(struct dcfg_suffixes *c, struct dcfg_output *out, size_t key,
-    void (*render)(void *ctx, size_t key), void *ctx)
-{
-	size_t at, n;
-
-	if (key < c->n && c->len[key] != UINT32_MAX) {
-		dcfg_out_bytes(out, c->pool + c->start[key], c->len[key]);
-		return;
-	}
-	/* Render into the output buffer itself, then keep a copy, unless it flushed. */
-	if (sizeof out->buf - out->len < 4096)
-		dcfg_output_flush(out);
-	at = out->len;
-	render(ctx, key);
-	if (key >= c->n || out->len < at || dcfg_output_failed(out))
-		return;
-	n = out->len - at;
-	if (c->used + n >= UINT32_MAX / 2 ||
-	    dcfg_reserve((void **)&c->pool, &c->cap, c->used + n, 1) < 0)
-		return;   /* not kept: rendered again next time */
-	memcpy(c->pool + c->used, out->buf + at, n);
-	c->start[key] = (uint32_t)c->used;
-	c->len[key] = (uint32_t)n;
-	c->used += n;
 }

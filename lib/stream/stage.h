@@ -20,6 +20,19 @@ struct dcfg_stage {
 	int (*line)(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e,
 	    struct dcfg_error *err);
 	/*
+	 * Instead of LINE, for a stage whose data line is the line itself
+	 * (unless REPLACE) and then a suffix that depends only on the edge, in
+	 * its process: KEY gives the suffix's key for E, below N_KEYS, or
+	 * DCFG_STAGE_DROP for a line not written (-1 with ERR set), and RENDER
+	 * writes a key's suffix to OUT. The stage keeps each suffix and each
+	 * edge id's key, so that a line seen before costs a lookup and two
+	 * copies, and a run of such lines is read without a record each.
+	 */
+	int (*key)(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e,
+	    uint32_t *key, struct dcfg_error *err);
+	void (*render)(void *ctx, size_t key);
+	size_t n_keys;
+	/*
 	 * "# run COUNT" or "# end run" (dcfg-stream(5) version 2), after it is
 	 * written. NULL: the stage honours runs by each line's weight alone, or,
 	 * without RUNS, not at all.
@@ -51,23 +64,6 @@ struct dcfg_stage {
 /* 0 done, 1 stopped because the output failed, -1 with ERR set. */
 int dcfg_stage_run(struct dcfg_stage *s, const char *path, struct dcfg_error *err);
 
-/*
- * What a stage appends depends only on the edge (or the block it enters):
- * it is rendered once per key and copied after that, so the per-line path
- * is two copies.
- */
-struct dcfg_suffixes {
-	uint32_t *start, *len;     /* per key; len UINT32_MAX: not rendered yet */
-	size_t n;
-	char *pool;
-	size_t used, cap;
-};
-
-/* Forgets every suffix and makes room for N keys. -1: out of memory. */
-int dcfg_suffixes_reset(struct dcfg_suffixes *c, size_t n);
-void dcfg_suffixes_free(struct dcfg_suffixes *c);
-/* Writes KEY's suffix to OUT, rendering it with RENDER(CTX, KEY) the first time. */
-void dcfg_suffix_write(struct dcfg_suffixes *c, struct dcfg_output *out, size_t key,
-    void (*render)(void *ctx, size_t key), void *ctx);
+#define DCFG_STAGE_DROP (UINT32_MAX - 1)
 
 #endif

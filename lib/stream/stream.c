@@ -7,6 +7,7 @@
 #include "common/input.h"
 #include "common/kind.h"
 #include "common/vec.h"
+#include "reader.h"
 
 #define BUF_SIZE (256 * 1024)
 #define MAX_LINE (1024 * 1024)
@@ -309,6 +310,36 @@ dcfg_stream_next(struct dcfg_stream *s, struct dcfg_stream_record *r,
 	r->depth = s->depth;
 	r->weight = s->weight[s->depth];
 	return 1;
+}
+
+int
+dcfg_stream_peek_lines(struct dcfg_stream *s, const char **p, const char **end)
+{
+	const char *first = s->buf + s->start, *last = s->buf + s->end;
+
+	if (s->depth > 0)
+		return 0;
+	/* the last line is usually cut short, and short */
+	while (last > first && last[-1] != '\n')
+		last--;
+	if (last == first)
+		return 0;
+	*p = first;
+	*end = last;
+	return 1;
+}
+
+void
+dcfg_stream_skip_lines(struct dcfg_stream *s, const char *upto, unsigned long lines)
+{
+	s->start = (size_t)(upto - s->buf);
+	s->lineno += lines;
+}
+
+unsigned long
+dcfg_stream_lineno(const struct dcfg_stream *s)
+{
+	return s->lineno;
 }
 
 const char *

@@ -1,0 +1,185 @@
+#include "keyed.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/vec.h"
+#include "reader.h"
+
+int
+dcfg_keyed_init(struct dcfg_keyed *k, const struct dcfg_stage *s)
+{
+	size_t i;
+
+	memset(k, 0, sizeof *k);
+	k->n_keys = s->n_keys;
+	k->n_processes = s->dcfg->n_processes;
+	k->start = malloc((k->n_keys + 1) * sizeof *k->start);
+	k->len = malloc((k->n_keys + 1) * sizeof *k->len);
+	k->key_by_id = calloc(k->n_processes + 1, sizeof *k->key_by_id);
+	if (k->start == NULL || k->len == NULL || k->key_by_id == NULL)
+		return -1;
+	for (i = 0; i < k->n_keys; i++)
+		k->len[i] = UINT32_MAX;
+	return 0;
+}
+
+void
+dcfg_keyed_free(struct dcfg_keyed *k)
+{
+	size_t i;
+
+	for (i = 0; k->key_by_id && i < k->n_processes; i++)
+		free(k->key_by_id[i]);
+	free(k->key_by_id);
+	free(k->start);
+	free(k->len);
+	free(k->pool);
+	memset(k, 0, sizeof *k);
+}
+
+int
+dcfg_keyed_process(struct dcfg_keyed *k, const struct dcfg_stage *s)
+{
+	size_t at = (size_t)(s->p - s->dcfg->processes);
+	const struct dcfg_idmap *ids = &dcfg_process_index(s->dcfg, s->p)->edge_by_id;
+
+	k->cur = NULL;
+	k->n_cur = 0;
+	/* hashed ids are sparse: those lines take the record route */
+	if (ids->hashed)
+		return 0;
+	if (k->key_by_id[at] == NULL && ids->size > 0 &&
+	    (k->key_by_id[at] = calloc(ids->size, sizeof **k->key_by_id)) == NULL)
+		return -1;
+	k->cur = k->key_by_id[at];
+	k->n_cur = k->cur ? ids->size : 0;
+	return 0;
+}
+
+/* Renders KEY's suffix into the output buffer and keeps a copy, unless it flushed. */
+static void
+render(struct dcfg_keyed *k, struct dcfg_stage *s, uint32_t key)
+{
+	struct dcfg_output *out = s->out;
+	size_t at, n;
+
+	if (sizeof out->buf - out->len < 4096)
+		dcfg_output_flush(out);
+	at = out->len;
+	s->render(s->ctx, key);
+	if (out->len < at || dcfg_output_failed(out))
+		return;
+	n = out->len - at;
+	if (k->used + n >= UINT32_MAX / 2 ||
+	    dcfg_reserve((void **)&k->pool, &k->cap, k->used + n + DCFG_COPY_PAD, 1) < 0)
+		return;   /* not kept: rendered again next time */
+	memcpy(k->pool + k->used, out->buf + at, n);
+	k->start[key] = (uint32_t)k->used;
+	k->len[key] = (uint32_t)n;
+	k->used += n;
+}
+
+int
+dcfg_keyed_line(struct dcfg_keyed *k, struct dcfg_stage *s,
+    const struct dcfg_stream_record *r, const struct dcfg_edge *e, struct dcfg_error *err)
+{
+	uint32_t key;
+
+	if (s->key(s->ctx, r, e, &key, err) < 0)
+		return -1;
+	if (key != DCFG_STAGE_DROP) {
+		if (!s->replace)
+			dcfg_out_bytes(s->out, r->line, r->len);
+		if (k->len[key] != UINT32_MAX)
+			dcfg_out_bytes(s->out, k->pool + k->start[key], k->len[key]);
+		else
+			render(k, s, key);
+		if (k->len[key] == UINT32_MAX)
+			return 0;   /* not kept: this id stays on the record route */
+	}
+	if (r->edge < k->n_cur)
+		k->cur[r->edge] = key + 1;
+	return 0;
+}
+
+/*
+ * The edge id that starts the line at P, when the line is one that
+ * dcfg_stream_next would take as a plain data line: 1 to 0x7fffffff, then
+ * a tab or the end of the line. 0 otherwise.
+ */
+static inline uint32_t
+plain_id(const char *p, const char **after)
+{
+	uint64_t v = 0;
+	const char *q = p;
+
+	while ((unsigned)(*q - '0') < 10 && q - p < 10)
+		v = v * 10 + (uint64_t)(*q++ - '0');
+	if ((*q != '\n' && *q != '\t') || v > 0x7fffffff)
+		return 0;
+	*after = q;
+	return (uint32_t)v;
+}
+
+/* The '\n' that ends the line at Q, in a span that ends with one at END - 1. */
+static inline const char *
+line_end(const char *q, const char *end)
+{
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* eight bytes a step: a byte of X ^ "\n\n..." is 0 at a newline */
+	const uint64_t ones = UINT64_C(0x0101010101010101), highs = ones << 7;
+	uint64_t x, zero;
+
+	for (; end - q >= 8; q += 8) {
+		memcpy(&x, q, 8);
+		x ^= ones * '\n';
+		if ((zero = (x - ones) & ~x & highs) != 0)
+			return q + (__builtin_ctzll(zero) >> 3);
+	}
+#endif
+	while (*q != '\n')
+		q++;
+	return q;
+}
+
+unsigned long
+dcfg_keyed_lines(struct dcfg_keyed *k, struct dcfg_stage *s, struct dcfg_stream *st)
+{
+	struct dcfg_output *out = s->out;
+	const char *p, *end, *q, *nl;
+	unsigned long lines = 0;
+	uint32_t id, key;
+	size_t len, n;
+
+	if (k->cur == NULL || !dcfg_stream_peek_lines(st, &p, &end))
+		return 0;
+	while (p < end) {
+		if ((id = plain_id(p, &q)) == 0 || id >= k->n_cur || (key = k->cur[id]) == 0)
+			break;
+		nl = *q == '\n' ? q : line_end(q, end);
+		if (--key != DCFG_STAGE_DROP) {
+			len = s->replace ? 0 : (size_t)(nl - p);
+			n = k->len[key];
+			/* a line longer than the buffer goes the record route */
+			if (len + n + DCFG_COPY_PAD > sizeof out->buf)
+				break;
+			if (sizeof out->buf - out->len < len + n + DCFG_COPY_PAD) {
+				dcfg_output_flush(out);
+				if (dcfg_output_failed(out))
+					break;
+			}
+			/* the line's source may end the buffer: no reading past it */
+			if (end - p >= (ptrdiff_t)(len + DCFG_COPY_PAD))
+				dcfg_copy_padded(out->buf + out->len, p, len);
+			else
+				memcpy(out->buf + out->len, p, len);
+			dcfg_copy_padded(out->buf + out->len + len, k->pool + k->start[key], n);
+			out->len += len + n;
+		}
+		p = nl + 1;
+		lines++;
+	}
+	dcfg_stream_skip_lines(st, p, lines);
+	return lines;
+}
