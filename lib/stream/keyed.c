@@ -147,39 +147,46 @@ unsigned long
 dcfg_keyed_lines(struct dcfg_keyed *k, struct dcfg_stage *s, struct dcfg_stream *st)
 {
 	struct dcfg_output *out = s->out;
-	const char *p, *end, *q, *nl;
+	/* locals, not fields: a store through char * would make the compiler reload every field */
+	const uint32_t *cur = k->cur, *start = k->start, *length = k->len;
+	const char *pool = k->pool, *p, *end, *q, *nl;
+	const size_t n_cur = k->n_cur, keep_line = !s->replace;
+	char *buf = out->buf;
+	size_t at = out->len, len, n;
 	unsigned long lines = 0;
 	uint32_t id, key;
-	size_t len, n;
 
-	if (k->cur == NULL || !dcfg_stream_peek_lines(st, &p, &end))
+	if (cur == NULL || !dcfg_stream_peek_lines(st, &p, &end))
 		return 0;
 	while (p < end) {
-		if ((id = plain_id(p, &q)) == 0 || id >= k->n_cur || (key = k->cur[id]) == 0)
+		if ((id = plain_id(p, &q)) == 0 || id >= n_cur || (key = cur[id]) == 0)
 			break;
 		nl = *q == '\n' ? q : line_end(q, end);
 		if (--key != DCFG_STAGE_DROP) {
-			len = s->replace ? 0 : (size_t)(nl - p);
-			n = k->len[key];
+			len = keep_line ? (size_t)(nl - p) : 0;
+			n = length[key];
 			/* a line longer than the buffer goes the record route */
 			if (len + n + DCFG_COPY_PAD > sizeof out->buf)
 				break;
-			if (sizeof out->buf - out->len < len + n + DCFG_COPY_PAD) {
+			if (sizeof out->buf - at < len + n + DCFG_COPY_PAD) {
+				out->len = at;
 				dcfg_output_flush(out);
+				at = out->len;
 				if (dcfg_output_failed(out))
 					break;
 			}
 			/* the line's source may end the buffer: no reading past it */
 			if (end - p >= (ptrdiff_t)(len + DCFG_COPY_PAD))
-				dcfg_copy_padded(out->buf + out->len, p, len);
+				dcfg_copy_padded(buf + at, p, len);
 			else
-				memcpy(out->buf + out->len, p, len);
-			dcfg_copy_padded(out->buf + out->len + len, k->pool + k->start[key], n);
-			out->len += len + n;
+				memcpy(buf + at, p, len);
+			dcfg_copy_padded(buf + at + len, pool + start[key], n);
+			at += len + n;
 		}
 		p = nl + 1;
 		lines++;
 	}
+	out->len = at;
 	dcfg_stream_skip_lines(st, p, lines);
 	return lines;
 }
