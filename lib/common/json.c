@@ -162,6 +162,18 @@ scalar_value(struct dcfg_json *j, enum token tok, const char *s, size_t len)
 		return 1;
 	if (j->depth > 0) {
 		f = &j->frames[j->depth - 1];
+		if (f->kind == F_ROW) {   /* most values: what value_start() and expected() do */
+			const struct frame *t = f - 1;
+			if (++f->count > t->ncols) {
+				dcfg_json_fail(j, "row has more values than the header has columns (%u)",
+				    t->ncols);
+				return 0;
+			}
+			if (t->colmap[f->count - 1] == NO_COLUMN)
+				return 1;
+			fld = &t->field->schema->fields[t->colmap[f->count - 1]];
+			goto typed;
+		}
 		if (f->kind == F_HEADER) {
 			f->count++;
 			if (tok != T_STRING)
@@ -200,6 +212,7 @@ scalar_value(struct dcfg_json *j, enum token tok, const char *s, size_t len)
 	if (is_row)
 		return dcfg_json_fail(j, "expected a table row (an array), found %s",
 		    found_name(tok, 0)), 0;
+typed:
 	switch (fld->kind) {
 	case DCFG_JSON_SKIP:
 		return 1;
@@ -265,7 +278,10 @@ push(struct dcfg_json *j, enum frame_kind kind, const struct dcfg_json_field *fl
 	memset(f, 0, offsetof(struct frame, colmap));
 	f->kind = kind;
 	f->field = fld;
-	dcfg_json_token_position(j, &f->line, &f->column);
+	if (j->chunk)
+		f->off = yajl_get_bytes_consumed(j->yajl);
+	else
+		dcfg_json_token_position(j, &f->line, &f->column);
 	return 1;
 }
 
@@ -410,6 +426,7 @@ container_end(struct dcfg_json *j)
 				    sc->fields[i].name), 0;
 		if (f->count == 0)
 			return dcfg_json_fail_at_frame(j, f, "the header row is empty"), 0;
+		dcfg_json_place(j, f);
 		j->header_line = f->line;
 		j->header_column = f->column;
 		/* (called with the header still open, so errors name "[header]") */
@@ -557,6 +574,9 @@ dcfg_json_parse(struct dcfg_json *j, struct dcfg_input *in,
 				dcfg_json_yajl_failure(j, (size_t)n);
 			goto fail;
 		}
+		/* The chunk goes: the frames still open take their places in it now, in order. */
+		for (int i = 0; i < j->depth; i++)
+			dcfg_json_place(j, &j->frames[i]);
 		dcfg_json_position_at(j, (size_t)n, &j->line, &j->column);
 		total += (uint64_t)n;
 		if (j->h->progress)
