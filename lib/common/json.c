@@ -254,15 +254,58 @@ cb_boolean(void *ctx, int b)
 	return scalar(ctx, T_OTHER, NULL, b ? 4 : 5);
 }
 
+/*
+ * The integer column that the next value of a table row is for, or NULL
+ * when scalar_value() must see it (another kind, no column, too many
+ * values, an error): what most values of a DCFG are, taken the short way.
+ */
+static const struct dcfg_json_field *
+row_integer_field(const struct dcfg_json *j)
+{
+	const struct frame *f, *t;
+	const struct dcfg_json_field *fld;
+
+	if (j->skip || j->depth < 2)
+		return NULL;
+	f = &j->frames[j->depth - 1];
+	t = f - 1;
+	if (f->kind != F_ROW || f->count >= t->ncols || t->colmap[f->count] == NO_COLUMN)
+		return NULL;
+	fld = &t->field->schema->fields[t->colmap[f->count]];
+	return fld->kind == DCFG_JSON_INT ? fld : NULL;
+}
+
 static int
 cb_number(void *ctx, const char *s, size_t len)
 {
+	struct dcfg_json *j = ctx;
+	const struct dcfg_json_field *fld = row_integer_field(j);
+	const char *why;
+	uint64_t v;
+
+	if (fld && dcfg_parse_json_number(s, len, &v, &why) == 0) {
+		j->tok = T_NUMBER;
+		j->tok_len = len;
+		j->frames[j->depth - 1].count++;
+		return verdict(j, j->h->integer(j->ctx, fld->id, v));
+	}
 	return scalar(ctx, T_NUMBER, s, len);
 }
 
 static int
 cb_string(void *ctx, const unsigned char *s, size_t len)
 {
+	struct dcfg_json *j = ctx;
+	const struct dcfg_json_field *fld = row_integer_field(j);
+	const char *why;
+	uint64_t v;
+
+	if (fld && dcfg_parse_c_integer((const char *)s, len, &v, &why) == 0) {
+		j->tok = T_STRING;
+		j->tok_len = len + 2;
+		j->frames[j->depth - 1].count++;
+		return verdict(j, j->h->integer(j->ctx, fld->id, v));
+	}
 	return scalar(ctx, T_STRING, (const char *)s, len);
 }
 
