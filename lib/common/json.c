@@ -397,6 +397,20 @@ cb_start_map(void *ctx)
 static int
 cb_start_array(void *ctx)
 {
+	struct dcfg_json *j = ctx;
+	struct frame *t;
+
+	/* A table's data row, the commonest '[': as container_start() takes it. */
+	if (!j->skip && j->depth > 0 && j->depth < MAX_FRAMES) {
+		t = &j->frames[j->depth - 1];
+		if (t->kind == F_TABLE && t->ncols > 0) {
+			j->tok = T_OTHER;
+			j->tok_len = 1;
+			t->count++;
+			push(j, F_ROW, t->field);
+			return !j->h->row_begin || verdict(j, j->h->row_begin(j->ctx, t->field->id));
+		}
+	}
 	return container_start(ctx, 1);
 }
 

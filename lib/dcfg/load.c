@@ -116,6 +116,10 @@ struct loader {
 static int
 grow(struct loader *L, void **arr, size_t *n, size_t *cap, size_t elsize)
 {
+	if (*n < *cap) {   /* the commonest case, without a call */
+		++*n;
+		return 0;
+	}
 	if (dcfg_reserve(arr, cap, *n + 1, elsize) < 0)
 		return dcfg_json_fail(L->j, "too many records, or out of memory");
 	++*n;
