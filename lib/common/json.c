@@ -123,6 +123,7 @@ header_name(struct dcfg_json *j, const char *s, size_t len)
 	if (pos > MAX_COLUMNS)
 		return dcfg_json_fail(j, "header has more than %d columns", MAX_COLUMNS), 0;
 	t->colmap[pos - 1] = NO_COLUMN;
+	t->ints[pos - 1] = NULL;
 	t->ncols = pos;
 	for (i = 0; i < sc->n_fields; i++) {
 		if (strlen(sc->fields[i].name) != len ||
@@ -133,6 +134,7 @@ header_name(struct dcfg_json *j, const char *s, size_t len)
 			    sc->fields[i].name), 0;
 		t->seen |= UINT64_C(1) << i;
 		t->colmap[pos - 1] = (uint8_t)i;
+		t->ints[pos - 1] = sc->fields[i].kind == DCFG_JSON_INT ? &sc->fields[i] : NULL;
 		if (sc->fields[i].required && pos > t->need)
 			t->need = pos;
 	}
@@ -263,16 +265,12 @@ static const struct dcfg_json_field *
 row_integer_field(const struct dcfg_json *j)
 {
 	const struct frame *f, *t;
-	const struct dcfg_json_field *fld;
 
 	if (j->skip || j->depth < 2)
 		return NULL;
 	f = &j->frames[j->depth - 1];
 	t = f - 1;
-	if (f->kind != F_ROW || f->count >= t->ncols || t->colmap[f->count] == NO_COLUMN)
-		return NULL;
-	fld = &t->field->schema->fields[t->colmap[f->count]];
-	return fld->kind == DCFG_JSON_INT ? fld : NULL;
+	return f->kind == F_ROW && f->count < t->ncols ? t->ints[f->count] : NULL;
 }
 
 static int

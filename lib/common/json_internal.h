@@ -31,6 +31,7 @@ struct frame {
 	unsigned long line, column;           /* where the frame's '[' or '{' is; line 0: not yet */
 	size_t off;                           /* ... at OFF in the chunk (dcfg_json_place) */
 	uint8_t colmap[MAX_COLUMNS];          /* table: header position -> field index; last */
+	const struct dcfg_json_field *ints[MAX_COLUMNS];  /* table: the integer columns' fields */
 };
 
 enum token { T_OTHER, T_STRING, T_NUMBER };

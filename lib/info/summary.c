@@ -9,9 +9,11 @@
  * a sorted copy of every edge.
  */
 struct back_arcs {
-	uint64_t *key;     /* source << 32 | target, sorted, unique */
+	uint64_t *key;     /* source << 32 | target, unique */
 	uint64_t *sum;     /* the edges' totals for each key */
 	size_t n;
+	uint32_t *slot;    /* open addressing: 1 + the key's index, 0 when empty */
+	size_t mask;       /* slots - 1, a power of 2 minus 1 */
 };
 
 static int
@@ -28,20 +30,22 @@ arc_key(uint32_t source, uint32_t target)
 	return (uint64_t)source << 32 | target;
 }
 
-/* The index of KEY in the arcs, or ARCS->n when it is not there. */
+static size_t
+arc_hash(const struct back_arcs *arcs, uint64_t key)
+{
+	return (size_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >> 32) & arcs->mask;
+}
+
+/* The index of KEY in the arcs, or ARCS->n when it is not there: every edge asks. */
 static size_t
 arc_find(const struct back_arcs *arcs, uint64_t key)
 {
-	size_t lo = 0, hi = arcs->n;
+	size_t h = arc_hash(arcs, key);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (arcs->key[mid] < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < arcs->n && arcs->key[lo] == key ? lo : arcs->n;
+	for (; arcs->slot[h] != 0; h = (h + 1) & arcs->mask)
+		if (arcs->key[arcs->slot[h] - 1] == key)
+			return arcs->slot[h] - 1;
+	return arcs->n;
 }
 
 /* 0, or -1 when out of memory. */
@@ -68,6 +72,18 @@ back_arcs_init(struct back_arcs *arcs, const struct dcfg *d, const struct dcfg_p
 		if (m == 0 || arcs->key[i] != arcs->key[m - 1])
 			arcs->key[m++] = arcs->key[i];
 	arcs->n = m;
+	/* At most half full, so that a probe ends soon. */
+	for (arcs->mask = 1; arcs->mask < 2 * m; arcs->mask *= 2)
+		;
+	if ((arcs->slot = calloc(arcs->mask, sizeof *arcs->slot)) == NULL)
+		return -1;
+	arcs->mask--;
+	for (i = 0; i < m; i++) {
+		size_t h = arc_hash(arcs, arcs->key[i]);
+		while (arcs->slot[h] != 0)
+			h = (h + 1) & arcs->mask;
+		arcs->slot[h] = (uint32_t)(i + 1);
+	}
 	return 0;
 }
 
@@ -76,6 +92,7 @@ back_arcs_free(struct back_arcs *arcs)
 {
 	free(arcs->key);
 	free(arcs->sum);
+	free(arcs->slot);
 }
 
 /* Adds one sample; 0, or -1 when the total would overflow. */
@@ -118,7 +135,7 @@ dcfg_summarize(const struct dcfg *d, const struct dcfg_process *p,
 	}
 	for (i = 0; i < p->edges.count; i++) {
 		const struct dcfg_edge *e = &d->edges[p->edges.first + i];
-		if (arcs.n > 0 && (a = arc_find(&arcs, arc_key(e->source, e->target))) < arcs.n) {
+		if ((a = arc_find(&arcs, arc_key(e->source, e->target))) < arcs.n) {
 			if (arcs.sum[a] > UINT64_MAX - e->total)
 				overflow = 1;
 			arcs.sum[a] += e->total;
