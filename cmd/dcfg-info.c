@@ -53,7 +53,14 @@ static int
 summarize(const char *file, enum dcfg_kind kind, int have_pid, uint64_t pid, int json,
     struct dcfg_progress *pg, struct dcfg_error *err)
 {
-	struct dcfg_load_options opt = { .keep = DCFG_KEEP_ALL };
+	/*
+	 * The summary reads neither symbols, source lines nor per-thread edge
+	 * counts, nor looks anything up by address; the tables it does not keep
+	 * are still checked, so that a DCFG is refused for what it always was.
+	 */
+	struct dcfg_load_options opt = { .keep = (DCFG_KEEP_ALL & ~(DCFG_KEEP_SYMBOLS |
+	    DCFG_KEEP_SOURCE | DCFG_KEEP_EDGE_COUNTS)) | DCFG_LOAD_CHECK_DROPPED |
+	    DCFG_LOAD_NO_ADDR_LOOKUPS | DCFG_LOAD_NO_IDENTITY };
 	struct dcfg_trace_summary_options topt = { .only_pid = have_pid, .pid = pid };
 	struct dcfg_trace_summary ts;
 	const struct dcfg_process *only = NULL;

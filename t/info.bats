@@ -1266,3 +1266,18 @@ EOF
 	run jq -r '[.total.chunks, .total.edges] | @tsv' stdout
 	[ "$output" = "$(printf '30000\t3000000')" ]
 }
+
+@test "the tables the summary does not read are still checked: SOURCE_DATA and SYMBOLS" {
+	# The second SOURCE_DATA row of the first image (line 57) gets NUM_INSTRS -2.
+	sed '57s/"0x530", 8, 2 \]/"0x530", 8, -2 ]/' "$DATA/hello.dcfg.json" > bad.json
+	column=$(awk 'NR == 57 { print index($0, "-2") }' bad.json)
+	[ "$column" -gt 0 ]
+	dcfg_info bad.json
+	expect_error "dcfg-info: bad.json:57:$column: PROCESSES[1].PROCESS_DATA.IMAGES[1].IMAGE_DATA.SOURCE_DATA[2].NUM_INSTRS: negative values are not allowed"
+	# The second symbol of that image (line 52), "f", gets a NUL.
+	sed '52s/\[ "f",/[ "f\\u0000",/' "$DATA/hello.dcfg.json" > nul.json
+	column=$(awk 'NR == 52 { print index($0, "\"f\\u0000\"") }' nul.json)
+	[ "$column" -gt 0 ]
+	dcfg_info nul.json
+	expect_error "dcfg-info: nul.json:52:$column: PROCESSES[1].PROCESS_DATA.IMAGES[1].IMAGE_DATA.SYMBOLS[2].NAME: string contains a NUL character"
+}

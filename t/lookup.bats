@@ -118,3 +118,72 @@ block 1007"
 	# no routines kept, so no routine for the block
 	[ "${lines[2]}" = "block 1007 addr 0x400140 size 16 instrs 4 image 0 routine -" ]
 }
+
+@test "no address lookups: blocks are still found by node id, nothing by address" {
+	run lookup --keep all,no-addr-lookups "$F" <<<"block 1007
+block-at 0x400100
+symbol-at 0x400145
+source-at 0x400100
+sizes"
+	[ "$status" -eq 0 ]
+	# as in "blocks are found by node id" above: 0x400000 + 0x140
+	[ "${lines[0]}" = "block 1007 addr 0x400140 size 16 instrs 4 image 0 routine 1000" ]
+	[ "${lines[1]}" = "none" ]
+	[ "${lines[2]}" = "none" ]
+	[ "${lines[3]}" = "none" ]
+	# the tables themselves are all there, as in "everything kept"
+	[ "${lines[4]}" = "file_names 3 edge_types 7 special_nodes 3 processes 2 images 3 symbols 4 source_lines 3 blocks 6 routines 2 routine_nodes 5 loops 2 edges 9 node_ids 7 counts 20" ]
+}
+
+@test "check-dropped: a table that is not kept is checked as if it were, and not stored" {
+	cd "$BATS_TEST_TMPDIR"
+	# The third SOURCE_DATA row's ADDR_OFFSET "0x140" becomes "0x14g".
+	sed 's/"0x140", 16, 4\]\]/"0x14g", 16, 4]]/' "$F" > bad.json
+	grep -q '"0x14g"' bad.json
+	column=$(awk 'NR == 25 { print index($0, "\"0x14g\"") }' bad.json)
+	want="lookup: bad.json:25:$column: PROCESSES[1].PROCESS_DATA.IMAGES[1].IMAGE_DATA.SOURCE_DATA[3].ADDR_OFFSET: not an integer (decimal, 0x-hex or 0-octal)"
+	run lookup --keep all bad.json </dev/null
+	[ "$status" -eq 2 ]
+	[ "$output" = "$want" ]
+	# dropped unread: only the JSON syntax is checked
+	run lookup --keep edges bad.json </dev/null
+	[ "$status" -eq 0 ]
+	run lookup --keep edges,check-dropped bad.json </dev/null
+	[ "$status" -eq 2 ]
+	[ "$output" = "$want" ]
+	# on the good file, nothing more is stored than with edges alone (see above)
+	run lookup --keep edges,check-dropped "$F" <<<"sizes"
+	[ "$status" -eq 0 ]
+	[ "$output" = "file_names 3 edge_types 7 special_nodes 3 processes 2 images 3 symbols 0 source_lines 0 blocks 0 routines 0 routine_nodes 0 loops 0 edges 9 node_ids 0 counts 3" ]
+}
+
+@test "check-dropped: a symbol name with a NUL is refused even when symbols are not kept" {
+	cd "$BATS_TEST_TMPDIR"
+	sed 's/\["puts", "0x20", 32\]/["pu\\u0000ts", "0x20", 32]/' "$F" > nul.json
+	grep -q 'pu\\u0000ts' nul.json
+	run lookup --keep blocks nul.json </dev/null
+	[ "$status" -eq 0 ]
+	run lookup --keep blocks,check-dropped nul.json </dev/null
+	[ "$status" -eq 2 ]
+	# the name is on line 40, in the second image of the first process
+	column=$(awk 'NR == 40 { print index($0, "\"pu\\u0000ts\"") }' nul.json)
+	want="lookup: nul.json:40:$column: PROCESSES[1].PROCESS_DATA.IMAGES[2].IMAGE_DATA.SYMBOLS[1].NAME: string contains a NUL character"
+	[ "$output" = "$want" ]
+	run lookup --keep all nul.json </dev/null
+	[ "$status" -eq 2 ]
+	[ "$output" = "$want" ]
+}
+
+@test "identity: the CRC-32 and size of the data, as gzip stores them; 0 0 when not asked for" {
+	cd "$BATS_TEST_TMPDIR"
+	# gzip's trailer: the CRC-32 of the data, then its size, both little-endian
+	gzip -c "$F" > f.gz
+	crc=$(tail -c 8 f.gz | od -An -tx4 -N4 | tr -d ' ')
+	run lookup "$F" <<<"identity"
+	[ "$output" = "crc $crc bytes $(wc -c < "$F" | tr -d ' ')" ]
+	# the same data, compressed: the same identity
+	run lookup f.gz <<<"identity"
+	[ "$output" = "crc $crc bytes $(wc -c < "$F" | tr -d ' ')" ]
+	run lookup --keep all,no-identity "$F" <<<"identity"
+	[ "$output" = "crc 00000000 bytes 0" ]
+}

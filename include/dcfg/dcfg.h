@@ -37,6 +37,13 @@ enum {
 	DCFG_KEEP_ALL         = 0x3f
 };
 
+/* Also in keep: what a program that needs less can have the load skip. */
+enum {
+	DCFG_LOAD_CHECK_DROPPED   = 1 << 8,   /* tables not kept are checked as if kept */
+	DCFG_LOAD_NO_ADDR_LOOKUPS = 1 << 9,   /* dcfg_block_at() ... find nothing */
+	DCFG_LOAD_NO_IDENTITY     = 1 << 10   /* no CRC: dcfg_identity() gives 0, 0 */
+};
+
 /* Pre-defined edge types (spec 2.5), recognised by name. */
 enum dcfg_edge_kind {
 	DCFG_EDGE_UNDEFINED,   /* EDGE_TYPE_ID not in the EDGE_TYPES table */

@@ -1,7 +1,8 @@
 /*
  * The walk: yajl's SAX callbacks checked against the schema, frame by frame
  * (the schema's depth only; skipped values are counted, never recursed).
- * Positions and messages are in json_where.c, numbers in json_number.c.
+ * Positions and messages are in json_where.c, numbers in json_number.c, the
+ * reading loop in json_read.c.
  */
 #include "json_internal.h"
 
@@ -12,7 +13,6 @@
 
 #include <yajl/yajl_parse.h>
 
-#include "kind.h"
 #include "vec.h"
 
 static const char *const kind_names[] = {
@@ -123,6 +123,7 @@ header_name(struct dcfg_json *j, const char *s, size_t len)
 	if (pos > MAX_COLUMNS)
 		return dcfg_json_fail(j, "header has more than %d columns", MAX_COLUMNS), 0;
 	t->colmap[pos - 1] = NO_COLUMN;
+	t->ints[pos - 1] = NULL;
 	t->ncols = pos;
 	for (i = 0; i < sc->n_fields; i++) {
 		if (strlen(sc->fields[i].name) != len ||
@@ -133,6 +134,7 @@ header_name(struct dcfg_json *j, const char *s, size_t len)
 			    sc->fields[i].name), 0;
 		t->seen |= UINT64_C(1) << i;
 		t->colmap[pos - 1] = (uint8_t)i;
+		t->ints[pos - 1] = sc->fields[i].kind == DCFG_JSON_INT ? &sc->fields[i] : NULL;
 		if (sc->fields[i].required && pos > t->need)
 			t->need = pos;
 	}
@@ -162,6 +164,18 @@ scalar_value(struct dcfg_json *j, enum token tok, const char *s, size_t len)
 		return 1;
 	if (j->depth > 0) {
 		f = &j->frames[j->depth - 1];
+		if (f->kind == F_ROW) {   /* most values: what value_start() and expected() do */
+			const struct frame *t = f - 1;
+			if (++f->count > t->ncols) {
+				dcfg_json_fail(j, "row has more values than the header has columns (%u)",
+				    t->ncols);
+				return 0;
+			}
+			if (t->colmap[f->count - 1] == NO_COLUMN)
+				return 1;
+			fld = &t->field->schema->fields[t->colmap[f->count - 1]];
+			goto typed;
+		}
 		if (f->kind == F_HEADER) {
 			f->count++;
 			if (tok != T_STRING)
@@ -200,6 +214,7 @@ scalar_value(struct dcfg_json *j, enum token tok, const char *s, size_t len)
 	if (is_row)
 		return dcfg_json_fail(j, "expected a table row (an array), found %s",
 		    found_name(tok, 0)), 0;
+typed:
 	switch (fld->kind) {
 	case DCFG_JSON_SKIP:
 		return 1;
@@ -241,15 +256,54 @@ cb_boolean(void *ctx, int b)
 	return scalar(ctx, T_OTHER, NULL, b ? 4 : 5);
 }
 
+/*
+ * The integer column that the next value of a table row is for, or NULL
+ * when scalar_value() must see it (another kind, no column, too many
+ * values, an error): what most values of a DCFG are, taken the short way.
+ */
+static const struct dcfg_json_field *
+row_integer_field(const struct dcfg_json *j)
+{
+	const struct frame *f, *t;
+
+	if (j->skip || j->depth < 2)
+		return NULL;
+	f = &j->frames[j->depth - 1];
+	t = f - 1;
+	return f->kind == F_ROW && f->count < t->ncols ? t->ints[f->count] : NULL;
+}
+
 static int
 cb_number(void *ctx, const char *s, size_t len)
 {
+	struct dcfg_json *j = ctx;
+	const struct dcfg_json_field *fld = row_integer_field(j);
+	const char *why;
+	uint64_t v;
+
+	if (fld && dcfg_parse_json_number(s, len, &v, &why) == 0) {
+		j->tok = T_NUMBER;
+		j->tok_len = len;
+		j->frames[j->depth - 1].count++;
+		return verdict(j, j->h->integer(j->ctx, fld->id, v));
+	}
 	return scalar(ctx, T_NUMBER, s, len);
 }
 
 static int
 cb_string(void *ctx, const unsigned char *s, size_t len)
 {
+	struct dcfg_json *j = ctx;
+	const struct dcfg_json_field *fld = row_integer_field(j);
+	const char *why;
+	uint64_t v;
+
+	if (fld && dcfg_parse_c_integer((const char *)s, len, &v, &why) == 0) {
+		j->tok = T_STRING;
+		j->tok_len = len + 2;
+		j->frames[j->depth - 1].count++;
+		return verdict(j, j->h->integer(j->ctx, fld->id, v));
+	}
 	return scalar(ctx, T_STRING, (const char *)s, len);
 }
 
@@ -265,7 +319,10 @@ push(struct dcfg_json *j, enum frame_kind kind, const struct dcfg_json_field *fl
 	memset(f, 0, offsetof(struct frame, colmap));
 	f->kind = kind;
 	f->field = fld;
-	dcfg_json_token_position(j, &f->line, &f->column);
+	if (j->chunk)
+		f->off = yajl_get_bytes_consumed(j->yajl);
+	else
+		dcfg_json_token_position(j, &f->line, &f->column);
 	return 1;
 }
 
@@ -338,6 +395,20 @@ cb_start_map(void *ctx)
 static int
 cb_start_array(void *ctx)
 {
+	struct dcfg_json *j = ctx;
+	struct frame *t;
+
+	/* A table's data row, the commonest '[': as container_start() takes it. */
+	if (!j->skip && j->depth > 0 && j->depth < MAX_FRAMES) {
+		t = &j->frames[j->depth - 1];
+		if (t->kind == F_TABLE && t->ncols > 0) {
+			j->tok = T_OTHER;
+			j->tok_len = 1;
+			t->count++;
+			push(j, F_ROW, t->field);
+			return !j->h->row_begin || verdict(j, j->h->row_begin(j->ctx, t->field->id));
+		}
+	}
 	return container_start(ctx, 1);
 }
 
@@ -410,6 +481,7 @@ container_end(struct dcfg_json *j)
 				    sc->fields[i].name), 0;
 		if (f->count == 0)
 			return dcfg_json_fail_at_frame(j, f, "the header row is empty"), 0;
+		dcfg_json_place(j, f);
 		j->header_line = f->line;
 		j->header_column = f->column;
 		/* (called with the header still open, so errors name "[header]") */
@@ -488,100 +560,4 @@ dcfg_json_free(struct dcfg_json *j)
 	yajl_free(j->yajl);
 	free(j->key);
 	free(j);
-}
-
-/*
- * A reader that says what it wants is given something else when the data
- * does not start with an object: binary data, an array, a number (an edge
- * stream's '#' is told apart where yajl stops on it). Called with each
- * chunk of data until it sets *BEGUN: the first byte that is not white
- * space was seen.
- */
-static int
-starts_as_object(struct dcfg_json *j, const unsigned char *buf, size_t n, int *begun)
-{
-	unsigned long line = j->line, column = j->column;
-	size_t i;
-
-	for (i = 0; i < n && buf[i] != '\0' && strchr(" \t\r\n", buf[i]); i++) {
-		column++;
-		if (buf[i] == '\n') {
-			line++;
-			column = 1;
-		}
-	}
-	if (i == n)
-		return 1;
-	*begun = 1;
-	if (!j->h->wants || buf[i] == '{' || buf[i] == '#')
-		return 1;
-	dcfg_kind_error(j->err, j->file, line, column, DCFG_KIND_OTHER,
-	    (enum dcfg_kind)j->h->wants);
-	return 0;
-}
-
-int
-dcfg_json_parse(struct dcfg_json *j, struct dcfg_input *in,
-    struct dcfg_error *err)
-{
-	unsigned char *buf = malloc(CHUNK_SIZE);
-	uint64_t total = 0;
-	ssize_t n;
-	yajl_status st;
-	int begun = 0;
-
-	j->err = err;
-	j->file = dcfg_input_name(in);
-	j->line = j->column = 1;
-	if (buf == NULL)
-		return dcfg_error_set(err, j->file, "out of memory");
-	for (;;) {
-		n = dcfg_input_read(in, buf, CHUNK_SIZE, err);
-		if (n < 0)
-			goto fail;
-		if (n == 0)
-			break;
-		j->chunk = buf;
-		j->scan_off = 0;
-		j->scan_line = j->line;
-		j->scan_column = j->column;
-		if (!begun && !starts_as_object(j, buf, (size_t)n, &begun))
-			goto fail;
-		st = yajl_parse(j->yajl, buf, (size_t)n);
-		if (st != yajl_status_ok && j->stopped && !j->failed) {
-			free(buf);
-			return 1;
-		}
-		if (st != yajl_status_ok) {
-			if (!j->failed)
-				dcfg_json_yajl_failure(j, (size_t)n);
-			goto fail;
-		}
-		dcfg_json_position_at(j, (size_t)n, &j->line, &j->column);
-		total += (uint64_t)n;
-		if (j->h->progress)
-			j->h->progress(j->ctx, dcfg_input_raw_bytes(in));
-	}
-	j->chunk = NULL;
-	if (total == 0 || (!begun && j->h->wants)) {
-		if (j->h->wants)
-			dcfg_kind_error(err, j->file, 0, 0, DCFG_KIND_EMPTY,
-			    (enum dcfg_kind)j->h->wants);
-		else
-			dcfg_error_set(err, j->file, "empty input: no JSON value");
-		goto fail;
-	}
-	if (yajl_complete_parse(j->yajl) != yajl_status_ok) {
-		if (!j->failed) {
-			j->tok = T_OTHER;
-			j->tok_len = 0;
-			dcfg_json_fail(j, "unexpected end of input: the JSON text is incomplete");
-		}
-		goto fail;
-	}
-	free(buf);
-	return 0;
-fail:
-	free(buf);
-	return -1;
 }

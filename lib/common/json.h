@@ -114,7 +114,7 @@ void dcfg_json_position(struct dcfg_json *j, unsigned long *line,
     unsigned long *column);
 
 /* Where the innermost object, table or array being read starts. */
-void dcfg_json_value_position(const struct dcfg_json *j, unsigned long *line,
+void dcfg_json_value_position(struct dcfg_json *j, unsigned long *line,
     unsigned long *column);
 
 /* Where the header row just read (during the header callback) starts. */

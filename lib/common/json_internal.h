@@ -28,8 +28,10 @@ struct frame {
 	unsigned long count;                  /* table: data rows; header/row/array: values */
 	unsigned ncols;                       /* table: header length */
 	unsigned need;                        /* table: 1 + last position of a required column */
-	unsigned long line, column;           /* where the frame's '[' or '{' is */
+	unsigned long line, column;           /* where the frame's '[' or '{' is; line 0: not yet */
+	size_t off;                           /* ... at OFF in the chunk (dcfg_json_place) */
 	uint8_t colmap[MAX_COLUMNS];          /* table: header position -> field index; last */
+	const struct dcfg_json_field *ints[MAX_COLUMNS];  /* table: the integer columns' fields */
 };
 
 enum token { T_OTHER, T_STRING, T_NUMBER };
@@ -72,8 +74,14 @@ void dcfg_json_position_at(struct dcfg_json *j, size_t off, unsigned long *line,
     unsigned long *column);
 /* Where the token being handled starts (a dictionary entry's errors: its key). */
 void dcfg_json_token_position(struct dcfg_json *j, unsigned long *line, unsigned long *column);
+/*
+ * Sets F's line and column from its offset in the chunk. Frames are placed
+ * only when asked or when the chunk is done, not as they open: most rows
+ * close with no error, and never need a place.
+ */
+void dcfg_json_place(struct dcfg_json *j, struct frame *f);
 /* An error about a whole row or header, placed at its opening bracket. */
-int dcfg_json_fail_at_frame(struct dcfg_json *j, const struct frame *f, const char *fmt, ...)
+int dcfg_json_fail_at_frame(struct dcfg_json *j, struct frame *f, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* yajl refused the chunk of LEN bytes: its message, placed at the bad token. */
 int dcfg_json_yajl_failure(struct dcfg_json *j, size_t len);

@@ -15,6 +15,20 @@ dcfg_parse_json_number(const char *s, size_t len, uint64_t *value,
 		*why = "negative values are not allowed";
 		return -1;
 	}
+	/* Up to 19 digits always fit: no overflow test per digit. */
+	if (len > 0 && len <= 19) {
+		for (i = 0; i < len; i++) {
+			unsigned d = (unsigned char)s[i] - '0';
+			if (d > 9)
+				break;
+			v = v * 10 + d;
+		}
+		if (i == len) {
+			*value = v;
+			return 0;
+		}
+		v = 0;   /* not a plain integer: the loop below says why */
+	}
 	for (i = 0; i < len; i++) {
 		unsigned d = (unsigned char)s[i] - '0';
 		if (d > 9) {
@@ -61,6 +75,27 @@ dcfg_parse_c_integer(const char *s, size_t len, uint64_t *value,
 	if (len == 0) {
 		*why = "not an integer (decimal, 0x-hex or 0-octal)";
 		return -1;
+	}
+	/* Up to 16 hex, 19 decimal or 21 octal digits always fit: no overflow test per digit. */
+	if (len - i <= (base == 16 ? 16 : base == 10 ? 19 : 21)) {
+		size_t k;
+		for (k = i; k < len; k++) {
+			unsigned c = (unsigned char)s[k], d;
+			if (c - '0' < 10)
+				d = c - '0';
+			else if ((c | 0x20) - 'a' < 6)
+				d = (c | 0x20) - 'a' + 10;
+			else
+				break;
+			if (d >= base)
+				break;
+			v = v * base + d;
+		}
+		if (k == len) {
+			*value = v;
+			return 0;
+		}
+		v = 0;   /* not an integer: the loop below says why */
 	}
 	for (; i < len; i++) {
 		unsigned c = (unsigned char)s[i], d;

@@ -206,9 +206,22 @@ dcfg_json_position(struct dcfg_json *j, unsigned long *line,
 }
 
 void
-dcfg_json_value_position(const struct dcfg_json *j, unsigned long *line,
+dcfg_json_place(struct dcfg_json *j, struct frame *f)
+{
+	if (f->line != 0)
+		return;
+	/* As dcfg_json_token_position() for the one-byte token before OFF. */
+	dcfg_json_position_at(j, f->off, &f->line, &f->column);
+	if (f->column > 1)
+		f->column--;
+}
+
+void
+dcfg_json_value_position(struct dcfg_json *j, unsigned long *line,
     unsigned long *column)
 {
+	if (j->depth > 0)
+		dcfg_json_place(j, &j->frames[j->depth - 1]);
 	*line = j->depth > 0 ? j->frames[j->depth - 1].line : 1;
 	*column = j->depth > 0 ? j->frames[j->depth - 1].column : 1;
 }
@@ -242,15 +255,16 @@ dcfg_json_column(const struct dcfg_json *j, int id)
 
 /* An error about a whole row or header, placed at its opening bracket. */
 int
-dcfg_json_fail_at_frame(struct dcfg_json *j, const struct frame *f, const char *fmt, ...)
+dcfg_json_fail_at_frame(struct dcfg_json *j, struct frame *f, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 int
-dcfg_json_fail_at_frame(struct dcfg_json *j, const struct frame *f, const char *fmt, ...)
+dcfg_json_fail_at_frame(struct dcfg_json *j, struct frame *f, const char *fmt, ...)
 {
 	va_list ap;
 	int rc;
 
+	dcfg_json_place(j, f);
 	va_start(ap, fmt);
 	rc = vfail_at(j, f->line, f->column, fmt, ap);
 	va_end(ap);

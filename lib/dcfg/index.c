@@ -192,6 +192,8 @@ index_process(struct dcfg *d, struct dcfg_process *p, struct dcfg_process_index 
 		}
 	}
 
+	if (d->keep & DCFG_LOAD_NO_ADDR_LOOKUPS)
+		return 0;
 	if (addr_index(&px->blocks_by_addr, &px->n_blocks_by_addr, d->blocks,
 	    p->blocks, sizeof *d->blocks, offsetof(struct dcfg_block, addr),
 	    offsetof(struct dcfg_block, size)) < 0 ||

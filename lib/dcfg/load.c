@@ -116,6 +116,10 @@ struct loader {
 static int
 grow(struct loader *L, void **arr, size_t *n, size_t *cap, size_t elsize)
 {
+	if (*n < *cap) {   /* the commonest case, without a call */
+		++*n;
+		return 0;
+	}
 	if (dcfg_reserve(arr, cap, *n + 1, elsize) < 0)
 		return dcfg_json_fail(L->j, "too many records, or out of memory");
 	++*n;
@@ -149,6 +153,20 @@ add_string(struct loader *L, const char *s, size_t len, uint32_t *offset)
 	return 0;
 }
 
+/* Whether the rows of the tables that FLAG (DCFG_KEEP_*) names are stored. */
+static int
+kept(const struct loader *L, unsigned flag)
+{
+	return (L->keep & flag) != 0;
+}
+
+/* A table that is not kept is skipped unread, or read and checked but not stored. */
+static int
+walked(const struct loader *L, unsigned flag)
+{
+	return kept(L, flag) || (L->keep & DCFG_LOAD_CHECK_DROPPED) ? DCFG_JSON_OK : DCFG_JSON_DROP;
+}
+
 static int
 on_begin(void *ctx, int id)
 {
@@ -156,16 +174,11 @@ on_begin(void *ctx, int id)
 	struct dcfg *d = L->d;
 
 	switch (id) {
-	case SYMBOLS:
-		return L->keep & DCFG_KEEP_SYMBOLS ? DCFG_JSON_OK : DCFG_JSON_DROP;
-	case SOURCE:
-		return L->keep & DCFG_KEEP_SOURCE ? DCFG_JSON_OK : DCFG_JSON_DROP;
-	case BLOCKS:
-		return L->keep & DCFG_KEEP_BLOCKS ? DCFG_JSON_OK : DCFG_JSON_DROP;
-	case ROUTINES:
-		return L->keep & DCFG_KEEP_ROUTINES ? DCFG_JSON_OK : DCFG_JSON_DROP;
-	case EDGES:
-		return L->keep & DCFG_KEEP_EDGES ? DCFG_JSON_OK : DCFG_JSON_DROP;
+	case SYMBOLS: return walked(L, DCFG_KEEP_SYMBOLS);
+	case SOURCE: return walked(L, DCFG_KEEP_SOURCE);
+	case BLOCKS: return walked(L, DCFG_KEEP_BLOCKS);
+	case ROUTINES: return walked(L, DCFG_KEEP_ROUTINES);
+	case EDGES: return walked(L, DCFG_KEEP_EDGES);
 	case PR_THREAD_INSTRS:
 		L->process.thread_instr_counts.first = here(d->n_counts);
 		L->has_thread_instrs = 1;
@@ -180,7 +193,7 @@ on_begin(void *ctx, int id)
 		L->loop.nodes.first = here(d->n_node_ids);
 		break;
 	case ED_COUNTS:
-		L->edge_counts_kept = (L->keep & DCFG_KEEP_EDGE_COUNTS) != 0;
+		L->edge_counts_kept = kept(L, DCFG_KEEP_EDGE_COUNTS) && kept(L, DCFG_KEEP_EDGES);
 		L->edge.counts.first = L->edge_counts_kept ? here(d->n_counts) : DCFG_NONE;
 		L->edge.counts.count = 0;
 		L->edge.total = 0;
@@ -307,16 +320,27 @@ on_row_end(void *ctx, int table)
 		CLOSE(L->image.blocks, d->n_blocks);
 		CLOSE(L->image.routines, d->n_routines);
 		return APPEND(L, images, L->image);
-	case SYMBOLS: return APPEND(L, symbols, L->symbol);
-	case SOURCE: return APPEND(L, source_lines, L->source);
-	case BLOCKS: return APPEND(L, blocks, L->block);
+	}
+	/* The rows of tables that are checked but not kept (DCFG_LOAD_CHECK_DROPPED) go. */
+	switch (table) {
+	case SYMBOLS:
+		return kept(L, DCFG_KEEP_SYMBOLS) ? APPEND(L, symbols, L->symbol) : DCFG_JSON_OK;
+	case SOURCE:
+		return kept(L, DCFG_KEEP_SOURCE) ? APPEND(L, source_lines, L->source) : DCFG_JSON_OK;
+	case BLOCKS:
+		return kept(L, DCFG_KEEP_BLOCKS) ? APPEND(L, blocks, L->block) : DCFG_JSON_OK;
 	case ROUTINES:
+		if (!kept(L, DCFG_KEEP_ROUTINES))
+			return DCFG_JSON_OK;
 		CLOSE(L->routine.nodes, d->n_routine_nodes);
 		CLOSE(L->routine.loops, d->n_loops);
 		return APPEND(L, routines, L->routine);
-	case RT_NODES: return APPEND(L, routine_nodes, L->node);
-	case RT_LOOPS: return APPEND(L, loops, L->loop);
-	case EDGES: return APPEND(L, edges, L->edge);
+	case RT_NODES:
+		return kept(L, DCFG_KEEP_ROUTINES) ? APPEND(L, routine_nodes, L->node) : DCFG_JSON_OK;
+	case RT_LOOPS:
+		return kept(L, DCFG_KEEP_ROUTINES) ? APPEND(L, loops, L->loop) : DCFG_JSON_OK;
+	case EDGES:
+		return kept(L, DCFG_KEEP_EDGES) ? APPEND(L, edges, L->edge) : DCFG_JSON_OK;
 	}
 	return DCFG_JSON_OK;
 }
@@ -371,7 +395,7 @@ on_integer(void *ctx, int id, uint64_t v)
 	case RT_EXITS: case LP_BACK: case LP_NODES:
 		if (id32(L, v, &node) < 0)
 			return DCFG_JSON_ERROR;
-		return APPEND(L, node_ids, node);
+		return kept(L, DCFG_KEEP_ROUTINES) ? APPEND(L, node_ids, node) : DCFG_JSON_OK;
 	case ED_ID: return id32(L, v, &L->edge.id);
 	case ED_SOURCE: return id32(L, v, &L->edge.source);
 	case ED_TARGET: return id32(L, v, &L->edge.target);
@@ -406,7 +430,11 @@ on_string(void *ctx, int id, const char *s, size_t len)
 		else
 			L->special.kind = DCFG_SPECIAL_OTHER;
 		return add_string(L, s, len, &L->special.name);
-	case SY_NAME: return add_string(L, s, len, &L->symbol.name);
+	case SY_NAME:
+		if (kept(L, DCFG_KEEP_SYMBOLS))
+			return add_string(L, s, len, &L->symbol.name);
+		return memchr(s, '\0', len) == NULL ? DCFG_JSON_OK :
+		    dcfg_json_fail(L->j, "string contains a NUL character");
 	}
 	return DCFG_JSON_OK;
 }
@@ -464,7 +492,8 @@ dcfg_load(const char *path, const struct dcfg_load_options *opt,
 		rc = -1;
 	} else {
 		L.d->keep = L.keep;
-		dcfg_input_sum_start(in);
+		if (!(L.keep & DCFG_LOAD_NO_IDENTITY))
+			dcfg_input_sum_start(in);
 		rc = dcfg_json_parse(L.j, in, err);
 		L.d->crc32 = dcfg_input_sum(in, &L.d->bytes);
 		if (rc == 1)

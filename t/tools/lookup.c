@@ -19,6 +19,9 @@ parse_keep(const char *list)
 		{ "blocks", DCFG_KEEP_BLOCKS }, { "routines", DCFG_KEEP_ROUTINES },
 		{ "edges", DCFG_KEEP_EDGES }, { "edge-counts", DCFG_KEEP_EDGE_COUNTS },
 		{ "all", DCFG_KEEP_ALL }, { "none", 0 },
+		{ "check-dropped", DCFG_LOAD_CHECK_DROPPED },
+		{ "no-addr-lookups", DCFG_LOAD_NO_ADDR_LOOKUPS },
+		{ "no-identity", DCFG_LOAD_NO_IDENTITY },
 	};
 	char *copy = strdup(list), *tok, *save = NULL;
 	unsigned keep = 0;
@@ -111,6 +114,11 @@ main(int argc, char **argv)
 			    d->n_processes, d->n_images, d->n_symbols, d->n_source_lines,
 			    d->n_blocks, d->n_routines, d->n_routine_nodes, d->n_loops,
 			    d->n_edges, d->n_node_ids, d->n_counts);
+		} else if (strcmp(cmd, "identity") == 0) {
+			uint32_t crc;
+			uint64_t bytes;
+			dcfg_identity(d, &crc, &bytes);
+			printf("crc %08x bytes %llu\n", crc, (unsigned long long)bytes);
 		} else if (p == NULL) {
 			puts("no process");
 		} else if (strcmp(cmd, "edge") == 0) {
