@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/digits.h"
 #include "common/progress.h"
 #include "trace/selection.h"
 #include <dcfg/stream.h>
@@ -179,38 +180,27 @@ tick(struct expand *x, uint64_t n)
 		dcfg_progress_update(x->meter, x->bytes, x->decoded);
 }
 
-/* Writes N edge ids, one a line, straight into the output buffer. */
+/* Writes N edge ids, one a line, straight into the output buffer: length first, then the digits. */
 static void
 emit(struct dcfg_output *out, const uint32_t *ids, size_t n)
 {
-	static const char pairs[] =
-	    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	    "8081828384858687888990919293949596979899";
-	char tmp[12];
-	size_t i;
+	char *buf = out->buf;
+	size_t len = out->len, i;
 
 	for (i = 0; i < n; i++) {
 		uint32_t v = ids[i];
-		char *p = tmp + sizeof tmp;
-		*--p = '\n';
-		while (v >= 100) {
-			p -= 2;
-			memcpy(p, pairs + 2 * (v % 100), 2);
-			v /= 100;
-		}
-		if (v >= 10) {
-			p -= 2;
-			memcpy(p, pairs + 2 * v, 2);
-		} else {
-			*--p = (char)('0' + v);
-		}
-		size_t len = (size_t)(tmp + sizeof tmp - p);
-		if (out->len + len > sizeof out->buf)
+		unsigned d = dcfg_digits_u32(v);
+
+		if (sizeof out->buf - len < DCFG_DIGITS_U32_MAX + 1) {
+			out->len = len;
 			dcfg_output_flush(out);
-		memcpy(out->buf + out->len, p, len);
-		out->len += len;
+			len = out->len;
+		}
+		dcfg_put_u32(buf + len + d, v);
+		buf[len + d] = '\n';
+		len += d + 1;
 	}
+	out->len = len;
 }
 
 static void
