@@ -1,7 +1,7 @@
 /*
  * Decimal numbers written in place: the length first, then the digits
  * from the last, two at a time, straight into the caller's buffer. The
- * writers of every text output use it (output.c, expand's edge lines):
+ * writers of every text output use it (output.c, expand/idlines.c):
  * formatting into a temporary and copying it out cost a call to memcpy
  * of an unknown length a number, the most of dcfg-expand's time (issue 25).
  */
