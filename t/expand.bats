@@ -1304,6 +1304,26 @@ table_trace() {
 	[ "$(cat stderr)" = "dcfg-expand: <stdout>: write error: No space left on device" ]
 }
 
+@test "ids of every length, and ids that share a slot of the formatted lines, come back as encoded" {
+	# dcfg-expand keeps each id's line formatted in slot ID mod 4096: 1,
+	# 4097 and 8193 share slot 1, 4095 and 2147483647 (0x7fffffff) slot
+	# 4095; each evicts the other, over and over
+	printf '%s\n' '# dcfg-stream 1' '# process 1' '# thread 0' \
+	    1 9 10 99 100 999 1000 4096 4097 8193 1 4097 1 2147483647 4095 2147483647 4095 \
+	    999999999 1000000000 1000000001 123456789 12345 > ids.stream
+	dcfg-encode -o ids.json ids.stream
+	dcfg_expand ids.json
+	expect_stdout < ids.stream
+	# 300000 lines of 5 to 10 digits (about 2 MB, the output buffer 8 times
+	# over), cycling through 7 ids of slot 5: the lines cross every buffer end
+	awk 'BEGIN { print "# dcfg-stream 1"; print "# process 1"; print "# thread 0"
+	    split("5 4101 8197 1048581 16777221 2147479557 100003845", id, " ")
+	    for (i = 0; i < 300000; i++) print id[i % 7 + 1] }' > many.stream
+	dcfg-encode -o many.json many.stream
+	dcfg-expand many.json > many.out
+	cmp many.stream many.out
+}
+
 @test "a dictionary that doubles 40 times (2^40 characters) finishes at once" {
 	# k0 = "g" (100000); k(i) = <k(i-1)><k(i-1)>, so <k40> stands for 2^40
 	# copies of g. 8 edges need 7 bits: 100000 1 -> 11 10 10 10 10 10 11

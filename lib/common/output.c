@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "digits.h"
 #include "tempfiles.h"
 
 /*
@@ -249,33 +250,44 @@ dcfg_out_str(struct dcfg_output *out, const char *s)
 	dcfg_out_bytes(out, s, strlen(s));
 }
 
+/*
+ * Numbers are written in place, length first: formatting into a temporary
+ * cost a copy of unknown length a number, in every stage's output. A
+ * number that might not fit flushes first (the output's bytes are the
+ * same, only where a write(2) ends moves).
+ */
+static char *
+room_for(struct dcfg_output *out, size_t n)
+{
+	if (sizeof out->buf - out->len < n)
+		dcfg_output_flush(out);
+	return out->buf + out->len;
+}
+
 void
 dcfg_out_u64(struct dcfg_output *out, uint64_t v)
 {
-	char tmp[20];
-	int i = sizeof tmp;
+	unsigned d = dcfg_digits_u64(v);
 
-	do {
-		tmp[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v > 0);
-	dcfg_out_bytes(out, tmp + i, sizeof tmp - (size_t)i);
+	dcfg_put_u64(room_for(out, DCFG_DIGITS_U64_MAX) + d, v);
+	out->len += d;
 }
 
 void
 dcfg_out_hex(struct dcfg_output *out, uint64_t v)
 {
 	static const char digits[] = "0123456789abcdef";
-	char tmp[18];
-	int i = sizeof tmp;
+	unsigned d = v ? (unsigned)(67 - __builtin_clzll(v)) / 4 : 1;
+	char *p = room_for(out, 2 + 16);
 
+	p[0] = '0';
+	p[1] = 'x';
+	p += 2 + d;
 	do {
-		tmp[--i] = digits[v & 15];
+		*--p = digits[v & 15];
 		v >>= 4;
 	} while (v > 0);
-	tmp[--i] = 'x';
-	tmp[--i] = '0';
-	dcfg_out_bytes(out, tmp + i, sizeof tmp - (size_t)i);
+	out->len += 2 + d;
 }
 
 static void

@@ -8,6 +8,7 @@
 #include <dcfg/stream.h>
 #include <dcfg/trace.h>
 #include "stream/writer.h"
+#include "idlines.h"
 #include "window.h"
 
 #define BATCH 4096
@@ -32,6 +33,7 @@ struct expand {
 	unsigned depth;                       /* runs open in the chunk */
 	uint64_t weight[DCFG_RUN_DEPTH_MAX + 1];   /* how often an edge runs at each depth */
 	uint32_t ids[BATCH];
+	struct dcfg_idlines lines;           /* the edges' lines, kept formatted */
 };
 
 int
@@ -179,40 +181,6 @@ tick(struct expand *x, uint64_t n)
 		dcfg_progress_update(x->meter, x->bytes, x->decoded);
 }
 
-/* Writes N edge ids, one a line, straight into the output buffer. */
-static void
-emit(struct dcfg_output *out, const uint32_t *ids, size_t n)
-{
-	static const char pairs[] =
-	    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	    "8081828384858687888990919293949596979899";
-	char tmp[12];
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		uint32_t v = ids[i];
-		char *p = tmp + sizeof tmp;
-		*--p = '\n';
-		while (v >= 100) {
-			p -= 2;
-			memcpy(p, pairs + 2 * (v % 100), 2);
-			v /= 100;
-		}
-		if (v >= 10) {
-			p -= 2;
-			memcpy(p, pairs + 2 * v, 2);
-		} else {
-			*--p = (char)('0' + v);
-		}
-		size_t len = (size_t)(tmp + sizeof tmp - p);
-		if (out->len + len > sizeof out->buf)
-			dcfg_output_flush(out);
-		memcpy(out->buf + out->len, p, len);
-		out->len += len;
-	}
-}
-
 static void
 list_row(struct expand *x, const struct dcfg_chunk_info *ci)
 {
@@ -251,7 +219,7 @@ window_write(void *ctx, const uint32_t *ids, size_t n)
 {
 	struct expand *x = ctx;
 
-	emit(x->out, ids, n);
+	dcfg_idlines_write(&x->lines, x->out, ids, n);
 }
 
 static void
@@ -355,7 +323,7 @@ runs_chunk(struct expand *x, struct dcfg_chunk *c, const struct dcfg_chunk_info 
 			return DCFG_TRACE_ERROR;
 		tick(x, (uint64_t)n * x->weight[x->depth]);
 		if (x->o->mode == DCFG_EXPAND_EDGES)
-			emit(x->out, x->ids, (size_t)n);
+			dcfg_idlines_write(&x->lines, x->out, x->ids, (size_t)n);
 		if (ev.kind == DCFG_RUN_BEGIN) {
 			if (x->depth == DCFG_RUN_DEPTH_MAX)
 				return dcfg_chunk_fail(c, dcfg_chunk_emitted(c),
@@ -437,7 +405,7 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 			return DCFG_TRACE_ERROR;
 		tick(x, (uint64_t)n);
 		if (x->o->mode == DCFG_EXPAND_EDGES) {
-			emit(x->out, x->ids, (size_t)n);
+			dcfg_idlines_write(&x->lines, x->out, x->ids, (size_t)n);
 			if (dcfg_output_failed(x->out))
 				return DCFG_TRACE_STOP;
 		}
@@ -491,6 +459,7 @@ dcfg_expand(const char *trace, const struct dcfg_expand_options *opt,
 		return dcfg_error_set(err, trace, "out of memory");
 	x->o = opt;
 	x->out = out;
+	dcfg_idlines_init(&x->lines);
 	if ((opt->shards && record_selection(x) < 0) ||
 	    dcfg_selection_init(&x->sel, opt->pids, opt->n_pids, opt->tids, opt->n_tids) < 0) {
 		dcfg_recorded_selection_free(&x->recorded);
