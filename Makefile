@@ -32,14 +32,7 @@ ifeq ($(SAN),1)
 CFLAGS    = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
             -fno-sanitize-recover=undefined
 LDFLAGS  += -fsanitize=address,undefined
-LTO      ?=
 endif
-# Link-time optimisation of the library and the commands: small functions
-# inline across files (the README pipeline: 0.89x the user CPU). Fat objects
-# keep libdcfg.a linkable without it, as a user's program and the test
-# tools link it (which keeps rebuilds short). The sanitizer, fuzz (clang)
-# and coverage builds go without: they are not for speed.
-LTO      ?= -flto=auto -ffat-lto-objects
 
 CMDS     = dcfg-info dcfg-expand dcfg-encode dcfg-edges dcfg-blocks dcfg-count dcfg-check \
            dcfg-convert
@@ -84,11 +77,11 @@ all: $(BINS) $(SO_FILES)
 
 $(BUILD)/lib/%.o: lib/%.c $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(DCFG_CFLAGS) $(LIB_PIC) $(CFLAGS) $(LTO) -c $< -o $@
+	$(CC) $(DCFG_CFLAGS) $(LIB_PIC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/cmd/%.o: cmd/%.c $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(DCFG_CFLAGS) $(CFLAGS) $(LTO) -c $< -o $@
+	$(CC) $(DCFG_CFLAGS) $(CFLAGS) -c $< -o $@
 
 # The Makefile decides which objects each library holds: one that moves
 # leaves a stale library unless its change rebuilds them.
@@ -101,7 +94,7 @@ $(BUILD)/libdcfg-cli.a: $(CLI_OBJ) Makefile
 	$(AR) rcs $@ $(CLI_OBJ)
 
 $(BUILD)/libdcfg.so.$(VERSION): $(LIB_OBJ) Makefile
-	$(CC) $(CFLAGS) $(LTO) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs $(LIB_OBJ) \
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs $(LIB_OBJ) \
 	    $(DCFG_LIBS) -o $@
 
 $(BUILD)/$(SONAME) $(BUILD)/libdcfg.so: $(BUILD)/libdcfg.so.$(VERSION)
@@ -109,7 +102,7 @@ $(BUILD)/$(SONAME) $(BUILD)/libdcfg.so: $(BUILD)/libdcfg.so.$(VERSION)
 
 $(BUILD)/bin/%: $(BUILD)/cmd/%.o $(BUILD)/libdcfg-cli.a $(BUILD)/libdcfg.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LTO) $(LDFLAGS) $< $(BUILD)/libdcfg-cli.a $(BUILD)/libdcfg.a $(DCFG_LIBS) -o $@
+	$(CC) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libdcfg-cli.a $(BUILD)/libdcfg.a $(DCFG_LIBS) -o $@
 
 $(BUILD)/t/%: t/tools/%.c $(BUILD)/libdcfg-cli.a $(BUILD)/libdcfg.a $(HEADERS)
 	@mkdir -p $(@D)
@@ -152,7 +145,7 @@ test-tools: $(TEST_TOOLS)
 # for the routes target to find (README, Fuzzing); rm -rf build-fuzz first,
 # and after.
 fuzz-lib: deps
-	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) LTO= \
+	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) \
 	    CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(FUZZ_PLANT)" build-fuzz/libdcfg.a
 
 $(FUZZ_MUT_OBJ): build-fuzz/%.o: t/fuzz/%.c $(FUZZ_MUT_H)

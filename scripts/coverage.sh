@@ -63,7 +63,7 @@ esac
 
 status=0
 if [ $run = 1 ]; then
-	if ! make -s BUILD="$BUILD" LTO= CFLAGS='-O0 -g --coverage' LDFLAGS=--coverage \
+	if ! make -s BUILD="$BUILD" CFLAGS='-O0 -g --coverage' LDFLAGS=--coverage \
 	    all test-tools >&2; then
 		echo "coverage: the build failed" >&2
 		exit 2
