@@ -318,21 +318,54 @@ quick_hex(const char *s, size_t len, uint64_t *value)
 	return 1;
 }
 
-static int
-cb_number(void *ctx, const char *s, size_t len)
+/* What cb_number() does not take the short way, out of line so that its short way saves few registers. */
+static __attribute__((noinline)) int
+number_slow(struct dcfg_json *j, const struct dcfg_json_field *fld, const char *s, size_t len)
 {
-	struct dcfg_json *j = ctx;
-	const struct dcfg_json_field *fld = integer_field(j);
 	const char *why;
 	uint64_t v;
 
-	if (fld && (quick_decimal(s, len, &v) || dcfg_parse_json_number(s, len, &v, &why) == 0)) {
+	if (fld && dcfg_parse_json_number(s, len, &v, &why) == 0) {
 		j->tok = T_NUMBER;
 		j->tok_len = len;
 		j->top->count++;
 		return verdict(j, j->h->integer(j->ctx, fld->id, v));
 	}
-	return scalar(ctx, T_NUMBER, s, len);
+	return scalar(j, T_NUMBER, s, len);
+}
+
+static int
+cb_number(void *ctx, const char *s, size_t len)
+{
+	struct dcfg_json *j = ctx;
+	const struct dcfg_json_field *fld = integer_field(j);
+	uint64_t v;
+	int rc;
+
+	if (fld && quick_decimal(s, len, &v)) {
+		j->tok = T_NUMBER;
+		j->tok_len = len;
+		j->top->count++;
+		rc = j->h->integer(j->ctx, fld->id, v);
+		return rc == DCFG_JSON_OK ? 1 : verdict(j, rc);
+	}
+	return number_slow(j, fld, s, len);
+}
+
+/* What cb_string() does not take the short way (as number_slow()). */
+static __attribute__((noinline)) int
+string_slow(struct dcfg_json *j, const struct dcfg_json_field *fld, const char *s, size_t len)
+{
+	const char *why;
+	uint64_t v;
+
+	if (fld && dcfg_parse_c_integer(s, len, &v, &why) == 0) {
+		j->tok = T_STRING;
+		j->tok_len = len + 2;
+		j->top->count++;
+		return verdict(j, j->h->integer(j->ctx, fld->id, v));
+	}
+	return scalar(j, T_STRING, s, len);
 }
 
 static int
@@ -340,17 +373,17 @@ cb_string(void *ctx, const unsigned char *s, size_t len)
 {
 	struct dcfg_json *j = ctx;
 	const struct dcfg_json_field *fld = integer_field(j);
-	const char *why;
 	uint64_t v;
+	int rc;
 
-	if (fld && (quick_hex((const char *)s, len, &v) ||
-	    dcfg_parse_c_integer((const char *)s, len, &v, &why) == 0)) {
+	if (fld && quick_hex((const char *)s, len, &v)) {
 		j->tok = T_STRING;
 		j->tok_len = len + 2;
 		j->top->count++;
-		return verdict(j, j->h->integer(j->ctx, fld->id, v));
+		rc = j->h->integer(j->ctx, fld->id, v);
+		return rc == DCFG_JSON_OK ? 1 : verdict(j, rc);
 	}
-	return scalar(ctx, T_STRING, (const char *)s, len);
+	return string_slow(j, fld, (const char *)s, len);
 }
 
 static int
