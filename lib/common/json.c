@@ -257,54 +257,133 @@ cb_boolean(void *ctx, int b)
 }
 
 /*
- * The integer column that the next value of a table row is for, or NULL
- * when scalar_value() must see it (another kind, no column, too many
- * values, an error): what most values of a DCFG are, taken the short way.
+ * The field that the next value is for when it is an integer of a table
+ * row's integer column or of an integer array, or NULL when scalar_value()
+ * must see it (another kind, no column, too many values, an error): what
+ * most values of a DCFG are, taken the short way.
  */
-static const struct dcfg_json_field *
-row_integer_field(const struct dcfg_json *j)
+static inline const struct dcfg_json_field *
+integer_field(const struct dcfg_json *j)
 {
-	const struct frame *f, *t;
+	const struct frame *f = j->top, *t;
 
-	if (j->skip || j->depth < 2)
+	if (j->skip || f == NULL)
 		return NULL;
-	f = &j->frames[j->depth - 1];
-	t = f - 1;
-	return f->kind == F_ROW && f->count < t->ncols ? t->ints[f->count] : NULL;
+	if (f->kind == F_ROW) {   /* a row is in a table: F - 1 is its frame */
+		t = f - 1;
+		return f->count < t->ncols ? t->ints[f->count] : NULL;
+	}
+	return f->kind == F_INT_ARRAY ? f->field : NULL;
 }
 
-static int
-cb_number(void *ctx, const char *s, size_t len)
+/* A plain decimal of up to 19 digits (what dcfg_parse_json_number() then returns), or 0. */
+static inline int
+quick_decimal(const char *s, size_t len, uint64_t *value)
 {
-	struct dcfg_json *j = ctx;
-	const struct dcfg_json_field *fld = row_integer_field(j);
+	uint64_t v = 0;
+	size_t i;
+
+	if (len - 1 >= 19)
+		return 0;
+	for (i = 0; i < len; i++) {
+		unsigned d = (unsigned char)s[i] - '0';
+		if (d > 9)
+			return 0;
+		v = v * 10 + d;
+	}
+	*value = v;
+	return 1;
+}
+
+/* "0x" and up to 16 hex digits (what dcfg_parse_c_integer() then returns), or 0. */
+static inline int
+quick_hex(const char *s, size_t len, uint64_t *value)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (len - 3 >= 16 || s[0] != '0' || (s[1] | 0x20) != 'x')
+		return 0;
+	for (i = 2; i < len; i++) {
+		unsigned c = (unsigned char)s[i], d;
+		if (c - '0' < 10)
+			d = c - '0';
+		else if ((c | 0x20) - 'a' < 6)
+			d = (c | 0x20) - 'a' + 10;
+		else
+			return 0;
+		v = v << 4 | d;
+	}
+	*value = v;
+	return 1;
+}
+
+/* What cb_number() does not take the short way, out of line so that its short way saves few registers. */
+static __attribute__((noinline)) int
+number_slow(struct dcfg_json *j, const struct dcfg_json_field *fld, const char *s, size_t len)
+{
 	const char *why;
 	uint64_t v;
 
 	if (fld && dcfg_parse_json_number(s, len, &v, &why) == 0) {
 		j->tok = T_NUMBER;
 		j->tok_len = len;
-		j->frames[j->depth - 1].count++;
+		j->top->count++;
 		return verdict(j, j->h->integer(j->ctx, fld->id, v));
 	}
-	return scalar(ctx, T_NUMBER, s, len);
+	return scalar(j, T_NUMBER, s, len);
+}
+
+static int
+cb_number(void *ctx, const char *s, size_t len)
+{
+	struct dcfg_json *j = ctx;
+	const struct dcfg_json_field *fld = integer_field(j);
+	uint64_t v;
+	int rc;
+
+	if (fld && quick_decimal(s, len, &v)) {
+		j->tok = T_NUMBER;
+		j->tok_len = len;
+		j->top->count++;
+		rc = j->h->integer(j->ctx, fld->id, v);
+		return rc == DCFG_JSON_OK ? 1 : verdict(j, rc);
+	}
+	return number_slow(j, fld, s, len);
+}
+
+/* What cb_string() does not take the short way (as number_slow()). */
+static __attribute__((noinline)) int
+string_slow(struct dcfg_json *j, const struct dcfg_json_field *fld, const char *s, size_t len)
+{
+	const char *why;
+	uint64_t v;
+
+	if (fld && dcfg_parse_c_integer(s, len, &v, &why) == 0) {
+		j->tok = T_STRING;
+		j->tok_len = len + 2;
+		j->top->count++;
+		return verdict(j, j->h->integer(j->ctx, fld->id, v));
+	}
+	return scalar(j, T_STRING, s, len);
 }
 
 static int
 cb_string(void *ctx, const unsigned char *s, size_t len)
 {
 	struct dcfg_json *j = ctx;
-	const struct dcfg_json_field *fld = row_integer_field(j);
-	const char *why;
+	const struct dcfg_json_field *fld = integer_field(j);
 	uint64_t v;
+	int rc;
 
-	if (fld && dcfg_parse_c_integer((const char *)s, len, &v, &why) == 0) {
+	if (fld && quick_hex((const char *)s, len, &v)) {
 		j->tok = T_STRING;
 		j->tok_len = len + 2;
-		j->frames[j->depth - 1].count++;
-		return verdict(j, j->h->integer(j->ctx, fld->id, v));
+		j->top->count++;
+		rc = j->h->integer(j->ctx, fld->id, v);
+		return rc == DCFG_JSON_OK ? 1 : verdict(j, rc);
 	}
-	return scalar(ctx, T_STRING, (const char *)s, len);
+	return string_slow(j, fld, (const char *)s, len);
 }
 
 static int
@@ -314,7 +393,7 @@ push(struct dcfg_json *j, enum frame_kind kind, const struct dcfg_json_field *fl
 
 	if (j->depth == MAX_FRAMES)
 		return dcfg_json_fail(j, "nesting too deep"), 0;
-	f = &j->frames[j->depth++];
+	f = j->top = &j->frames[j->depth++];
 	/* Only tables use the column map, which is filled from their header. */
 	memset(f, 0, offsetof(struct frame, colmap));
 	f->kind = kind;
@@ -448,6 +527,13 @@ cb_map_key(void *ctx, const unsigned char *key, size_t len)
 	return 1;
 }
 
+static void
+pop(struct dcfg_json *j)
+{
+	j->depth--;
+	j->top = j->depth > 0 ? &j->frames[j->depth - 1] : NULL;
+}
+
 static int
 container_end(struct dcfg_json *j)
 {
@@ -487,7 +573,7 @@ container_end(struct dcfg_json *j)
 		/* (called with the header still open, so errors name "[header]") */
 		if (j->h->header && !verdict(j, j->h->header(j->ctx, f->field->id)))
 			return 0;
-		j->depth--;
+		pop(j);
 		return 1;
 	case F_ROW:
 		if (f->count < (f - 1)->need) {
@@ -503,14 +589,14 @@ container_end(struct dcfg_json *j)
 		}
 		if (j->h->row_end && !verdict(j, j->h->row_end(j->ctx, f->field->id)))
 			return 0;
-		j->depth--;
+		pop(j);
 		return 1;
 	default:
 		break;
 	}
 	if (j->h->end && !verdict(j, j->h->end(j->ctx, f->field->id)))
 		return 0;
-	j->depth--;
+	pop(j);
 	value_done(j);
 	return 1;
 }

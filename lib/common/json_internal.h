@@ -43,6 +43,7 @@ struct dcfg_json {
 	yajl_handle yajl;
 	struct frame frames[MAX_FRAMES];
 	int depth;                 /* frames in use */
+	struct frame *top;         /* the innermost, &frames[depth - 1]; NULL when depth is 0 */
 	unsigned long skip;        /* > 0: inside a skipped container this deep */
 	int got_root;
 

@@ -11,18 +11,50 @@
 
 #include "kind.h"
 
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
+/* The newlines in P[0..N): sixteen bytes at a time where SSE2 is. */
+static unsigned long
+count_newlines(const unsigned char *p, size_t n)
+{
+	unsigned long c = 0;
+	size_t i = 0;
+
+#if defined(__SSE2__) && defined(__x86_64__)
+	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+
+	while (n - i >= 16) {
+		size_t k, blocks = (n - i) / 16 > 255 ? 255 : (n - i) / 16;
+		__m128i acc = zero, sum;
+		for (k = 0; k < blocks; k++, i += 16)   /* each byte of ACC counts to 255 at most */
+			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(
+			    _mm_loadu_si128((const __m128i *)(const void *)(p + i)), nl));
+		sum = _mm_sad_epu8(acc, zero);
+		c += (unsigned long)_mm_cvtsi128_si64(sum) +
+		    (unsigned long)_mm_cvtsi128_si64(_mm_unpackhi_epi64(sum, sum));
+	}
+#endif
+	for (; i < n; i++)
+		c += p[i] == '\n';
+	return c;
+}
+
 static void
 advance(unsigned long *line, unsigned long *column, const unsigned char *p,
     size_t n)
 {
-	const unsigned char *end = p + n, *nl;
+	const unsigned char *end = p + n, *q = end;
 
-	while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-		++*line;
-		*column = 1;
-		p = nl + 1;
+	while (q > p && q[-1] != '\n')   /* the last line starts at Q */
+		q--;
+	if (q == p) {
+		*column += (unsigned long)n;
+		return;
 	}
-	*column += (unsigned long)(end - p);
+	*line += count_newlines(p, (size_t)(q - p));
+	*column = 1 + (unsigned long)(end - q);
 }
 
 /* Raw length of the string token ending just before OFF, when it is all in this chunk. */
