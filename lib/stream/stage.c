@@ -41,7 +41,7 @@ on_progress(void *ctx, uint64_t bytes)
 }
 
 /* A data line, with the edge it names in the current process. */
-static int
+static inline int
 edge_line(struct dcfg_stage *s, struct dcfg_keyed *k, const struct dcfg_stream_record *r,
     struct dcfg_error *err)
 {
@@ -116,7 +116,8 @@ rest(struct dcfg_stage *s, struct dcfg_keyed *k, struct dcfg_stream *st,
 			return 1;
 		if ((rc = dcfg_stream_next(st, r, err)) <= 0)
 			return rc;
-		if (step(s, k, r, err) < 0)
+		/* a data line straight, without the switch: most lines are */
+		if ((r->kind == DCFG_STREAM_EDGE ? edge_line(s, k, r, err) : step(s, k, r, err)) < 0)
 			return -1;
 	}
 }
