@@ -16,6 +16,7 @@ struct dcfg_stream {
 	struct dcfg_input *in;
 	char *buf;
 	size_t cap, start, end;   /* unread bytes are buf[start .. end) */
+	size_t whole;             /* just past the last '\n' in buf[0 .. end), 0 if none */
 	int eof;
 	unsigned long lineno;
 	const char *name;
@@ -51,6 +52,7 @@ next_line(struct dcfg_stream *s, const char **line, size_t *len,
 		if (s->start > 0) {
 			memmove(s->buf, s->buf + s->start, s->end - s->start);
 			s->end -= s->start;
+			s->whole = s->whole > s->start ? s->whole - s->start : 0;
 			s->start = 0;
 		}
 		if (s->end == s->cap) {
@@ -67,6 +69,12 @@ next_line(struct dcfg_stream *s, const char **line, size_t *len,
 			s->progress(s->progress_ctx, dcfg_input_raw_bytes(s->in));
 		if (n == 0)
 			s->eof = 1;
+		/* only the bytes just read are looked at: dcfg_stream_peek_lines is then O(1) */
+		for (size_t k = s->end + (size_t)n; k > s->end; k--)
+			if (s->buf[k - 1] == '\n') {
+				s->whole = k;
+				break;
+			}
 		s->end += (size_t)n;
 	}
 }
@@ -315,17 +323,10 @@ dcfg_stream_next(struct dcfg_stream *s, struct dcfg_stream_record *r,
 int
 dcfg_stream_peek_lines(struct dcfg_stream *s, const char **p, const char **end)
 {
-	const char *first = s->buf + s->start, *last = s->buf + s->end;
-
-	if (s->depth > 0)
+	if (s->depth > 0 || s->whole <= s->start)
 		return 0;
-	/* the last line is usually cut short, and short */
-	while (last > first && last[-1] != '\n')
-		last--;
-	if (last == first)
-		return 0;
-	*p = first;
-	*end = last;
+	*p = s->buf + s->start;
+	*end = s->buf + s->whole;
 	return 1;
 }
 
