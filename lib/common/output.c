@@ -423,6 +423,53 @@ dcfg_out_escaped(struct dcfg_output *out, const char *s)
 	}
 }
 
+/* The length of the Unicode space character at P (UTF-8), or 0. */
+static size_t
+unicode_space(const unsigned char *p)
+{
+	if (p[0] == 0xc2 && (p[1] == 0x85 || p[1] == 0xa0))
+		return 2;
+	if (p[0] == 0xe1 && p[1] == 0x9a && p[2] == 0x80)
+		return 3;
+	if (p[0] == 0xe2 && p[1] == 0x80 &&
+	    (p[2] <= 0x8a || p[2] == 0xa8 || p[2] == 0xa9 || p[2] == 0xaf))
+		return 3;
+	if (p[0] == 0xe2 && p[1] == 0x81 && p[2] == 0x9f)
+		return 3;
+	if (p[0] == 0xe3 && p[1] == 0x80 && p[2] == 0x80)
+		return 3;
+	return 0;
+}
+
+void
+dcfg_out_escaped_word(struct dcfg_output *out, const char *s, const char *also)
+{
+	const unsigned char *p;
+	size_t k, i, n;
+	char e[4];
+
+	for (;;) {
+		k = dcfg_escape_kept(s);
+		for (i = 0; i < k; i += n) {
+			p = (const unsigned char *)s + i;
+			if (*p < 0x80 && strchr(also, *p) != NULL) {
+				dcfg_out_bytes(out, e, escape_byte(*p, e));
+				n = 1;
+			} else if (*p >= 0x80 && (n = unicode_space(p)) > 0) {
+				for (size_t j = 0; j < n; j++)
+					dcfg_out_bytes(out, e, escape_byte(p[j], e));
+			} else {
+				n = 1;
+				dcfg_out_char(out, (char)*p);
+			}
+		}
+		s += k;
+		if (*s == '\0')
+			return;
+		dcfg_out_bytes(out, e, escape_byte((unsigned char)*s++, e));
+	}
+}
+
 static size_t
 escape_into(char *buf, size_t size, const char *s, int keep_backslash)
 {

@@ -126,6 +126,15 @@ size_t dcfg_escape(char *buf, size_t size, const char *s);
  * escaped when it was made, so that nothing is escaped twice.
  */
 size_t dcfg_escape_message(char *buf, size_t size, const char *s);
+/*
+ * The same, for a name that must stay one word of a line that readers
+ * split on white space or on separators (the profiles and region files of
+ * dcfg-profile(1) and dcfg-regions(1)): also each byte of ALSO (ASCII)
+ * and each byte of a Unicode space character (U+0085, U+00A0, U+1680,
+ * U+2000..U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, which Python's
+ * str.split() splits on) as \xHH. ALSO holds at least " ".
+ */
+void dcfg_out_escaped_word(struct dcfg_output *out, const char *s, const char *also);
 /* The bytes of S that dcfg_out_escaped writes as they are, from the start. */
 size_t dcfg_escape_kept(const char *s);
 /* V as 4 bytes, least significant first (binary formats). */
