@@ -1,0 +1,306 @@
+#!/usr/bin/env bats
+# dcfg-regions, as a user runs it after SimPoint: a per-thread profile and
+# SimPoint's t.simpoints, t.weights and t.labels in, regions out. SimPoint
+# is not installed here, so its answer is written by hand, and every
+# expected region is worked out by hand from the profile below (the
+# comments show the arithmetic), never taken from the program.
+#
+# t/data/regions/prog.T.3.bb, thread 3, five slices (S = the marker
+# before slice i, "block x count"; the T lines give instructions, a
+# block's executions are them over its static instructions: block 1 has
+# 4, block 2 has 5, block 3 has 2, block 4 has 3):
+#
+#   marker 0  S: 0x401000 count 1  (block 1)         prog.c:10
+#   slice 0   T:1:8 :2:10 :3:2     20 instrs  b1 x2, b2 x2, b3 x1
+#   marker 1  S: 0x401010 count 3  (block 2)         prog.c:20
+#   slice 1   T:1:4 :2:10 :4:9     23 instrs  b1 x1, b2 x2, b4 x3
+#   marker 2  S: 0x401000 count 4  (block 1)
+#   slice 2   T:1:12 :3:8          20 instrs  b1 x3, b3 x4
+#   marker 3  S: 0x7f0000001000 count 4 (block 4, "/lib/lib c,x.so" at
+#             0x7f0000000000, offset 0x1000)     Unknown:0
+#   slice 3   T:2:5 :4:15          20 instrs  b2 x1, b4 x5
+#   marker 4  S: 0x401010 count 6  (block 2)
+#   slice 4   T:1:4 :2:5 :3:2      11 instrs  b1 x1, b2 x1, b3 x1
+#   marker 5  S: 0x401020 count 6  (block 3, the thread's last entry)
+#
+# 94 instructions in all; before slices 0..4: 0, 20, 43, 63, 83.
+# t.labels: slices 0..4 in clusters 1 0 1 2 0; t.simpoints: cluster 0 is
+# slice 1, cluster 1 slice 2, cluster 2 slice 3; weights 0.4 0.4 0.2.
+
+load test_helper
+
+R="$DATA/regions"
+
+dcfg_regions() { capture dcfg-regions "$@"; }
+
+# here: the hand-made files, named as SimPoint and dcfg-profile name them
+here() {
+	cp "$R"/prog.T.3.bb "$R"/t.simpoints "$R"/t.weights "$R"/t.labels .
+}
+
+HEADER='# comment,thread-id,region-id,start-pc, start-image-name, start-image-offset, start-pc-count,end-pc, end-image-name, end-image-offset, end-pc-count,end-pc-relative-count, region-length, region-weight, region-multiplier, region-type'
+
+@test "the region CSV, worked out by hand: markers, counts, lengths, weights, multipliers, warmups" {
+	here
+	dcfg_regions -s t.simpoints -w t.weights -l t.labels --warmup-factor 2 prog.T.3.bb
+	# Region 1 = cluster 0, slice 1: from marker 1 to marker 2. Icount 20,
+	# length 23. The end PC 0x401000 (block 1) runs once in slice 1 (4/4),
+	# and its marker's own execution makes 2: 4 = 3 before the region + 2.
+	# Cluster 0 holds slices 1 and 4: 23 + 11 = 34 instructions; multiplier
+	# 34 / 94 x 5 slices = 1.8085 -> 1.809.
+	# Region 2 = cluster 1, slice 2: markers 2 to 3; icount 43, length 20;
+	# block 4 does not run in slice 2: relative 0 + 1 = 1. Cluster 1 = slices
+	# 0 and 2, 40 instructions: 40 / 94 x 5 = 2.1277 -> 2.128.
+	# Region 3 = cluster 2, slice 3: markers 3 to 4; icount 63, length 20;
+	# block 2 once in slice 3 (5/5): relative 2. 20 / 94 x 5 = 1.0638 -> 1.064.
+	# Warmups of 2 slices, ids region + max cluster (2) + 2 = 5, 6, 7:
+	# region 1: only slice 0 is before it: from the run's start (count 0) to
+	# marker 1; block 2 runs twice in slice 0 (10/5), relative 3; 20 instrs.
+	# region 2: slices 0-1, from the start to marker 2: block 1 runs 8/4 + 4/4
+	# = 3 times, relative 4; 43 instrs. region 3: slices 1-2, markers 1 to 3:
+	# block 4 runs 9/3 = 3 times, relative 4; 23 + 20 = 43 instrs, icount 20.
+	expect_stdout <<-EOF
+		# Regions based on: prog.T.3.bb t.simpoints t.weights t.labels
+		$HEADER
+
+		# RegionId = 1 Slice = 1 Icount = 20 Length = 23 Weight = 0.40000 Multiplier = 1.809 ClusterSlicecount = 2 ClusterIcount = 34
+		#Start: pc : 0x401010 image: prog offset: 0x1010 absolute_count: 3  source-info: prog.c:20
+		#End: pc : 0x401000 image: prog offset: 0x1000 absolute_count: 4  relative_count: 2 source-info: prog.c:10
+		cluster 0 from slice 1,3,1,0x401010,prog,0x1010,3,0x401000,prog,0x1000,4,2,23,0.40000,1.809,simulation
+
+		# RegionId = 2 Slice = 2 Icount = 43 Length = 20 Weight = 0.40000 Multiplier = 2.128 ClusterSlicecount = 2 ClusterIcount = 40
+		#Start: pc : 0x401000 image: prog offset: 0x1000 absolute_count: 4  source-info: prog.c:10
+		#End: pc : 0x7f0000001000 image: lib\x20c\x2cx.so offset: 0x1000 absolute_count: 4  relative_count: 1 source-info: Unknown:0
+		cluster 1 from slice 2,3,2,0x401000,prog,0x1000,4,0x7f0000001000,lib\x20c\x2cx.so,0x1000,4,1,20,0.40000,2.128,simulation
+
+		# RegionId = 3 Slice = 3 Icount = 63 Length = 20 Weight = 0.20000 Multiplier = 1.064 ClusterSlicecount = 1 ClusterIcount = 20
+		#Start: pc : 0x7f0000001000 image: lib\x20c\x2cx.so offset: 0x1000 absolute_count: 4  source-info: Unknown:0
+		#End: pc : 0x401010 image: prog offset: 0x1010 absolute_count: 6  relative_count: 2 source-info: prog.c:20
+		cluster 2 from slice 3,3,3,0x7f0000001000,lib\x20c\x2cx.so,0x1000,4,0x401010,prog,0x1010,6,2,20,0.20000,1.064,simulation
+
+		# RegionId = 5 Slice = 0 Icount = 0 Length = 20 WarmupFactor = 1
+		#Start: pc : 0x401000 image: prog offset: 0x1000 absolute_count: 0  source-info: prog.c:10
+		#End: pc : 0x401010 image: prog offset: 0x1010 absolute_count: 3  relative_count: 3 source-info: prog.c:20
+		Warmup for regionid 1,3,5,0x401000,prog,0x1000,0,0x401010,prog,0x1010,3,3,20,0.00000,0.000,warmup:1
+
+		# RegionId = 6 Slice = 0 Icount = 0 Length = 43 WarmupFactor = 2
+		#Start: pc : 0x401000 image: prog offset: 0x1000 absolute_count: 0  source-info: prog.c:10
+		#End: pc : 0x401000 image: prog offset: 0x1000 absolute_count: 4  relative_count: 4 source-info: prog.c:10
+		Warmup for regionid 2,3,6,0x401000,prog,0x1000,0,0x401000,prog,0x1000,4,4,43,0.00000,0.000,warmup:2
+
+		# RegionId = 7 Slice = 1 Icount = 20 Length = 43 WarmupFactor = 2
+		#Start: pc : 0x401010 image: prog offset: 0x1010 absolute_count: 3  source-info: prog.c:20
+		#End: pc : 0x7f0000001000 image: lib\x20c\x2cx.so offset: 0x1000 absolute_count: 4  relative_count: 4 source-info: Unknown:0
+		Warmup for regionid 3,3,7,0x401010,prog,0x1010,3,0x7f0000001000,lib\x20c\x2cx.so,0x1000,4,4,43,0.00000,0.000,warmup:3
+
+		# Total instructions in 3 regions = 63
+		# Total instructions in workload = 94
+		# Total slices in workload = 5
+	EOF
+}
+
+# fields N < CSV: field N (from 0) of each data line
+fields() {
+	grep -v '^#' | grep . | cut -d, -f"$1"
+}
+
+@test "every rule of the spec's Region CSV: 16 fields, no space or comma inside one, the header, the comment lines" {
+	here
+	dcfg_regions -s t.simpoints -w t.weights -l t.labels --warmup-factor 2 prog.T.3.bb
+	[ "$status" -eq 0 ]
+	# the header line, exactly
+	grep -qxF "$HEADER" stdout
+	# 16 comma-separated fields on every data line; none but the comment
+	# (field 0: "cluster C from slice S", "Warmup for regionid R") holds a space
+	grep -v '^#' stdout | grep . > data
+	[ "$(wc -l < data)" -eq 6 ]
+	awk -F, 'NF != 16 { print "fields: " NF ": " $0; bad = 1 }
+	    { for (i = 2; i <= NF; i++) if ($i ~ /[ \t]/) { print "space in field " i - 1; bad = 1 } }
+	    END { exit bad }' data
+	# thread id from the profile's P: line, region ids cluster + 1, warmups after
+	[ "$(fields 2 < stdout | tr '\n' ' ')" = "3 3 3 3 3 3 " ]
+	[ "$(fields 3 < stdout | tr '\n' ' ')" = "1 2 3 5 6 7 " ]
+	# image names are basenames, offsets pc - image low (0x401010 - 0x400000)
+	[ "$(fields 5,6 < stdout | head -n 1)" = "prog,0x1010" ]
+	# types: simulation, then warmup:REGION
+	[ "$(fields 16 < stdout | tr '\n' ' ')" = "simulation simulation simulation warmup:1 warmup:2 warmup:3 " ]
+	# weights from t.weights, every one <= 1; warmups weigh 0
+	[ "$(fields 14 < stdout | tr '\n' ' ')" = "0.40000 0.40000 0.20000 0.00000 0.00000 0.00000 " ]
+	# three comment lines before each data line
+	awk '/^# RegionId = / { s = 1; next } s == 1 && /^#Start: pc / { s = 2; next }
+	    s == 2 && /^#End: pc / { s = 3; next }
+	    /^(cluster|Warmup)/ { if (s != 3) { print "no comments before " $0; bad = 1 } s = 0 }
+	    END { exit bad }' stdout
+}
+
+@test "the CSV as run-looppoint.py, gem5's LooppointCsvLoader, split.pc-csvfile.py and SDE read it" {
+	here
+	dcfg-regions -s t.simpoints -w t.weights -l t.labels --warmup-factor 2 -o regions.csv prog.T.3.bb
+	capture python3 "$BATS_TEST_DIRNAME/tools/regions-readers.py" regions.csv
+	# looppoint: id, start image offset count, end image offset count, multiplier;
+	# gem5: id, start pc count, end pc count relative, multiplier (decimal: 0x401010 =
+	# 4198416, 0x401000 = 4198400, 0x7f0000001000 = 139637976731648)
+	expect_stdout <<-'EOF'
+		simulation 1 prog 4112 3 prog 4096 4 1.809 gem5 1 4198416 3 4198400 4 2 1.809
+		simulation 2 prog 4096 4 lib\x20c\x2cx.so 4096 4 2.128 gem5 2 4198400 4 139637976731648 4 1 2.128
+		simulation 3 lib\x20c\x2cx.so 4096 4 prog 4112 6 1.064 gem5 3 139637976731648 4 4198416 6 2 1.064
+		warmup 5 prog 4096 0 prog 4112 3 0.0 gem5 1 4198400 0 4198416 3
+		warmup 6 prog 4096 0 prog 4096 4 0.0 gem5 2 4198400 0 4198400 4
+		warmup 7 prog 4112 3 lib\x20c\x2cx.so 4096 4 0.0 gem5 3 4198416 3 139637976731648 4
+	EOF
+}
+
+@test "relative counts agree with the markers' absolute counts (a second route)" {
+	here
+	dcfg-regions -s t.simpoints -w t.weights -l t.labels --warmup-factor 2 prog.T.3.bb > csv
+	# from the start of the run, the end PC's executions are its absolute count;
+	# when start and end are one PC, they are end count - start count + 1
+	awk -F, '!/^#/ && NF == 16 {
+		if ($7 == 0 && $12 != $11) { print "from the start: " $0; bad = 1 }
+		if ($7 > 0 && $4 == $8 && $12 != $11 - $7 + 1) { print "same pc: " $0; bad = 1 }
+		n++ } END { exit bad || n != 6 }' csv
+	# a region of a PC that is its own end: slice 3 starts with block 1's 7th
+	# entry (it runs twice there, block 4 four times), so block 2's next is its 5th
+	sed -e 's/^S: 0x7f0000001000 4 .*/S: 0x401000 7 \/usr\/bin\/prog 0x400000 + 0x1000 # \/src\/prog.c:10/' \
+	    -e 's/^T:2:5 :4:15$/T:1:8 :4:12/' -e 's/^S: 0x401010 6 /S: 0x401010 5 /' prog.T.3.bb > loop.bb
+	grep -c '0x401000 7\|^T:1:8 :4:12$\|0x401010 5 ' loop.bb | grep -qx 3
+	printf '2 0\n' > sp
+	printf '1 0\n' > w
+	dcfg_regions -s sp -w w loop.bb
+	# block 1 runs 3 times in slice 2 (12/4), from count 4: the 7th is the end, 7 - 4 + 1 = 4
+	grep -q '^cluster 0 from slice 2,3,1,0x401000,prog,0x1000,4,0x401000,prog,0x1000,7,4,20,1.00000,5.000,simulation$' stdout
+}
+
+@test "a region of the first slice starts at count 0, from the start of the run" {
+	here
+	printf '0 1\n1 0\n3 2\n' > t.simpoints
+	dcfg_regions -s t.simpoints -w t.weights -l t.labels prog.T.3.bb
+	# cluster 1 is slice 0: start pc of marker 0, count 0; icount 0; block 2 twice
+	# in slice 0 and its marker: relative 3, its absolute count
+	grep -qxF '# RegionId = 2 Slice = 0 Icount = 0 Length = 20 Weight = 0.40000 Multiplier = 2.128 ClusterSlicecount = 2 ClusterIcount = 40' stdout
+	grep -qxF '#Start: pc : 0x401000 image: prog offset: 0x1000 absolute_count: 0  source-info: prog.c:10' stdout
+	grep -qxF 'cluster 1 from slice 0,3,2,0x401000,prog,0x1000,0,0x401010,prog,0x1010,3,3,20,0.40000,2.128,simulation' stdout
+	# no warmup before it
+	dcfg_regions -s t.simpoints -w t.weights -l t.labels --warmup-factor 1 prog.T.3.bb
+	grep -qxF '# No warmup possible for regionid 2 with WarmupFactor 1' stdout
+	! grep -q 'warmup:2$' stdout
+	grep -q 'warmup:1$' stdout
+}
+
+@test "the last slice: its end is the profile's last marker, inside it, with a note" {
+	here
+	printf '4 0\n2 1\n3 2\n' > t.simpoints
+	dcfg_regions -s t.simpoints -w t.weights -l t.labels prog.T.3.bb
+	[ "$status" -eq 0 ]
+	# marker 5 (block 3, count 6) is the thread's last entry, in slice 4: block 3
+	# runs once there (2/2) and that is the marker itself: relative 1
+	grep -qxF 'cluster 0 from slice 4,3,1,0x401010,prog,0x1010,6,0x401020,prog,0x1020,6,1,11,0.40000,1.809,simulation' stdout
+	[ "$(cat stderr)" = "dcfg-regions: note: region 1 is the profile's last slice: it ends where the thread's last block starts, the profile's last marker" ]
+	# without that marker there is no end to stop at
+	grep -v '^S: 0x401020 ' prog.T.3.bb > nolast.bb
+	dcfg_regions -s t.simpoints -w t.weights nolast.bb
+	expect_error 'dcfg-regions: t.simpoints:1:1: slice 4 is the profile'"'"'s last, and nolast.bb has no marker after it'
+}
+
+@test "without t.labels the multiplier is weight x slices, and the cluster sums are left out" {
+	here
+	dcfg_regions -s t.simpoints -w t.weights prog.T.3.bb
+	# 0.4 x 5 = 2, 0.4 x 5 = 2, 0.2 x 5 = 1
+	[ "$(fields 15 < stdout | tr '\n' ' ')" = "2.000 2.000 1.000 " ]
+	grep -qxF '# RegionId = 1 Slice = 1 Icount = 20 Length = 23 Weight = 0.40000 Multiplier = 2.000' stdout
+	! grep -q Cluster stdout
+}
+
+@test "gem5's looppoint.json: the CSV's markers, relative counts and multipliers, warmups" {
+	here
+	dcfg_regions -s t.simpoints -w t.weights -l t.labels --warmup-factor 2 -f looppoint-json prog.T.3.bb
+	[ "$status" -eq 0 ]
+	# read as gem5's LooppointJsonLoader reads it, and compared with the CSV by the reader script
+	python3 - stdout <<-'PY' > json.view
+		import json, sys
+		d = json.load(open(sys.argv[1]))
+		for rid in d:
+		    r = d[rid]; s = r["simulation"]
+		    print(int(rid), int(s["start"]["pc"]), int(s["start"]["global"]), int(s["end"]["pc"]),
+		          int(s["end"]["global"]), int(s["end"]["relative"]), float(r["multiplier"]))
+		    if "warmup" in r:
+		        w = r["warmup"]
+		        print("warmup", int(rid), w["start"]["pc"], w["start"]["count"], w["end"]["pc"], w["end"]["count"])
+	PY
+	dcfg-regions -s t.simpoints -w t.weights -l t.labels --warmup-factor 2 -o csv prog.T.3.bb
+	python3 "$BATS_TEST_DIRNAME/tools/regions-readers.py" csv |
+	    awk '$1 == "simulation" { print $11, $12, $13, $14, $15, $16, $17 }
+	         $1 == "warmup" { print "warmup", $11, $12, $13, $14, $15 }' | sort > csv.view
+	sort json.view > json.sorted
+	diff csv.view json.sorted
+	[ "$(wc -l < csv.view)" -eq 6 ]
+}
+
+@test "SDE -control arguments: image+offset, counts, start left out from the run's start" {
+	here
+	printf '4 0\n0 1\n3 2\n' > t.simpoints
+	dcfg_regions -s t.simpoints -w t.weights -f sde-control prog.T.3.bb
+	# region 1 (slice 4): markers 4 and 5; region 2 (slice 0): from the start,
+	# so only the stop at marker 1; region 3 (slice 3): markers 3 and 4
+	cat > expected <<-'EOF'
+		-control start:address:prog+0x1010:count6:global -control stop:address:prog+0x1020:count6:global
+		-control stop:address:prog+0x1010:count3:global
+		-control start:address:lib\x20c\x2cx.so+0x1000:count4:global -control stop:address:prog+0x1010:count6:global
+	EOF
+	diff expected stdout
+}
+
+@test "an M: marker (no image): no_image and offset 0x0, and the absolute address for SDE" {
+	here
+	sed 's/^S: 0x7f0000001000 4 .*/M: 0x7f0000001000 4 no_image 0/' prog.T.3.bb > m.bb
+	printf '2 0\n' > sp
+	printf '1 0\n' > w
+	dcfg_regions -s sp -w w m.bb
+	grep -qxF 'cluster 0 from slice 2,3,1,0x401000,prog,0x1000,4,0x7f0000001000,no_image,0x0,4,1,20,1.00000,5.000,simulation' stdout
+	grep -qxF '#End: pc : 0x7f0000001000 image: no_image offset: 0x0 absolute_count: 4  relative_count: 1 source-info: Unknown:0' stdout
+	dcfg_regions -s sp -w w -f sde-control m.bb
+	[ "$(cat stdout)" = "-control start:address:prog+0x1000:count4:global -control stop:address:0x7f0000001000:count4:global" ]
+}
+
+@test "a PinPoints profile of another writer: no P:, no source, blanks anywhere, no trailer counts" {
+	{
+		echo 'S: 0x401000 1 /usr/bin/prog 0x400000 + 0x1000'
+		echo 'T:1:8   :2:10 : 3 : 2'
+		echo 'S:  0x401010 3 /usr/bin/prog 0x400000 + 0x1010'
+		echo 'T:1:4 :2:10'
+		echo 'S: 0x401000 4 /usr/bin/prog 0x400000 + 0x1000'
+		echo 'Block id: 1 0x401000:0x401009 static instructions: 4'
+		echo 'Block id: 2 0x401010:0x40101f static instructions: 5'
+		echo 'Block id: 3 0x401020:0x401027 static instructions: 2'
+	} > other.bb
+	printf '1 0\n0 1\n' > sp
+	printf '0.5 0\n0.5 1\n' > w
+	dcfg_regions -s sp -w w other.bb
+	expect_error 'dcfg-regions: other.bb: no P: line gives the thread (--thread TID does)'
+	dcfg_regions -s sp -w w --thread 9 other.bb
+	[ "$status" -eq 0 ]
+	# no "# file:line": source-info Unknown:0, the image and offset still known;
+	# slice 1 (14 instructions) ends at the profile's last marker, inside it:
+	# block 1 once (4/4), relative 1; 0.5 x 2 slices = 1
+	grep -qxF '#Start: pc : 0x401010 image: prog offset: 0x1010 absolute_count: 3  source-info: Unknown:0' stdout
+	grep -qxF 'cluster 0 from slice 1,9,1,0x401010,prog,0x1010,3,0x401000,prog,0x1000,4,1,14,0.50000,1.000,simulation' stdout
+	grep -qxF 'cluster 1 from slice 0,9,2,0x401000,prog,0x1000,0,0x401010,prog,0x1010,3,3,20,0.50000,1.000,simulation' stdout
+	# a P: line that says otherwise
+	here
+	dcfg_regions -s t.simpoints -w t.weights --thread 4 prog.T.3.bb
+	expect_error 'dcfg-regions: prog.T.3.bb: its P: line says thread 3, not 4'
+}
+
+@test "names are one word: spaces, commas, backslashes and controls escaped, as the profile's are unescaped" {
+	here
+	# the profile holds "/opt/a b,c\d<TAB>e.so" escaped as its writer does (" " only)
+	sed 's|/lib/lib\\x20c,x.so|/opt/a\\x20b,c\\\\d\\te.so|' prog.T.3.bb > names.bb
+	grep -qF '/opt/a\x20b,c\\d\te.so 0x7f0000000000' names.bb
+	printf '2 0\n' > sp
+	printf '1 0\n' > w
+	dcfg_regions -s sp -w w names.bb
+	grep -qF ',0x7f0000001000,a\x20b\x2cc\\d\te.so,0x1000,4,' stdout
+	grep -qF 'image: a\x20b\x2cc\\d\te.so offset' stdout
+	dcfg_regions -s sp -w w -f sde-control names.bb
+	grep -qF 'stop:address:a\x20b\x2cc\\d\te.so+0x1000:count4:global' stdout
+}
