@@ -304,3 +304,203 @@ fields() {
 	dcfg_regions -s sp -w w -f sde-control names.bb
 	grep -qF 'stop:address:a\x20b\x2cc\\d\te.so+0x1000:count4:global' stdout
 }
+
+@test "SimPoint's answer and the profile disagree: clusters missing or extra, a slice past the last, labels" {
+	here
+	printf '1 0\n2 1\n' > sp
+	dcfg_regions -s sp -w t.weights prog.T.3.bb
+	expect_error 'dcfg-regions: t.weights:3:5: cluster 2 is not in sp'
+	printf '1 0\n2 1\n3 2\n4 5\n' > sp
+	dcfg_regions -s sp -w t.weights prog.T.3.bb
+	expect_error 'dcfg-regions: sp:4:1: cluster 5 has no weight in t.weights'
+	printf '1 0\n2 1\n1 0\n' > sp
+	dcfg_regions -s sp -w t.weights prog.T.3.bb
+	expect_error 'dcfg-regions: sp:3:1: cluster 0 chosen twice'
+	printf '0.4 0\n0.4 1\n0.2 2\n0.2 1\n' > w
+	dcfg_regions -s t.simpoints -w w prog.T.3.bb
+	expect_error 'dcfg-regions: w:4:5: cluster 1 weighed twice'
+	printf '1 0\n5 1\n3 2\n' > sp
+	dcfg_regions -s sp -w t.weights prog.T.3.bb
+	expect_error 'dcfg-regions: sp:2:1: slice 5 is past the profile'"'"'s last (prog.T.3.bb has 5 slices, from 0)'
+	printf '1 0\n0 0.25\n1 0\n2 0\n' > l
+	dcfg_regions -s t.simpoints -w t.weights -l l prog.T.3.bb
+	expect_error 'dcfg-regions: l:5:1: 4 labels for the 5 slices of prog.T.3.bb'
+	printf '1 0\n1 0.25\n1 0\n2 0\n0 0\n' > l
+	dcfg_regions -s t.simpoints -w t.weights -l l prog.T.3.bb
+	expect_error 'dcfg-regions: t.simpoints:1:1: slice 1 is in cluster 1 in l, not 0'
+}
+
+@test "weights that do not add up to 1, or are no weight" {
+	here
+	printf '0.4 0\n0.3 1\n0.2 2\n' > w
+	dcfg_regions -s t.simpoints -w w prog.T.3.bb
+	expect_error 'dcfg-regions: w:3:1: the weights add up to 0.900000, not 1'
+	# SimPoint's 6 digits: 1/3 three times is close enough
+	printf '0.333333 0\n0.333333 1\n0.333333 2\n' > w
+	dcfg_regions -s t.simpoints -w w prog.T.3.bb
+	[ "$status" -eq 0 ]
+	grep -q ',0.33333,' stdout
+	for bad in 1.5 -0.1 nan inf 0x1p-1 . 1e 4,0; do
+		printf '%s 0\n0.4 1\n0.2 2\n' "$bad" > w
+		dcfg_regions -s t.simpoints -w w prog.T.3.bb
+		expect_error 'dcfg-regions: w:1:1: not a weight (0 to 1)'
+	done
+	printf '4e-1 0\n.4 1\n2E-1 2\n' > w
+	dcfg_regions -s t.simpoints -w w prog.T.3.bb
+	[ "$status" -eq 0 ]
+}
+
+@test "garbage, huge numbers and empty files are errors at their line and column" {
+	here
+	printf '1 0\nfoo 1\n' > sp
+	dcfg_regions -s sp -w t.weights prog.T.3.bb
+	expect_error 'dcfg-regions: sp:2:1: not a slice number'
+	printf '1 0\n2 x\n' > sp
+	dcfg_regions -s sp -w t.weights prog.T.3.bb
+	expect_error 'dcfg-regions: sp:2:3: not a cluster number (0 to 2147483647)'
+	printf '1 0\n2\n' > sp
+	dcfg_regions -s sp -w t.weights prog.T.3.bb
+	expect_error 'dcfg-regions: sp:2:2: two numbers expected, found one'
+	printf '1 0 7\n' > sp
+	dcfg_regions -s sp -w t.weights prog.T.3.bb
+	expect_error 'dcfg-regions: sp:1:5: two numbers expected, found more'
+	printf '18446744073709551616 0\n' > sp
+	dcfg_regions -s sp -w t.weights prog.T.3.bb
+	expect_error 'dcfg-regions: sp:1:1: not a slice number'
+	printf '18446744073709551615 0\n' > sp
+	printf '1 0\n' > w
+	dcfg_regions -s sp -w w prog.T.3.bb
+	expect_error 'dcfg-regions: sp:1:1: slice 18446744073709551615 is past any profile'"'"'s slices'
+	printf '1 2147483648\n' > sp
+	dcfg_regions -s sp -w t.weights prog.T.3.bb
+	expect_error 'dcfg-regions: sp:1:3: not a cluster number (0 to 2147483647)'
+	: > empty
+	dcfg_regions -s empty -w t.weights prog.T.3.bb
+	expect_error 'dcfg-regions: empty:1:1: no simulation point: the file is empty'
+	dcfg_regions -s t.simpoints -w empty prog.T.3.bb
+	expect_error 'dcfg-regions: empty:1:1: no weight: the file is empty'
+	dcfg_regions -s t.simpoints -w t.weights -l empty prog.T.3.bb
+	expect_error 'dcfg-regions: empty:1:1: no label: the file is empty'
+	dcfg_regions -s t.simpoints -w t.weights empty
+	expect_error 'dcfg-regions: empty:1:1: no slice (T line): not a profile'
+	dcfg_regions -s t.simpoints -w t.weights missing.bb
+	expect_error_like '^dcfg-regions: missing.bb: '
+}
+
+# broken SED-SCRIPT: the profile with one edit, through dcfg-regions
+broken() {
+	sed "$1" prog.T.3.bb > bad.bb
+	! cmp -s prog.T.3.bb bad.bb
+	dcfg_regions -s t.simpoints -w t.weights bad.bb
+}
+
+@test "a broken profile: every line checked, at its line and column" {
+	here
+	broken 's/^T:1:12 :3:8$/T:1:12 :3:8 junk/'
+	expect_error 'dcfg-regions: bad.bb:17:13: ":" expected'
+	broken 's/^T:2:5 :4:15$/T:2:5 :4:18446744073709551616/'
+	expect_error 'dcfg-regions: bad.bb:21:10: not an instruction count below 2^64'
+	broken 's/^T:2:5 :4:15$/T:2:5 :4:18446744073709551615/'
+	expect_error 'dcfg-regions: bad.bb:21:10: the slice'"'"'s instructions pass 2^64'
+	broken 's/^T:2:5 :4:15$/T/'
+	expect_error 'dcfg-regions: bad.bb:21:1: an empty T line (SimPoint stops reading at one)'
+	broken '/^S: 0x401000 4 /d'
+	expect_error 'dcfg-regions: bad.bb:16:1: the slice before has no end marker (S: or M: line)'
+	broken '6d'
+	expect_error 'dcfg-regions: bad.bb:8:1: no marker (S: or M: line) before the first T line'
+	broken '10p'
+	expect_error 'dcfg-regions: bad.bb:11:1: a second marker after a T line'
+	broken 's/^S: 0x401010 3 /S: 0x401010 0 /'
+	expect_error 'dcfg-regions: bad.bb:10:16: not an execution count (1 or more)'
+	broken 's/^S: 0x401010 3 \/usr\/bin\/prog 0x400000 + 0x1010/S: 0x401010 3 \/usr\/bin\/prog 0x400000 + 0x1011/'
+	expect_error 'dcfg-regions: bad.bb:10:46: the offset is not the PC minus the image'"'"'s low address'
+	broken 's/^S: 0x401010 3 .*/S: 0x401010 3 \/usr\/bin\/prog 0x400000/'
+	expect_error 'dcfg-regions: bad.bb:10:1: an S: line has 7 or 9 words: S: 0xPC COUNT IMAGE 0xLOW + 0xOFFSET # FILE:LINE'
+	broken 's/^S: 0x401010 3 /S: 401010 3 /'
+	expect_error 'dcfg-regions: bad.bb:10:4: not a PC (0x...)'
+	broken 's/^Dynamic instruction count 94/Dynamic instruction count 95/'
+	expect_error 'dcfg-regions: bad.bb:27:27: the T lines add up to 94 instructions, not this'
+	broken 's/^Block id: 3 0x401020:0x401027/Block id: 3 0x401027:0x401020/'
+	expect_error 'dcfg-regions: bad.bb:32:13: not an address range 0xSTART:0xEND'
+	broken 's/^Block id: 3 /Block id: 2 /'
+	expect_error 'dcfg-regions: bad.bb:32:1: block id 2 listed twice'
+	broken 's/static instructions: 5 /static instructions: 0 /'
+	expect_error 'dcfg-regions: bad.bb:31:39: not a number of static instructions (1 or more)'
+	broken 's/static instructions: 4 /static instructions: 3 /'
+	expect_error 'dcfg-regions: bad.bb:30:1: slice 1 gives block 1 4 instructions, not a multiple of its 3'
+	broken '/^Block id: 1 /d'
+	expect_error 'dcfg-regions: bad.bb:14:1: the marker'"'"'s PC 0x401000 is in no Block id line'
+	broken 's/^S: 0x401000 4 /S: 0x401000 1 /'
+	expect_error 'dcfg-regions: bad.bb:14:1: the vectors give the marker'"'"'s PC 2 executions since slice 1, more than its count'
+	broken 's/^SliceSize: 20/Slice size 20/'
+	expect_error 'dcfg-regions: bad.bb:29:1: not a line of a profile (T, S:, M:, P:, C:, G:, Block id:, Dynamic, SliceSize:, End of bb, #)'
+	broken '$a\
+T:1:4'
+	expect_error 'dcfg-regions: bad.bb:35:1: a line after End of bb'
+	broken 's/^P: 3/P: 3\nP: 4/'
+	expect_error 'dcfg-regions: bad.bb:3:4: a second P: line with another thread id'
+	broken 's/^SliceSize: 20/S: 0x401000 9 no_image 0/'
+	expect_error 'dcfg-regions: bad.bb:29:1: a second marker after a T line'
+}
+
+@test "-o: the file is written whole or not at all; an input is never overwritten" {
+	here
+	dcfg-regions -s t.simpoints -w t.weights -o regions.csv prog.T.3.bb
+	dcfg-regions -s t.simpoints -w t.weights prog.T.3.bb > direct.csv
+	cmp regions.csv direct.csv
+	# an error leaves the old file as it was, and no temporary behind
+	printf 'garbage\n' > sp
+	dcfg_regions -s sp -w t.weights -o regions.csv prog.T.3.bb
+	expect_error 'dcfg-regions: sp:1:8: two numbers expected, found one'
+	cmp regions.csv direct.csv
+	[ "$(ls -A | grep -c 'regions.csv.')" -eq 0 ]
+	for f in prog.T.3.bb t.simpoints t.weights t.labels; do
+		cp "$f" before
+		dcfg_regions -s t.simpoints -w t.weights -l t.labels -o "$f" prog.T.3.bb
+		expect_error "dcfg-regions: $f: the output is also an input ($f); refusing to write over it"
+		cmp before "$f"
+	done
+	dcfg_regions -s t.simpoints -w t.weights -o /dev/full prog.T.3.bb
+	[ "$status" -eq 2 ]
+	grep -q '^dcfg-regions: /dev/full: .*No space left on device' stderr
+	# standard input for one of them
+	# standard input for one of them (named "-" in the first line)
+	sed 1d direct.csv > body
+	dcfg-regions -s t.simpoints -w t.weights - < prog.T.3.bb | sed 1d | cmp - body
+	dcfg-regions -s - -w t.weights prog.T.3.bb < t.simpoints | sed 1d | cmp - body
+	dcfg-regions -s t.simpoints -w t.weights prog.T.3.bb | head -n 1 > first
+	[ "$(cat first)" = '# Regions based on: prog.T.3.bb t.simpoints t.weights' ]
+}
+
+@test "usage errors" {
+	here
+	dcfg_regions -w t.weights prog.T.3.bb
+	[ "$status" -eq 2 ]
+	[ "$(head -n 1 stderr)" = 'dcfg-regions: --simpoints FILE and --weights FILE are needed' ]
+	dcfg_regions -s t.simpoints -w t.weights
+	[ "$(head -n 1 stderr)" = 'dcfg-regions: one PROFILE expected' ]
+	dcfg_regions -s t.simpoints -w t.weights --format xml prog.T.3.bb
+	[ "$(head -n 1 stderr)" = 'dcfg-regions: --format xml: csv, looppoint-json or sde-control' ]
+	dcfg_regions -s t.simpoints -w t.weights --warmup-factor 0 prog.T.3.bb
+	[ "$(head -n 1 stderr)" = 'dcfg-regions: --warmup-factor 0: a number of slices, 1 or more' ]
+	dcfg_regions -s t.simpoints -w t.weights --warmup-factor 1 -f sde-control prog.T.3.bb
+	[ "$(head -n 1 stderr)" = 'dcfg-regions: --warmup-factor has no -control form: use the CSV or looppoint-json' ]
+	dcfg_regions -s t.simpoints -w t.weights --thread x prog.T.3.bb
+	[ "$(head -n 1 stderr)" = 'dcfg-regions: --thread x: a thread id' ]
+	dcfg_regions -s - -w - prog.T.3.bb
+	[ "$status" -eq 2 ]
+	[ "$(head -n 1 stderr)" = 'dcfg-regions: only one input can be standard input' ]
+	[ ! -s stdout ]
+	dcfg_regions --help
+	[ "$status" -eq 0 ]
+	grep -q '^usage: dcfg-regions ' stdout
+	dcfg_regions -V
+	grep -q '^dcfg-regions (dcfg-tools) ' stdout
+}
+
+@test "the man page is clean" {
+	command -v mandoc > /dev/null || skip "mandoc is not installed"
+	run mandoc -Tlint -Wwarning "$BATS_TEST_DIRNAME/../man/man1/dcfg-regions.1"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ -z "$output" ]
+}

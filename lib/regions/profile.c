@@ -99,6 +99,7 @@ vector(struct reader *r, char *s, struct dcfg_error *err)
 {
 	struct dcfg_rg_profile *p = r->p;
 	uint64_t slice = p->n_slices, sum = 0, v[2];
+	size_t value_at = 0;
 	int keep = keep_slice(r, slice);
 	size_t i = 1, first = p->n_pairs, k, n;
 
@@ -120,6 +121,7 @@ vector(struct reader *r, char *s, struct dcfg_error *err)
 				i++;
 			for (n = 0; s[i + n] >= '0' && s[i + n] <= '9'; n++)
 				;
+			value_at = i;
 			if (dcfg_rg_dec(s + i, n, &v[k]) < 0)
 				return at(r, i + 1, err, k ? "not an instruction count below 2^64" :
 				    "not a block id below 2^64");
@@ -128,7 +130,7 @@ vector(struct reader *r, char *s, struct dcfg_error *err)
 				i++;
 		}
 		if (sum > UINT64_MAX - v[1])
-			return at(r, i, err, "the slice's instructions pass 2^64");
+			return at(r, value_at + 1, err, "the slice's instructions pass 2^64");
 		sum += v[1];
 		if (keep) {
 			if (dcfg_reserve((void **)&p->pairs, &p->pairs_cap, p->n_pairs + 1,
