@@ -411,9 +411,9 @@ broken() {
 	broken '10p'
 	expect_error 'dcfg-regions: bad.bb:11:1: a second marker after a T line'
 	broken 's/^S: 0x401010 3 /S: 0x401010 0 /'
-	expect_error 'dcfg-regions: bad.bb:10:16: not an execution count (1 or more)'
+	expect_error 'dcfg-regions: bad.bb:10:13: not an execution count (1 or more)'
 	broken 's/^S: 0x401010 3 \/usr\/bin\/prog 0x400000 + 0x1010/S: 0x401010 3 \/usr\/bin\/prog 0x400000 + 0x1011/'
-	expect_error 'dcfg-regions: bad.bb:10:46: the offset is not the PC minus the image'"'"'s low address'
+	expect_error 'dcfg-regions: bad.bb:10:40: the offset is not the PC minus the image'"'"'s low address'
 	broken 's/^S: 0x401010 3 .*/S: 0x401010 3 \/usr\/bin\/prog 0x400000/'
 	expect_error 'dcfg-regions: bad.bb:10:1: an S: line has 7 or 9 words: S: 0xPC COUNT IMAGE 0xLOW + 0xOFFSET # FILE:LINE'
 	broken 's/^S: 0x401010 3 /S: 401010 3 /'
@@ -425,7 +425,7 @@ broken() {
 	broken 's/^Block id: 3 /Block id: 2 /'
 	expect_error 'dcfg-regions: bad.bb:32:1: block id 2 listed twice'
 	broken 's/static instructions: 5 /static instructions: 0 /'
-	expect_error 'dcfg-regions: bad.bb:31:39: not a number of static instructions (1 or more)'
+	expect_error 'dcfg-regions: bad.bb:31:52: not a number of static instructions (1 or more)'
 	broken 's/static instructions: 4 /static instructions: 3 /'
 	expect_error 'dcfg-regions: bad.bb:30:1: slice 1 gives block 1 4 instructions, not a multiple of its 3'
 	broken '/^Block id: 1 /d'
@@ -503,4 +503,75 @@ T:1:4'
 	run mandoc -Tlint -Wwarning "$BATS_TEST_DIRNAME/../man/man1/dcfg-regions.1"
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	[ -z "$output" ]
+}
+
+# examples PAGE [SECTION]: each literal block of PAGE's EXAMPLES (or of
+# SECTION) that starts with "$ ", its lines ended by "%%": commands ("$ "
+# lines) with their continuation lines (after "\e" or "|" at the end)
+# joined, \e made "\" and \& nothing.
+examples() {
+	awk -v section="${2:-EXAMPLES}" '
+	    /^\.S[hs] / { on = (substr($0, 5) == section) }
+	    on && /^\.Bd -literal/ { block = 1; first = 1; cont = 0; next }
+	    block && /^\.Ed/ { block = 0; print "%%"; next }
+	    block {
+		line = $0
+		gsub(/\\&/, "", line)
+		if (first && line !~ /^\$ /) { block = 0; next }
+		if (line ~ /^\$ /) cmd = 1
+		more = cmd && line ~ /(\\e|\|)$/
+		if (more) sub(/ *\\e$/, " ", line)
+		if (more && line ~ /\|$/) line = line " "
+		gsub(/\\e/, "\\", line)
+		if (cont) sub(/^ +/, "", line)
+		printf "%s%s", line, (more ? "" : "\n")
+		cont = more; first = 0
+		if (!more) cmd = 0
+	    }' "$1"
+}
+
+@test "the man page's examples, run in t/data/regions" {
+	man="$BATS_TEST_DIRNAME/../man/man1/dcfg-regions.1"
+	here
+	examples "$man" > blocks
+	[ "$(grep -c '^%%$' blocks)" -eq 3 ]
+	n=0
+	while IFS= read -r cmd; do
+		cmd=${cmd#\$ }
+		: > want
+		while IFS= read -r l && [ "$l" != "%%" ]; do printf '%s\n' "$l" >> want; done
+		sh -c "$cmd" > got 2> err
+		diff want got || { echo "example: $cmd"; return 1; }
+		[ ! -s err ]
+		n=$((n + 1))
+	done < blocks
+	[ "$n" -eq 3 ]
+}
+
+@test "the man page's recipe: its last step on the hand-made files" {
+	man="$BATS_TEST_DIRNAME/../man/man1/dcfg-regions.1"
+	here
+	examples "$man" "Sampled simulation in three steps" > steps
+	[ "$(wc -l < steps)" -eq 4 ]
+	sed -i 's/^\$ //' steps
+	grep -q '^dcfg-expand prog.trace.json.bz2 | dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 100000000 -o prog$' steps
+	grep -q '^simpoint -loadFVFile prog.T.0.bb .* -saveSimpoints t.simpoints -saveSimpointWeights t.weights -saveLabels t.labels$' steps
+	# the third step, as the page gives it, on a thread-0 profile (the hand-made one, renamed)
+	sed 's/^P: 3$/P: 0/' prog.T.3.bb > prog.T.0.bb
+	sh -c "$(sed -n 3p steps)"
+	dcfg-regions -s t.simpoints -w t.weights -l t.labels prog.T.3.bb | sed 1d |
+	    sed 's/^\(cluster [0-9]* from slice [0-9]*\),3,/\1,0,/' > want
+	sed 1d prog.pinpoints.csv | diff want -
+}
+
+@test "the man page's recipe from the start, with dcfg-profile and SimPoint" {
+	command -v dcfg-profile > /dev/null || skip "dcfg-profile is not built in this tree"
+	command -v simpoint > /dev/null || skip "SimPoint is not installed (the recipe's second step)"
+	man="$BATS_TEST_DIRNAME/../man/man1/dcfg-regions.1"
+	examples "$man" "Sampled simulation in three steps" | sed -e '$d' -e 's/^\$ //' \
+	    -e 's/100000000/2000/' > steps
+	cp "$DATA/sample/prog.trace.json.bz2" .
+	gzip -dc "$DATA/sample/prog.dcfg.json.gz" | bzip2 > prog.dcfg.json.bz2
+	sh -e steps
+	awk -F, '!/^#/ && NF { if (NF != 16) exit 1; n++ } END { exit n == 0 }' prog.pinpoints.csv
 }
