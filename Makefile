@@ -62,14 +62,14 @@ TEST_TOOLS = $(BUILD)/t/lookup $(BUILD)/t/gen-trace $(BUILD)/t/gen-pair \
 # every reproducer kept in t/fuzz-regressions and every seed. The
 # structure-aware mutator (t/fuzz/mutate*.c) is linked into the libFuzzer
 # builds without coverage instrumentation, and into fuzz-mutate for tests.
-FUZZ_TARGETS = dcfg trace stream sequence convert merge routes
+FUZZ_TARGETS = dcfg trace stream sequence convert merge routes regions
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= -1
 CHECK_FUZZ_SECONDS ?= 20
 FUZZ_CC  ?= clang
 FUZZ_SAN  = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_DEFS = -DFUZZ_DATA='"$(CURDIR)/t/data"'
-FUZZ_MUT  = t/fuzz/mutate.c t/fuzz/mutate-text.c
+FUZZ_MUT  = t/fuzz/mutate.c t/fuzz/mutate-text.c t/fuzz/mutate-lines.c
 FUZZ_MUT_H = t/fuzz/mutate.h t/fuzz/mutate-text.h
 FUZZ_MUT_OBJ = $(FUZZ_MUT:t/fuzz/%.c=build-fuzz/%.o)
 

@@ -139,9 +139,11 @@ span(const struct dcfg_rg_profile *p, const uint64_t *before, uint64_t first, ui
 	s->length = before[last + 1] - before[first];
 	if (executions(p, s->end, first, last, &s->relative, err) < 0)
 		return -1;
-	if (last + 1 < p->n_slices)
+	if (last + 1 < p->n_slices && s->relative < UINT64_MAX)
 		s->relative++;
-	if (s->relative > s->end->count)
+	else if (last + 1 < p->n_slices)
+		s->relative = 0;   /* 2^64 executions: more than any count, refused below */
+	if (s->relative > s->end->count || (s->relative == 0 && last + 1 < p->n_slices))
 		return dcfg_error_at(err, p->path, s->end->line, 1,
 		    "the vectors give the marker's PC %llu executions since slice %llu, more than its count",
 		    (unsigned long long)s->relative, (unsigned long long)first);

@@ -159,7 +159,8 @@ dcfg_rg_name(const char *s, int basename)
 		r[j++] = c;
 	}
 	r[j] = '\0';
-	if (basename && (slash = strrchr(r, '/')) != NULL)
+	/* a path that ends in "/" keeps it all: an empty name would be no word */
+	if (basename && (slash = strrchr(r, '/')) != NULL && slash[1] != '\0')
 		memmove(r, slash + 1, strlen(slash + 1) + 1);
 	return r;
 }
