@@ -92,7 +92,7 @@ put sp-missing '1 0\n2 1\n'
 seed refused-cluster-missing "$p" "$tmp/sp-missing" "$w" "$l"
 put sp-extra '1 0\n2 1\n3 2\n4 3\n'
 seed refused-cluster-extra "$p" "$tmp/sp-extra" "$w" "$l"
-put sp-past '1 0\n5 1\n3 2\n'
+put sp-past '1 0\n9 1\n3 2\n'
 seed refused-slice-past "$p" "$tmp/sp-past" "$w" "$l"
 put sp-last '1 0\n2 1\n4 2\n'
 seed refused-last-no-marker "$tmp/short" "$tmp/sp-last" "$w"
