@@ -267,7 +267,8 @@ finish(struct reader *r, struct dcfg_error *err)
 		return dcfg_error_at(err, r->path, r->dyn_line, r->dyn_col,
 		    "the T lines add up to %llu instructions, not this",
 		    (unsigned long long)p->total);
-	qsort(p->blocks, p->n_blocks, sizeof *p->blocks, by_id);
+	if (p->n_blocks > 0)   /* qsort of no array is undefined */
+		qsort(p->blocks, p->n_blocks, sizeof *p->blocks, by_id);
 	for (i = 1; i < p->n_blocks; i++)
 		if (p->blocks[i].id == p->blocks[i - 1].id)
 			return dcfg_error_at(err, r->path,
