@@ -412,6 +412,7 @@ count() {
 		esac
 	done
 	# the shapes: each seed's first part is the profile
+	local top=$PWD
 	cd "$SEEDS/regions"
 	grep -lq '^M: 0x' ok-*
 	grep -Eq '^S: 0x[0-9a-f]+ [0-9]+ [^ ]+ 0x[0-9a-f]+ \+ 0x[0-9a-f]+$' ok-no-source
@@ -424,9 +425,9 @@ count() {
 	for f in ok-*; do
 		n=$(wc -c < "$f")
 		echo "format $((n % 3)) warmup $((n / 3 % 3)) thread $((n / 9 % 2))"
-	done > options
+	done > "$top/options"
 	for want in 'format 0' 'format 1' 'format 2' 'warmup 0' 'warmup 1' 'warmup 2' 'thread 0' 'thread 1'; do
-		grep -q "$want" options || { echo "no ok seed with $want"; cat options; return 1; }
+		grep -q "$want" "$top/options" || { echo "no ok seed with $want"; cat "$top/options"; return 1; }
 	done
 }
 
