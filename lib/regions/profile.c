@@ -17,7 +17,7 @@ struct reader {
 	unsigned long line;
 	size_t next_want, next_range;
 	int in_blocks, ended;
-	int has_dyn;
+	int has_dyn, max_id_seen;
 	uint64_t dyn;
 	unsigned long dyn_line, dyn_col;
 };
@@ -93,6 +93,49 @@ keep_slice(struct reader *r, uint64_t slice)
 	return r->next_range < p->n_ranges && p->ranges[r->next_range].lo <= slice;
 }
 
+static size_t
+id_hash(uint64_t id, size_t cap)
+{
+	return (size_t)((id * UINT64_C(0x9e3779b97f4a7c15)) >> 17) & (cap - 1);
+}
+
+static int
+idset_has(const struct dcfg_rg_idset *s, uint64_t id)
+{
+	size_t i;
+
+	if (s->cap == 0)
+		return 0;
+	for (i = id_hash(id, s->cap); s->slot[i] != 0; i = (i + 1) & (s->cap - 1))
+		if (s->slot[i] == id + 1)
+			return 1;
+	return 0;
+}
+
+/* Adds ID (below 2^64 - 1: the caller keeps that one apart). 0, or -1 out of memory. */
+static int
+idset_add(struct dcfg_rg_idset *s, uint64_t id)
+{
+	size_t i;
+
+	if (2 * (s->n + 1) > s->cap) {
+		struct dcfg_rg_idset g = { .cap = s->cap ? 2 * s->cap : 64 };
+		if ((g.slot = calloc(g.cap, sizeof *g.slot)) == NULL)
+			return -1;
+		for (i = 0; i < s->cap; i++)
+			if (s->slot[i] != 0)
+				idset_add(&g, s->slot[i] - 1);
+		free(s->slot);
+		*s = g;
+	}
+	for (i = id_hash(id, s->cap); s->slot[i] != 0; i = (i + 1) & (s->cap - 1))
+		if (s->slot[i] == id + 1)
+			return 0;
+	s->slot[i] = id + 1;
+	s->n++;
+	return 0;
+}
+
 /* T:ID:VALUE :ID:VALUE ... (blanks anywhere between the parts) */
 static int
 vector(struct reader *r, char *s, struct dcfg_error *err)
@@ -132,6 +175,10 @@ vector(struct reader *r, char *s, struct dcfg_error *err)
 		if (sum > UINT64_MAX - v[1])
 			return at(r, value_at + 1, err, "the slice's instructions pass 2^64");
 		sum += v[1];
+		if (v[0] == UINT64_MAX)
+			r->max_id_seen = 1;
+		else if (idset_add(&p->seen, v[0]) < 0)
+			return oom(r, err);
 		if (keep) {
 			if (dcfg_reserve((void **)&p->pairs, &p->pairs_cap, p->n_pairs + 1,
 			    sizeof *p->pairs) < 0)
@@ -160,7 +207,7 @@ static int
 block(struct reader *r, struct dcfg_rg_tok *t, size_t n, struct dcfg_error *err)
 {
 	struct dcfg_rg_profile *p = r->p;
-	struct dcfg_rg_block b = { .line = r->line };
+	struct dcfg_rg_block b = { .line = r->line, .count = UINT64_MAX };
 	char *colon;
 
 	r->in_blocks = 1;
@@ -176,6 +223,11 @@ block(struct reader *r, struct dcfg_rg_tok *t, size_t n, struct dcfg_error *err)
 		return at(r, t[3].col, err, "not an address range 0xSTART:0xEND");
 	if (dcfg_rg_dec(t[6].s, t[6].len, &b.instrs) < 0 || b.instrs == 0)
 		return at(r, t[6].col, err, "not a number of static instructions (1 or more)");
+	/* "block count: N": how often the thread entered it, which the vectors must show */
+	if (n >= 10 && strcmp(t[7].s, "block") == 0 && strcmp(t[8].s, "count:") == 0 &&
+	    dcfg_rg_dec(t[9].s, t[9].len, &b.count) < 0)
+		return at(r, t[9].col, err, "not a block count");
+	b.in_vectors = b.id == UINT64_MAX ? r->max_id_seen : idset_has(&p->seen, b.id);
 	if (dcfg_reserve((void **)&p->blocks, &p->blocks_cap, p->n_blocks + 1, sizeof *p->blocks) < 0)
 		return oom(r, err);
 	p->blocks[p->n_blocks++] = b;
@@ -315,5 +367,6 @@ dcfg_rg_profile_free(struct dcfg_rg_profile *p)
 	free(p->pairs);
 	free(p->kept);
 	free(p->blocks);
+	free(p->seen.slot);
 	memset(p, 0, sizeof *p);
 }

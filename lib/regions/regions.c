@@ -98,6 +98,12 @@ executions(const struct dcfg_rg_profile *p, const struct dcfg_rg_marker *m, uint
 		if (blk->start > m->pc || blk->end < m->pc)
 			continue;
 		found++;
+		if (!blk->in_vectors && blk->count != 0 && blk->count != UINT64_MAX)
+			return dcfg_error_at(err, p->path, blk->line, 1,
+			    "the marker's PC 0x%llx is in block %llu, which ran %llu times but is in no "
+			    "T line (an image left out of the vectors): its executions in a region are unknown",
+			    (unsigned long long)m->pc, (unsigned long long)blk->id,
+			    (unsigned long long)blk->count);
 		for (i = 0; i < p->n_kept; i++) {
 			const struct dcfg_rg_kept *k = &p->kept[i];
 			if (k->slice < lo || k->slice > hi)

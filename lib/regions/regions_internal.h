@@ -34,7 +34,15 @@ struct dcfg_rg_marker {
 
 struct dcfg_rg_block {
 	uint64_t id, start, end, instrs;
+	uint64_t count;             /* its "block count:", or UINT64_MAX when the line has none */
+	int in_vectors;             /* its id is in some T line */
 	unsigned long line;
+};
+
+/* The ids met in the T lines: open addressing, id + 1 stored (0 is empty). */
+struct dcfg_rg_idset {
+	uint64_t *slot;
+	size_t cap, n;
 };
 
 struct dcfg_rg_pair {
@@ -72,6 +80,7 @@ struct dcfg_rg_profile {
 	struct dcfg_rg_block *blocks;     /* sorted by id once read */
 	size_t n_blocks, blocks_cap;
 	uint64_t total;             /* the sum of every T line */
+	struct dcfg_rg_idset seen;
 };
 
 /* Tokens of a line split on blanks; each NUL-terminated in place. */
