@@ -595,3 +595,27 @@ examples() {
 	dcfg_regions -s t.simpoints -w t.weights nocount.bb
 	[ "$status" -eq 0 ]
 }
+
+@test "overlapping blocks: the marker counts the entries of the block that starts at its PC" {
+	here
+	# block 9 (8 instructions, 0x400ff0-0x40100f) holds 0x401000 too; it runs once in slice 1
+	sed -e 's/^T:1:4 :2:10 :4:9$/T:1:4 :2:10 :4:9 :9:8/' \
+	    -e 's/^Dynamic instruction count 94$/Dynamic instruction count 102/' \
+	    -e 's/^SliceSize: 20$/SliceSize: 20\nBlock id: 9 0x400ff0:0x40100f static instructions: 8 block count: 1 block size: 32/' \
+	    prog.T.3.bb > overlap.bb
+	printf '1 0\n' > sp
+	printf '1 0\n' > w
+	# region of slice 1, ending at block 1's 4th entry: block 1 once in it, and the
+	# marker: 2, block 9 left out (31 instructions now)
+	dcfg_regions -s sp -w w overlap.bb
+	grep -q '^cluster 0 from slice 1,3,1,0x401010,prog,0x1010,3,0x401000,prog,0x1000,4,2,31,' stdout
+	# with no block starting at 0x401000, the blocks that hold it count, as
+	# pcregions.py takes them: block 9 once, and the marker: 2
+	grep -v '^Block id: 1 ' overlap.bb > inside.bb
+	dcfg_regions -s sp -w w inside.bb
+	grep -q '^cluster 0 from slice 1,3,1,0x401010,prog,0x1010,3,0x401000,prog,0x1000,4,2,31,' stdout
+	# block 9 three times instead: 3 + 1
+	sed 's/ :9:8$/ :9:24/; s/^Dynamic instruction count 102$/Dynamic instruction count 118/' inside.bb > inside3.bb
+	dcfg_regions -s sp -w w inside3.bb
+	grep -q '^cluster 0 from slice 1,3,1,0x401010,prog,0x1010,3,0x401000,prog,0x1000,4,4,47,' stdout
+}

@@ -91,11 +91,18 @@ executions(const struct dcfg_rg_profile *p, const struct dcfg_rg_marker *m, uint
     uint64_t hi, uint64_t *n, struct dcfg_error *err)
 {
 	size_t i, j, b, found = 0;
+	int starts = 0;
 
+	/*
+	 * The blocks that start at the PC, whose entries the marker counts; or,
+	 * when none does (another writer's marker), every block that holds it.
+	 */
+	for (b = 0; b < p->n_blocks && !starts; b++)
+		starts = p->blocks[b].start == m->pc;
 	*n = 0;
 	for (b = 0; b < p->n_blocks; b++) {
 		const struct dcfg_rg_block *blk = &p->blocks[b];
-		if (blk->start > m->pc || blk->end < m->pc)
+		if (starts ? blk->start != m->pc : blk->start > m->pc || blk->end < m->pc)
 			continue;
 		found++;
 		if (!blk->in_vectors && blk->count != 0 && blk->count != UINT64_MAX)
