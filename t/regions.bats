@@ -619,3 +619,29 @@ examples() {
 	dcfg_regions -s sp -w w inside3.bb
 	grep -q '^cluster 0 from slice 1,3,1,0x401010,prog,0x1010,3,0x401000,prog,0x1000,4,4,47,' stdout
 }
+
+@test "the man page's diagnostics are what dcfg-regions says" {
+	man="$BATS_TEST_DIRNAME/../man/man1/dcfg-regions.1"
+	# the messages of the page, wrapped lines joined
+	awk '/^\.Sh DIAGNOSTICS/ { on = 1 } /^\.Sh SEE ALSO/ { on = 0 }
+	    on && /^\.Bd -literal/ { b = 1; next } on && /^\.Ed/ { b = 0; if (l != "") print l; l = ""; next }
+	    b { if ($0 ~ /^    /) { sub(/^ +/, " "); l = l $0 } else { if (l != "") print l; l = $0 } }' "$man" |
+	    sed "s/\\\\(aq/'/g" > page
+	[ "$(wc -l < page)" -eq 5 ]
+	here
+	{
+		printf '1 0\n2 1\n' > t.simpoints
+		dcfg-regions -s t.simpoints -w t.weights prog.T.3.bb
+		printf '1 0\n2 1\n3 2\n4 5\n' > t.simpoints
+		dcfg-regions -s t.simpoints -w t.weights prog.T.3.bb
+		printf '1 0\n5 1\n3 2\n' > t.simpoints
+		dcfg-regions -s t.simpoints -w t.weights prog.T.3.bb
+		printf '1 0\n2 1\n3 2\n' > t.simpoints
+		printf '0.4 0\n0.3 1\n0.2 2\n' > t.weights
+		dcfg-regions -s t.simpoints -w t.weights prog.T.3.bb
+		cp "$R/t.weights" .
+		sed -i 's/^T:2:5 :4:15$/T/' prog.T.3.bb
+		dcfg-regions -s t.simpoints -w t.weights prog.T.3.bb
+	} 2> said > /dev/null || true
+	diff page said
+}
