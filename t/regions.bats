@@ -645,3 +645,17 @@ examples() {
 	} 2> said > /dev/null || true
 	diff page said
 }
+
+@test "the -control arguments are the CSV's markers (two routes to one answer)" {
+	here
+	for sp in '1 0\n2 1\n3 2\n' '0 1\n4 0\n3 2\n'; do
+		printf "$sp" > t.simpoints
+		dcfg-regions -s t.simpoints -w t.weights -f sde-control prog.T.3.bb > sde 2> /dev/null
+		dcfg-regions -s t.simpoints -w t.weights prog.T.3.bb 2> /dev/null |
+		    awk -F, '/^cluster / {
+			s = $7 == 0 ? "" : "-control start:address:" $5 "+" $6 ":count" $7 ":global "
+			print s "-control stop:address:" $9 "+" $10 ":count" $11 ":global" }' > from-csv
+		[ "$(wc -l < sde)" -eq 3 ]
+		diff from-csv sde
+	done
+}
