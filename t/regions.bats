@@ -671,9 +671,13 @@ each_slice_its_cluster() {
 
 @test "regions of dcfg-profile's profiles, checked by walking the expanded trace" {
 	command -v dcfg-profile > /dev/null || skip "dcfg-profile is not built in this tree"
-	local S="$DATA/sample" tid
-	dcfg-expand "$S/prog.trace.json.bz2" | dcfg-profile --dcfg "$S/prog.dcfg.json.gz" --slice-size 2000 -o prog
+	local S="$DATA/sample" tid rule
 	dcfg-expand "$S/prog.trace.json.bz2" | dcfg-blocks --dcfg "$S/prog.dcfg.json.gz" > blocks
+	for rule in '' --loop-aligned; do
+	rm -f prog.T.*.bb
+	# shellcheck disable=SC2086
+	dcfg-expand "$S/prog.trace.json.bz2" |
+	    dcfg-profile --dcfg "$S/prog.dcfg.json.gz" --slice-size 3000 $rule -o prog
 	for tid in 0 1; do
 		[ -f "prog.T.$tid.bb" ]
 		each_slice_its_cluster "prog.T.$tid.bb"
@@ -710,5 +714,6 @@ each_slice_its_cluster() {
 			if (checked < 10) { print "only " checked " regions"; bad = 1 }
 			exit bad
 		    }' blocks
+	done
 	done
 }
