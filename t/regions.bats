@@ -674,46 +674,46 @@ each_slice_its_cluster() {
 	local S="$DATA/sample" tid rule
 	dcfg-expand "$S/prog.trace.json.bz2" | dcfg-blocks --dcfg "$S/prog.dcfg.json.gz" > blocks
 	for rule in '' --loop-aligned; do
-	rm -f prog.T.*.bb
-	# shellcheck disable=SC2086
-	dcfg-expand "$S/prog.trace.json.bz2" |
-	    dcfg-profile --dcfg "$S/prog.dcfg.json.gz" --slice-size 3000 $rule -o prog
-	for tid in 0 1; do
-		[ -f "prog.T.$tid.bb" ]
-		each_slice_its_cluster "prog.T.$tid.bb"
-		dcfg-regions -s t.simpoints -w t.weights --warmup-factor 3 "prog.T.$tid.bb" > regions.csv 2> /dev/null
-		# the second method: the thread's block entries (a block with instructions) in
-		# order; a marker (pc, n) is the n-th entry at pc, count 0 the thread's start.
-		# A region from marker A to marker B holds the entries from A up to B, B left
-		# out unless B is the thread's last entry (the last slice's end); its relative
-		# count is the entries at B's pc from A to B, B included.
-		slices=$(sed -n 's/^# Total slices in workload = //p' regions.csv)
-		awk -F'\t' -v tid="$tid" -v csv=regions.csv -v slices="$slices" '
-		    /^# thread / { on = ($0 == "# thread " tid); next }
-		    /^#/ || !on || $7 == "-" || $7 == 0 { next }
-		    { n++; pc[n] = $3; ins[n] = $7; seen[$3]++; at[$3 " " seen[$3]] = n }
-		    END {
-			while ((getline l < csv) > 0) {
-			    if (l ~ /^# RegionId/) { split(l, h, " "); icount = h[10]; continue }
-			    if (l ~ /^#/ || l == "") continue
-			    split(l, f, ",")
-			    a = f[7] == 0 ? 1 : at[f[4] " " f[7]]; b = at[f[8] " " f[11]]
-			    if (a == "" || b == "") { print "no such entry: " l; bad = 1; continue }
-			    split(f[1], c, " ")
-			    last = f[16] == "simulation" && c[5] == slices - 1
-			    len = 0; rel = 0; before = 0
-			    for (i = 1; i < a; i++) before += ins[i]
-			    for (i = a; i < b || (i == b && last); i++) len += ins[i]
-			    for (i = a; i <= b; i++) if (pc[i] == f[8]) rel++
-			    if (len != f[13] || rel != f[12] || before != icount) {
-				printf "region %s: length %s relative %s icount %s, walked %d %d %d\n",
-				    f[3], f[13], f[12], icount, len, rel, before; bad = 1
-			    }
-			    checked++
-			}
-			if (checked < 10) { print "only " checked " regions"; bad = 1 }
-			exit bad
-		    }' blocks
-	done
+		rm -f prog.T.*.bb
+		# shellcheck disable=SC2086
+		dcfg-expand "$S/prog.trace.json.bz2" |
+		    dcfg-profile --dcfg "$S/prog.dcfg.json.gz" --slice-size 3000 $rule -o prog
+		for tid in 0 1; do
+			[ -f "prog.T.$tid.bb" ]
+			each_slice_its_cluster "prog.T.$tid.bb"
+			dcfg-regions -s t.simpoints -w t.weights --warmup-factor 3 "prog.T.$tid.bb" > regions.csv 2> /dev/null
+			# the second method: the thread's block entries (a block with instructions) in
+			# order; a marker (pc, n) is the n-th entry at pc, count 0 the thread's start.
+			# A region from marker A to marker B holds the entries from A up to B, B left
+			# out unless B is the thread's last entry (the last slice's end); its relative
+			# count is the entries at B's pc from A to B, B included.
+			slices=$(sed -n 's/^# Total slices in workload = //p' regions.csv)
+			awk -F'\t' -v tid="$tid" -v csv=regions.csv -v slices="$slices" '
+			    /^# thread / { on = ($0 == "# thread " tid); next }
+			    /^#/ || !on || $7 == "-" || $7 == 0 { next }
+			    { n++; pc[n] = $3; ins[n] = $7; seen[$3]++; at[$3 " " seen[$3]] = n }
+			    END {
+				while ((getline l < csv) > 0) {
+				    if (l ~ /^# RegionId/) { split(l, h, " "); icount = h[10]; continue }
+				    if (l ~ /^#/ || l == "") continue
+				    split(l, f, ",")
+				    a = f[7] == 0 ? 1 : at[f[4] " " f[7]]; b = at[f[8] " " f[11]]
+				    if (a == "" || b == "") { print "no such entry: " l; bad = 1; continue }
+				    split(f[1], c, " ")
+				    last = f[16] == "simulation" && c[5] == slices - 1
+				    len = 0; rel = 0; before = 0
+				    for (i = 1; i < a; i++) before += ins[i]
+				    for (i = a; i < b || (i == b && last); i++) len += ins[i]
+				    for (i = a; i <= b; i++) if (pc[i] == f[8]) rel++
+				    if (len != f[13] || rel != f[12] || before != icount) {
+					printf "region %s: length %s relative %s icount %s, walked %d %d %d\n",
+					    f[3], f[13], f[12], icount, len, rel, before; bad = 1
+				    }
+				    checked++
+				}
+				if (checked < 10) { print "only " checked " regions"; bad = 1 }
+				exit bad
+			    }' blocks
+		done
 	done
 }
