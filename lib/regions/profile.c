@@ -48,10 +48,11 @@ marker(struct reader *r, struct dcfg_rg_tok *t, size_t n, struct dcfg_error *err
 	if (p->n_markers != p->n_slices)
 		return at(r, 1, err, p->n_slices == 0 ? "a second marker before the first T line" :
 		    "a second marker after a T line");
-	if (n < 3 || dcfg_rg_hex(t[1].s, t[1].len, &m.pc) < 0)
+	if (n < 2 || dcfg_rg_hex(t[1].s, t[1].len, &m.pc) < 0)
 		return at(r, n < 2 ? t[0].col + t[0].len : t[1].col, err, "not a PC (0x...)");
-	if (dcfg_rg_dec(t[2].s, t[2].len, &m.count) < 0 || m.count == 0)
-		return at(r, t[2].col, err, "not an execution count (1 or more)");
+	if (n < 3 || dcfg_rg_dec(t[2].s, t[2].len, &m.count) < 0 || m.count == 0)
+		return at(r, n < 3 ? t[1].col + t[1].len : t[2].col, err,
+		    "not an execution count (1 or more)");
 	if (s) {
 		if (n != 7 && n != 9)
 			return at(r, n > 9 ? t[9].col : 1, err,
