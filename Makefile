@@ -11,7 +11,7 @@ CFLAGS   ?= -O2 -g
 # lib/ is grouped by concept (README, Library). A header of the same group is
 # included by its bare name, one of another group by GROUP/NAME.h, and the
 # public ones (include/dcfg) as <dcfg/NAME.h>, as a user includes them.
-LIB_DIRS  = common dcfg trace stream info expand count encode convert check cli
+LIB_DIRS  = common dcfg trace stream info expand count encode convert check regions cli
 DCFG_CFLAGS = -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L \
               -DDCFG_VERSION='"$(VERSION)"' -Iinclude -Ilib -pthread
 DCFG_LIBS = -lyajl -lz -lbz2 -pthread
@@ -35,7 +35,7 @@ LDFLAGS  += -fsanitize=address,undefined
 endif
 
 CMDS     = dcfg-info dcfg-expand dcfg-encode dcfg-edges dcfg-blocks dcfg-count dcfg-check \
-           dcfg-convert
+           dcfg-convert dcfg-regions
 LIB_SRC  = $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c))
 # lib/cli is the commands' glue, never installed: the commands and test
 # tools link it from libdcfg-cli.a, in front of libdcfg.a, which holds the
@@ -62,14 +62,14 @@ TEST_TOOLS = $(BUILD)/t/lookup $(BUILD)/t/gen-trace $(BUILD)/t/gen-pair \
 # every reproducer kept in t/fuzz-regressions and every seed. The
 # structure-aware mutator (t/fuzz/mutate*.c) is linked into the libFuzzer
 # builds without coverage instrumentation, and into fuzz-mutate for tests.
-FUZZ_TARGETS = dcfg trace stream sequence convert merge routes
+FUZZ_TARGETS = dcfg trace stream sequence convert merge routes regions
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= -1
 CHECK_FUZZ_SECONDS ?= 20
 FUZZ_CC  ?= clang
 FUZZ_SAN  = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_DEFS = -DFUZZ_DATA='"$(CURDIR)/t/data"'
-FUZZ_MUT  = t/fuzz/mutate.c t/fuzz/mutate-text.c
+FUZZ_MUT  = t/fuzz/mutate.c t/fuzz/mutate-text.c t/fuzz/mutate-lines.c
 FUZZ_MUT_H = t/fuzz/mutate.h t/fuzz/mutate-text.h
 FUZZ_MUT_OBJ = $(FUZZ_MUT:t/fuzz/%.c=build-fuzz/%.o)
 

@@ -148,6 +148,7 @@ for name in "$@"; do
 	sequence) cp "$top"/t/fuzz/seeds/sequence/* "$seeds"/ ;;
 	merge) seed_merge "$seeds" ;;
 	routes) seed_routes "$seeds" ;;
+	regions) cp "$top"/t/fuzz/seeds/regions/* "$seeds"/ ;;
 	esac
 	log=$fb/fuzz-$name.log
 	set -- -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb="$rss" \

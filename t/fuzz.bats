@@ -47,7 +47,7 @@ expect_shapes() {
 
 @test "every kept reproducer replays cleanly through its target" {
 	local t files
-	for t in dcfg trace stream sequence convert merge routes; do
+	for t in dcfg trace stream sequence convert merge routes regions; do
 		mapfile -t files < <(regressions "$t")
 		[ "${#files[@]}" -eq 0 ] || replay "$t" "${files[@]}"
 	done
@@ -391,4 +391,55 @@ count() {
 		mutate dcfg "$f" 100
 		mutate sequence "$f" 100
 	done
+}
+
+@test "the regions seeds are what t/fuzz/seeds-regions.sh writes" {
+	sh "$BATS_TEST_DIRNAME/fuzz/seeds-regions.sh" made
+	diff -r "$SEEDS/regions" made
+}
+
+@test "the regions seeds: every shape, the legal ones read to the end, the others refused" {
+	local f n
+	replay regions "$SEEDS"/regions/*
+	for f in "$SEEDS"/regions/*; do
+		FUZZ_REGIONS_SHOW=1 capture fuzz-regions "$f"
+		[ "$status" -eq 0 ] || { show; return 1; }
+		n=$(grep -c '^refused: ' stdout || true)
+		case "${f##*/}" in
+		ok-*) [ "$n" -eq 0 ] || { echo "${f##*/}: refused"; cat stdout; return 1; }
+		      grep -q '^cluster 0 from slice ' stdout ;;
+		*) [ "$n" -ge 1 ] || { echo "${f##*/}: accepted"; return 1; } ;;
+		esac
+	done
+	# the shapes: each seed's first part is the profile
+	local top=$PWD
+	cd "$SEEDS/regions"
+	grep -lq '^M: 0x' ok-*
+	grep -Eq '^S: 0x[0-9a-f]+ [0-9]+ [^ ]+ 0x[0-9a-f]+ \+ 0x[0-9a-f]+$' ok-no-source
+	grep -q "$(printf '\t')" ok-blanks
+	! grep -q '^P: ' ok-no-p
+	grep -q '\\\\' ok-names && grep -q "$(printf '\302\240')" ok-names
+	grep -q '^S: 0xffffffffffffffff 18446744073709551615 ' ok-limits
+	[ "$(grep -c '^%%$' ok-no-labels)" -eq 2 ] && [ "$(grep -c '^%%$' ok-labels)" -eq 3 ]
+	# the target's options come from the size: every format, warmup factor and --thread
+	for f in ok-*; do
+		n=$(wc -c < "$f")
+		echo "format $((n % 3)) warmup $((n / 3 % 3)) thread $((n / 9 % 2))"
+	done > "$top/options"
+	for want in 'format 0' 'format 1' 'format 2' 'warmup 0' 'warmup 1' 'warmup 2' 'thread 0' 'thread 1'; do
+		grep -q "$want" "$top/options" || { echo "no ok seed with $want"; cat "$top/options"; return 1; }
+	done
+}
+
+@test "the line moves: each kind made, and what they make replays cleanly" {
+	mutate lines "$SEEDS/regions/ok-labels" 600
+	local m
+	for m in line-deleted line-duplicated line-moved number-boundary number-other blank name cut bytes; do
+		[ -n "$(moved "$m")" ] || { echo "no $m move"; return 1; }
+	done
+	# a moved line lands in another part: the parts are still four, or three
+	for f in $(moved line-moved); do
+		[ "$(grep -c '^%%$' "$f")" -le 3 ]
+	done
+	replay regions out/*
 }

@@ -2,7 +2,7 @@
  * fuzz-mutate: the structure-aware moves (mutate.h) outside libFuzzer, for
  * the tests.
  *
- *   fuzz-mutate trace|dcfg|sequence FILE FIRST COUNT DIR
+ *   fuzz-mutate trace|dcfg|sequence|lines FILE FIRST COUNT DIR
  *
  * applies one move with each seed FIRST .. FIRST+COUNT-1 to FILE, writes
  * the result to DIR/SEED and prints "SEED MOVE" for each. libFuzzer's byte
@@ -38,8 +38,8 @@ main(int argc, char **argv)
 	FILE *f;
 
 	if (argc != 6 || (strcmp(argv[1], "trace") && strcmp(argv[1], "dcfg") &&
-	    strcmp(argv[1], "sequence"))) {
-		fprintf(stderr, "usage: fuzz-mutate trace|dcfg|sequence FILE FIRST COUNT DIR\n");
+	    strcmp(argv[1], "sequence") && strcmp(argv[1], "lines"))) {
+		fprintf(stderr, "usage: fuzz-mutate trace|dcfg|sequence|lines FILE FIRST COUNT DIR\n");
 		return 2;
 	}
 	if ((f = fopen(argv[2], "rb")) == NULL) {
@@ -54,6 +54,8 @@ main(int argc, char **argv)
 		memcpy(buf, orig, size);
 		if (argv[1][0] == 's')
 			n = fuzz_mutate_sequence(buf, size, sizeof buf, (unsigned)i);
+		else if (argv[1][0] == 'l')
+			n = fuzz_mutate_lines(buf, size, sizeof buf, (unsigned)i);
 		else
 			n = fuzz_mutate_json(buf, size, sizeof buf, (unsigned)i,
 			    argv[1][0] == 't' ? FUZZ_TRACE : FUZZ_DCFG);

@@ -33,6 +33,9 @@ size_t fuzz_mutate_json(uint8_t *data, size_t size, size_t max, unsigned int see
 /* One move on a fuzz-sequence input ("#COUNT FIRST", KEY=VALUE lines, the sequence). */
 size_t fuzz_mutate_sequence(uint8_t *data, size_t size, size_t max, unsigned int seed);
 
+/* One move on line-oriented text (the regions target's files, joined by "%%" lines). */
+size_t fuzz_mutate_lines(uint8_t *data, size_t size, size_t max, unsigned int seed);
+
 /* The name of the last move made, for fuzz-mutate. */
 const char *fuzz_mutate_last(void);
 

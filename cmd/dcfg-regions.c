@@ -1,0 +1,120 @@
+/* dcfg-regions: simulation regions from a profile and SimPoint's answer. */
+#include <stdio.h>
+#include <string.h>
+
+#include "regions/regions.h"
+#include "common/textlines.h"
+#include "cli/stagecli.h"
+
+static const char *prog = "dcfg-regions";
+static const char help[] =
+    "usage: dcfg-regions -s T.SIMPOINTS -w T.WEIGHTS [-l T.LABELS] [--warmup-factor W]\n"
+    "                    [--format csv|looppoint-json|sde-control] [--thread TID]\n"
+    "                    [-o FILE] PROFILE\n"
+    "Write the regions SimPoint chose from a per-thread profile (.bb): the region\n"
+    "CSV of PinPoints and LoopPoint, gem5's looppoint.json, or SDE -control arguments.\n"
+    "  -s, --simpoints FILE   SimPoint's -saveSimpoints file (SLICE CLUSTER lines)\n"
+    "  -w, --weights FILE     SimPoint's -saveSimpointWeights file (WEIGHT CLUSTER)\n"
+    "  -l, --labels FILE      SimPoint's -saveLabels file, for exact multipliers\n"
+    "      --warmup-factor W  a warmup region of W slices before each region\n"
+    "  -f, --format FORMAT    csv (default), looppoint-json or sde-control\n"
+    "      --thread TID       the thread id, for a profile without a P: line\n"
+    "  -o, --output FILE      write to FILE\n"
+    "  -h, --help             print this help\n"
+    "  -V, --version          print the version\n";
+
+static void
+note(void *ctx, const char *message)
+{
+	(void)ctx;
+	fprintf(stderr, "%s: note: %s\n", prog, message);
+}
+
+static int
+usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", prog);
+	fprintf(stderr, fmt, arg ? DCFG_CLI_SHOWN(arg) : "");
+	fprintf(stderr, "\n%s", help);
+	return DCFG_EXIT_USAGE;
+}
+
+static int
+number(const char *s, uint64_t *v)
+{
+	return dcfg_textlines_number(s, strlen(s), v);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "simpoints", required_argument, NULL, 's' },
+		{ "weights", required_argument, NULL, 'w' },
+		{ "labels", required_argument, NULL, 'l' },
+		{ "warmup-factor", required_argument, NULL, 'W' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "thread", required_argument, NULL, 'T' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct dcfg_regions_files f = { 0 };
+	struct dcfg_regions_options o = { .note = note };
+	const char *out_path = NULL;
+	struct dcfg_cli_io io;
+	struct dcfg_error err;
+	int c, rc, stdin_users = 0;
+
+	if ((rc = dcfg_cli_start()) != DCFG_EXIT_OK)
+		return rc;
+	while ((c = getopt_long(argc, argv, "s:w:l:f:o:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's': f.simpoints = optarg; break;
+		case 'w': f.weights = optarg; break;
+		case 'l': f.labels = optarg; break;
+		case 'o': out_path = optarg; break;
+		case 'W':
+			if (number(optarg, &o.warmup_factor) < 0 || o.warmup_factor == 0)
+				return usage("--warmup-factor %s: a number of slices, 1 or more", optarg);
+			break;
+		case 'T':
+			if (number(optarg, &o.thread) < 0)
+				return usage("--thread %s: a thread id", optarg);
+			o.has_thread = 1;
+			break;
+		case 'f':
+			if (dcfg_regions_format_by_name(optarg, &o.format) < 0)
+				return usage("--format %s: csv, looppoint-json or sde-control", optarg);
+			break;
+		case 'h':
+			fputs(help, stdout);
+			return DCFG_EXIT_OK;
+		case 'V':
+			printf("%s (dcfg-tools) %s\n", prog, DCFG_VERSION);
+			return DCFG_EXIT_OK;
+		default:
+			fputs(help, stderr);
+			return DCFG_EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1)
+		return usage("one PROFILE expected%s", NULL);
+	f.profile = argv[optind];
+	if (f.simpoints == NULL || f.weights == NULL)
+		return usage("--simpoints FILE and --weights FILE are needed%s", NULL);
+	if (o.warmup_factor > 0 && o.format == DCFG_REGIONS_SDE_CONTROL)
+		return usage("--warmup-factor has no -control form: use the CSV or looppoint-json%s", NULL);
+	stdin_users = !strcmp(f.profile, "-") + !strcmp(f.simpoints, "-") + !strcmp(f.weights, "-") +
+	    (f.labels && !strcmp(f.labels, "-"));
+	if (stdin_users > 1)
+		return usage("only one input can be standard input%s", NULL);
+	if (dcfg_cli_check_output(prog, out_path,
+	    (const char *[]){ f.profile, f.simpoints, f.weights, f.labels }, 4) < 0)
+		return DCFG_EXIT_USAGE;
+	if (dcfg_cli_setup(&io, prog, NULL, 0, out_path, DCFG_PROGRESS_OFF) < 0)
+		return DCFG_EXIT_USAGE;
+	rc = dcfg_regions_run(&f, &o, io.out, &err);
+	return dcfg_cli_finish(&io, rc, &err, 0);
+}

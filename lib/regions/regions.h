@@ -1,0 +1,48 @@
+/*
+ * dcfg-regions: simulation regions from a per-thread profile (the .bb that
+ * dcfg-profile(1) or PinPoints writes) and SimPoint's answer (t.simpoints,
+ * t.weights, t.labels): the region CSV of PinPoints and LoopPoint, gem5's
+ * looppoint.json, or SDE's -control arguments (dcfg-regions(1)). It needs
+ * no DCFG: every input is text.
+ */
+#ifndef DCFG_REGIONS_H
+#define DCFG_REGIONS_H
+
+#include <stdint.h>
+
+#include <dcfg/error.h>
+#include "common/output.h"
+
+enum dcfg_regions_format {
+	DCFG_REGIONS_CSV,
+	DCFG_REGIONS_LOOPPOINT_JSON,
+	DCFG_REGIONS_SDE_CONTROL
+};
+
+struct dcfg_regions_files {
+	const char *profile, *simpoints, *weights;
+	const char *labels;          /* NULL: none */
+};
+
+struct dcfg_regions_options {
+	enum dcfg_regions_format format;
+	uint64_t warmup_factor;      /* slices of warmup before each region; 0: none */
+	int has_thread;              /* thread id for a profile without a P: line */
+	uint64_t thread;
+	/* Called with a note for standard error (a chosen last slice); may be NULL. */
+	void (*note)(void *ctx, const char *message);
+	void *note_ctx;
+};
+
+/*
+ * Reads the four files and writes the regions to OUT. 0, or -1 with ERR
+ * set (FILE:LINE:COLUMN of the first thing wrong); nothing is written
+ * before every input has been read and checked.
+ */
+int dcfg_regions_run(const struct dcfg_regions_files *files,
+    const struct dcfg_regions_options *o, struct dcfg_output *out, struct dcfg_error *err);
+
+/* "csv", "looppoint-json", "sde-control": 0 with *F set, or -1. */
+int dcfg_regions_format_by_name(const char *name, enum dcfg_regions_format *f);
+
+#endif

@@ -1,0 +1,162 @@
+/*
+ * dcfg-regions: the input is a profile, t.simpoints, t.weights and
+ * (optionally) t.labels, one after another, each ended by a line "%%";
+ * each goes into a file of its own. The format, the warmup factor and
+ * --thread come from the input's size. Every way these hand-editable
+ * files can break must be an error, never a crash, a hang or a wrong
+ * region; and what is written must keep the readers' rules: the oracle
+ * reads a region CSV back and checks that every data line has 16 fields,
+ * none but the first holding a blank, a weight <= 1 and a relative count
+ * no larger than the end's absolute count (abort: a finding).
+ * FUZZ_REGIONS_SHOW=1 prints each CSV it checks, and each refusal.
+ */
+#include "fuzz.h"
+
+#include <string.h>
+
+#include "regions/regions.h"
+
+#define FILES 4
+
+static int fd[FILES + 1] = { -1, -1, -1, -1, -1 };
+static char path[FILES + 1][64];
+
+static const char *
+put(int k, const uint8_t *data, size_t len)
+{
+	size_t done = 0;
+
+	if (fd[k] < 0) {
+		if ((fd[k] = memfd_create("fuzz-regions", 0)) < 0)
+			abort();
+		snprintf(path[k], sizeof path[k], "/proc/self/fd/%d", fd[k]);
+	}
+	if (ftruncate(fd[k], 0) < 0)
+		abort();
+	while (done < len) {
+		ssize_t w = pwrite(fd[k], data + done, len - done, (off_t)done);
+		if (w <= 0)
+			abort();
+		done += (size_t)w;
+	}
+	return path[k];
+}
+
+static unsigned long long
+number(const char *s)
+{
+	return strtoull(s, NULL, 10);
+}
+
+/* The oracle: the CSV in fd[FILES], line by line. */
+static void
+check_csv(void)
+{
+	static char buf[1 << 20];
+	ssize_t n = pread(fd[FILES], buf, sizeof buf - 1, 0);
+	char *line, *next, *f[17];
+	int k;
+
+	if (n < 0)
+		abort();
+	buf[n] = '\0';
+	if (getenv("FUZZ_REGIONS_SHOW"))
+		fputs(buf, stdout);
+	for (line = buf; *line; line = next) {
+		next = strchr(line, '\n');
+		if (next == NULL)
+			abort();   /* a last line without its newline */
+		*next++ = '\0';
+		if (line[0] == '#' || line[0] == '\0')
+			continue;
+		for (k = 0, f[0] = line; k < 16; k++) {
+			char *comma = strchr(f[k], ',');
+			if (comma == NULL)
+				break;
+			*comma = '\0';
+			f[k + 1] = comma + 1;
+		}
+		if (k != 15 || strchr(f[15], ',') != NULL) {
+			fprintf(stderr, "fuzz-regions: a data line with %d fields\n", k + 1);
+			abort();
+		}
+		for (k = 1; k < 16; k++)
+			if (strpbrk(f[k], " \t\r") != NULL || f[k][0] == '\0') {
+				fprintf(stderr, "fuzz-regions: field %d is \"%s\"\n", k, f[k]);
+				abort();
+			}
+		if (strtod(f[13], NULL) > 1 || number(f[11]) > number(f[10])) {
+			fprintf(stderr, "fuzz-regions: weight %s, relative %s of %s\n", f[13], f[11], f[10]);
+			abort();
+		}
+	}
+}
+
+static void
+run(const struct dcfg_regions_files *files, struct dcfg_regions_options *o,
+    enum dcfg_regions_format format)
+{
+	static struct dcfg_output out;
+	struct dcfg_error err;
+	uint64_t warmup = o->warmup_factor;
+
+	o->format = format;
+	if (format == DCFG_REGIONS_SDE_CONTROL)
+		o->warmup_factor = 0;
+	put(FILES, (const uint8_t *)"", 0);
+	if (dcfg_output_open(&out, path[FILES], &err) < 0)
+		abort();
+	if (dcfg_regions_run(files, o, &out, &err) < 0) {
+		if (getenv("FUZZ_REGIONS_SHOW"))
+			printf("refused: %s:%lu:%lu: %s\n", err.file, err.line, err.column, err.message);
+		dcfg_output_discard(&out);
+	} else {
+		if (dcfg_output_close(&out, &err) < 0)
+			abort();
+		if (format == DCFG_REGIONS_CSV)
+			check_csv();
+	}
+	o->warmup_factor = warmup;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct dcfg_regions_options o = { .format = (enum dcfg_regions_format)(size % 3),
+	    .warmup_factor = size / 3 % 3, .has_thread = size / 9 % 2, .thread = 3 };
+	const char *names[FILES] = { NULL, NULL, NULL, NULL };
+	struct dcfg_regions_files files;
+	size_t at = 0, n = 0;
+
+	while (n < FILES && (at < size || n < 3)) {
+		const uint8_t *end = NULL, *p;
+		size_t len;
+		for (p = data + at; p + 3 <= data + size; p++)
+			if (p[0] == '%' && p[1] == '%' && p[2] == '\n' && (p == data + at || p[-1] == '\n')) {
+				end = p;
+				break;
+			}
+		len = (size_t)((end ? end : data + size) - (data + at));
+		names[n] = put((int)n, data + at, len);
+		n++;
+		at += len + (end ? 3 : 0);
+		if (end == NULL && n >= 3)
+			break;
+	}
+	files = (struct dcfg_regions_files){ names[0], names[1], names[2], names[3] };
+	/* the CSV, checked by the oracle; then the format the size picks */
+	run(&files, &o, DCFG_REGIONS_CSV);
+	if (o.format != DCFG_REGIONS_CSV)
+		run(&files, &o, o.format);
+	return 0;
+}
+
+#ifdef FUZZ_MUTATOR
+#include "mutate.h"
+
+size_t
+LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned int seed)
+{
+	return fuzz_mutate_lines(data, size, max, seed);
+}
+#endif
