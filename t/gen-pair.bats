@@ -264,6 +264,10 @@ JQ_EDGE_TARGETS='
 	for seed in 3 13; do
 		rm -rf p
 		gen-pair --seed "$seed" --threads 3 --edges 40000 p > /dev/null
+		# a DCFG and a trace that dcfg-check accepts
+		dcfg-encode --dcfg p/prog.dcfg.json -o p/prog.trace.json p/prog.edges
+		dcfg_check p/prog.dcfg.json p/prog.trace.json
+		[ "$status" -eq 0 ] && [ "$(cat stdout)" = "0 errors, 0 warnings" ] || { cat stdout stderr; false; }
 		# PARENT_LOOP_HEAD_NODE_ID (0 or left out: none) is the head of the
 		# smallest other loop of the routine whose LOOP_NODE_IDS hold this
 		# loop's head, and that loop holds all of this one's nodes
