@@ -18,6 +18,7 @@ ranks='
 3 encode
 3 convert
 3 check
+3 profile
 4 cli
 '
 find lib include -name '*.[ch]' | sort | while read -r file; do
