@@ -301,3 +301,12 @@ S: 0x400530 1 hello-world 0x400000 + 0x530 # hello-world.c:7' | sed 's/^# Unfilt
 	wrong w.bb --slice-size 20
 	grep -q 'layout: the file ends where End of bb should be' stdout
 }
+
+@test "--none TID: a thread whose blocks are all excluded should have no profile" {
+	check --none 1 --exclude-image hello-world --exclude-image ld-linux-x86-64.so.2 "$D" "$S"
+	[ "$status" -eq 0 ] && [ ! -s stdout ]
+	# thread 1 enters 14 blocks of hello-world (#1-#14 in the table above)
+	check --none 1 --exclude-image ld-linux-x86-64.so.2 "$D" "$S"
+	[ "$status" -eq 1 ]
+	grep -qx "profile-check: $S: thread 1 enters 14 blocks outside the excluded images: it should have a profile" stdout
+}

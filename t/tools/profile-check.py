@@ -4,6 +4,10 @@ against its edge stream and DCFG, by a second method.
 
 usage: profile-check.py --slice-size N [--loop-aligned] [--loop-image NAME]...
                         [--exclude-image NAME]... DCFG STREAM PROFILE
+       profile-check.py --none TID [-p PID] [--exclude-image NAME]... DCFG STREAM
+
+The second form checks that thread TID should have no profile: it enters
+no block outside the excluded images (dcfg-profile then writes no file).
 
 The profile's thread is its "P:" line, its process the header's process=.
 From the DCFG and the stream alone (dcfg-stream(5) version 1, plain, gzip or
@@ -565,18 +569,38 @@ def check_blocks(p, f, proc, entries):
                 return
 
 
+def check_none(opt):
+    excl = [raw(n) for n in opt.exclude_image]
+    try:
+        proc = Process(json.loads(read_bytes(opt.dcfg).decode("utf-8", "surrogateescape")), opt.pid)
+        thread = read_thread(proc, opt.stream, opt.none)
+    except (OSError, ValueError, InputError, EOFError) as e:
+        print("%s: %s" % (PROG, e), file=sys.stderr)
+        return 2
+    kept = [b for b, _, _ in thread.entries if not image_matches(proc.blocks[b]["path"], excl)]
+    if kept:
+        print("%s: %s: thread %d enters %d blocks outside the excluded images: it should have a profile" % (
+            PROG, opt.stream, opt.none, len(kept)))
+        return 1
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(prog=PROG, description="Check a dcfg-profile(1) profile by a second method.")
-    ap.add_argument("--slice-size", type=int, required=True)
+    ap.add_argument("--slice-size", type=int, default=0)
+    ap.add_argument("--none", type=int, metavar="TID")
+    ap.add_argument("-p", "--pid", type=int)
     ap.add_argument("--loop-aligned", action="store_true")
     ap.add_argument("--loop-image", action="append", default=[])
     ap.add_argument("--exclude-image", action="append", default=[])
     ap.add_argument("dcfg")
     ap.add_argument("stream")
-    ap.add_argument("profile")
+    ap.add_argument("profile", nargs="?")
     opt = ap.parse_args()
-    if opt.slice_size <= 0:
-        ap.error("--slice-size must be positive")
+    if opt.none is not None:
+        return check_none(opt)
+    if opt.slice_size <= 0 or opt.profile is None:
+        ap.error("--slice-size N > 0 and a PROFILE are needed")
     loop_names = [raw(n) for n in opt.loop_image]
     excl_names = [raw(n) for n in opt.exclude_image]
     f = Findings(opt.profile)
