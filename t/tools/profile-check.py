@@ -162,6 +162,9 @@ class Process:
             for r in rows(idata.get("ROUTINES")):
                 for lp in rows(r.get("LOOPS")):
                     self.heads.add(lp["LOOP_HEAD_NODE_ID"])
+        self.by_pc = {}
+        for bid in sorted(self.blocks, reverse=True):
+            self.by_pc[self.blocks[bid]["pc"]] = self.blocks[bid]
         self.edges = {}
         for e in rows(data.get("EDGES")):
             self.edges[e["EDGE_ID"]] = (e["SOURCE_NODE_ID"], e["TARGET_NODE_ID"])
@@ -249,22 +252,16 @@ def expected_slices(entries, boundaries, kept):
     """Slices as [lo, hi) entry ranges, cut at the boundaries, each empty
     one (no kept block) joined to the next, the last to the one before."""
     cuts = [0] + [i for i in boundaries if i > 0] + [len(entries)]
-    slices = [[cuts[j], cuts[j + 1]] for j in range(len(cuts) - 1)]
-
-    def empty(s):
-        return not any(kept(entries[i][0]) for i in range(s[0], s[1]))
-    j = 0
-    while j < len(slices):
-        if not empty(slices[j]):
-            j += 1
-        elif j + 1 < len(slices):
-            slices[j][1] = slices[j + 1][1]
-            del slices[j + 1]
-        elif j > 0:
-            slices[j - 1][1] = slices[j][1]
-            del slices[j]
-        else:
-            return []
+    full = [any(kept(entries[i][0]) for i in range(cuts[j], cuts[j + 1]))
+            for j in range(len(cuts) - 1)]
+    slices = []
+    lo = 0
+    for j in range(len(cuts) - 1):
+        if full[j]:
+            slices.append([lo, cuts[j + 1]])
+            lo = cuts[j + 1]
+    if slices:
+        slices[-1][1] = len(entries)
     return slices
 
 
@@ -437,7 +434,7 @@ def check_images(p, f, proc):
 def check_marker_fields(p, f, proc, line, m):
     """The image, low address, offset and source of a marker's PC."""
     pc, _, word, low, off, src = m
-    blk = next((b for b in proc.blocks.values() if b["pc"] == pc), None)
+    blk = proc.by_pc.get(pc)
     if blk is None:
         return
     if word is None:
@@ -622,8 +619,12 @@ def main():
     if p.ok:
         entries = [(b, s, c, proc.blocks[b]["pc"], proc.blocks[b]["ninstr"]) for b, s, c in thread.entries]
 
+        kept_of = {}
+
         def kept(b):
-            return not image_matches(proc.blocks[b]["path"], excl_names)
+            if b not in kept_of:
+                kept_of[b] = not image_matches(proc.blocks[b]["path"], excl_names)
+            return kept_of[b]
 
         def eligible(b):
             if not opt.loop_aligned:
