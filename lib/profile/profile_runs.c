@@ -170,7 +170,11 @@ add_run(struct dcfg_profile *pr, struct dcfg_profile_thread *t)
 				sp--;
 				continue;
 			}
-			if (!r->blocks && !r->big) {
+			/* the copies left end the position there: past 2^64 - 1, fail now, not after its slices */
+			if (r->big || __builtin_mul_overflow(f->left, r->s, &w) ||
+			    __builtin_add_overflow(t->pos, w, &w))
+				return dcfg_profile_overflow(pr);
+			if (!r->blocks) {
 				/* no entries: the copies only move the position */
 				if (__builtin_mul_overflow(f->left, r->s, &w) ||
 				    __builtin_add_overflow(t->pos, w, &t->pos))
