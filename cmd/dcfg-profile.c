@@ -71,8 +71,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct dcfg_stage_args a = { .mode = DCFG_PROGRESS_AUTO };
-	struct dcfg_profile_options o = { .argv = (const char *const *)argv, .argc = (size_t)argc,
-	    .no_profile = no_profile };
+	struct dcfg_profile_options o = { .no_profile = no_profile };
 	struct dcfg_stage s = { 0 };
 	struct dcfg_cli_io io;
 	struct dcfg_error err;

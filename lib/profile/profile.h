@@ -29,8 +29,6 @@ struct dcfg_profile_options {
 	struct dcfg_output *out;             /* with HAS_TID */
 	const char *base;                    /* without: BASE.T.<tid>.bb per thread */
 	const char *const *inputs; size_t n_inputs;   /* refused as outputs */
-	/* the command line, for the "C:" line */
-	const char *const *argv; size_t argc;
 	/* a thread that leaves no instructions and so gets no file; may be NULL */
 	void (*no_profile)(void *ctx, uint64_t tid, const char *why);
 	void *ctx;

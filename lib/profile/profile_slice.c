@@ -114,10 +114,21 @@ write_head(struct dcfg_profile *pr, struct dcfg_output *out, uint64_t tid)
 	dcfg_out_u64(out, pr->p->pid);
 	out_num_line(out, " thread=", tid);
 	out_num_line(out, "P: ", tid);
-	dcfg_out_str(out, "C: sum:dummy Command: dcfg-profile");
-	for (k = 1; k < o->argc; k++) {
-		dcfg_out_char(out, ' ');
-		out_words(out, o->argv[k]);
+	/*
+	 * The options that make the profile, not the files: a merge of shards'
+	 * parts writes the same line as one run.
+	 */
+	dcfg_out_str(out, "C: sum:dummy Command: dcfg-profile --slice-size ");
+	dcfg_out_u64(out, o->slice_size);
+	if (o->loop_aligned)
+		dcfg_out_str(out, " --loop-aligned");
+	for (k = 0; k < o->n_loop_images; k++) {
+		dcfg_out_str(out, " --loop-image ");
+		out_words(out, o->loop_images[k]);
+	}
+	for (k = 0; k < o->n_exclude; k++) {
+		dcfg_out_str(out, " --exclude-image ");
+		out_words(out, o->exclude[k]);
 	}
 	dcfg_out_char(out, '\n');
 	for (i = 0; i < pr->p->images.count; i++) {
