@@ -71,7 +71,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct dcfg_stage_args a = { .mode = DCFG_PROGRESS_AUTO };
-	struct dcfg_profile_options o = { .no_profile = no_profile };
+	struct dcfg_pinpoints_options o = { .no_profile = no_profile };
 	struct dcfg_stage s = { 0 };
 	struct dcfg_cli_io io;
 	struct dcfg_error err;
@@ -142,7 +142,7 @@ main(int argc, char **argv)
 	s.dcfg = io.dcfg;
 	s.progress = dcfg_progress_bytes;
 	s.progress_ctx = &io.progress;
-	rc = dcfg_profile_stream(&s, a.stream, &o, &err);
+	rc = dcfg_pinpoints_stream(&s, a.stream, &o, &err);
 	rc = dcfg_cli_finish(&io, rc, &err, 0);
 	free(exclude);
 	free(loop_images);
