@@ -43,4 +43,12 @@ struct dcfg_pinpoints_options {
 int dcfg_pinpoints_stream(struct dcfg_stage *s, const char *path,
     const struct dcfg_pinpoints_options *o, struct dcfg_error *err);
 
+/*
+ * --merge: the N parts (dcfg-profile --part) of the shards of one plan
+ * into the files one run writes (O's BASE, or HAS_TID and OUT). Returns
+ * as dcfg_pinpoints_stream.
+ */
+int dcfg_pinpoints_merge(const struct dcfg *d, const char *const *paths, size_t n,
+    const struct dcfg_pinpoints_options *o, struct dcfg_error *err);
+
 #endif

@@ -142,6 +142,8 @@ void dcfg_pinpoints_take_vector(struct dcfg_pinpoints *pr, struct dcfg_pinpoints
  */
 void dcfg_pinpoints_piece(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, char kind,
     uint32_t b);
+/* --part: the thread's first entry ("f" line), which the merge needs before any slice. */
+void dcfg_pinpoints_part_first(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t);
 /* --part: a thread's last piece and its summary lines. */
 void dcfg_pinpoints_part_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t);
 /* --part: the file's head: what the profile is, and the stream's selection. */

@@ -6,6 +6,7 @@
  * written as pieces, each the vector of the entries from one possible
  * boundary to the next:
  *
+ *   f TID NODE                                         the first entry
  *   p TID h UNFILTERED :NODE:INSTRS ...                the head, before any
  *   p TID c NODE START COUNT UNFILTERED :NODE:INSTRS   from the candidate
  *   p TID b NODE START COUNT UNFILTERED :NODE:INSTRS   from a boundary
@@ -70,6 +71,17 @@ dcfg_pinpoints_piece(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t,
 	t->piece_block = b;
 	t->piece_start = t->pos;
 	t->piece_count = b == DCFG_PINPOINTS_NONE ? 0 : t->counts[b] + 1;
+}
+
+void
+dcfg_pinpoints_part_first(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t)
+{
+	struct dcfg_output *out = pr->o->out;
+
+	dcfg_out_str(out, "f ");
+	dcfg_out_u64(out, t->tid);
+	out_node_or_none(out, pr, t->first_block);
+	dcfg_out_char(out, '\n');
 }
 
 void

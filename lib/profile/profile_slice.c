@@ -339,6 +339,8 @@ dcfg_pinpoints_entry(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t,
 	if (!t->started) {
 		t->first_block = b;
 		t->started = 1;
+		if (pr->o->part)
+			dcfg_pinpoints_part_first(pr, t);
 	}
 	if (pr->blocks[b].eligible) {
 		uint64_t q = t->pos / pr->o->slice_size;
