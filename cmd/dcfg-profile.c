@@ -12,6 +12,8 @@ static const char help[] =
     "usage: dcfg-profile --dcfg FILE --slice-size N [--loop-aligned [--loop-image NAME]...]\n"
     "                    [--exclude-image NAME]... [-p PID] -o BASE [STREAM]\n"
     "       dcfg-profile ... --thread TID [-o FILE] [STREAM]\n"
+    "       dcfg-profile --dcfg FILE --slice-size N [options] --part [-o PART] [SHARD-STREAM]\n"
+    "       dcfg-profile --dcfg FILE --merge [--thread TID] -o BASE PART...\n"
     "Write a PinPoints/LoopPoint profile (.bb: SimPoint's vectors, slice markers\n"
     "and block table) of each thread of a process: BASE.T.<tid>.bb.\n"
     "  -d, --dcfg FILE           the DCFG the stream's edges come from\n"
@@ -23,6 +25,9 @@ static const char help[] =
     "  -p, --pid PID             the process (default: the stream's only one)\n"
     "  -t, --thread TID          only this thread, to -o FILE or standard output\n"
     "  -o, --output BASE         write BASE.T.<tid>.bb (with --thread: the file)\n"
+    "      --part                write a shard's part (all threads) for --merge\n"
+    "      --merge               the parts of a plan's shards into the files one run\n"
+    "                            writes\n"
     "      --progress            show progress on standard error\n"
     "  -q, --quiet               never show progress\n"
     "  -h, --help                print this help\n"
@@ -56,10 +61,47 @@ usage(const char *msg)
 	return DCFG_EXIT_USAGE;
 }
 
+/* --merge: the parts are the arguments; the profile's options are theirs. */
+static int
+merge_parts(int argc, char **argv, const struct dcfg_stage_args *a, struct dcfg_pinpoints_options *o)
+{
+	struct dcfg_cli_io io;
+	struct dcfg_error err;
+	const char *const *parts = (const char *const *)argv + optind;
+	size_t n = (size_t)(argc - optind);
+	int rc;
+
+	if (o->slice_size || o->loop_aligned || o->n_exclude || o->n_loop_images || o->part || o->has_pid)
+		return usage("--merge takes the profile's options from the parts: no --slice-size, "
+		    "--loop-aligned, --loop-image, --exclude-image, --part or -p");
+	if (n == 0)
+		return usage("--merge needs the parts to merge");
+	if (a->dcfg_path == NULL)
+		return usage("--merge needs the DCFG (--dcfg) for the markers and the block table");
+	if (!o->has_tid && a->out_path == NULL)
+		return usage("-o BASE is needed (the files are BASE.T.<tid>.bb), or --thread TID");
+	o->inputs = parts;
+	o->n_inputs = n;
+	if (o->has_tid && (dcfg_cli_check_output(prog, a->out_path, parts, n) < 0 ||
+	    dcfg_cli_check_output(prog, a->out_path, &a->dcfg_path, 1) < 0))
+		return DCFG_EXIT_USAGE;
+	if (dcfg_cli_setup(&io, prog, a->dcfg_path, DCFG_KEEP_ALL & ~DCFG_KEEP_EDGE_COUNTS,
+	    o->has_tid ? a->out_path : NULL, a->mode) < 0)
+		return DCFG_EXIT_USAGE;
+	if (dcfg_stage_check_tables(prog, a->dcfg_path, io.dcfg, 0, 1) < 0) {
+		dcfg_cli_discard(&io);
+		return DCFG_EXIT_USAGE;
+	}
+	o->out = io.out;
+	o->base = o->has_tid ? NULL : a->out_path;
+	rc = dcfg_pinpoints_merge(io.dcfg, parts, n, o, &err);
+	return dcfg_cli_finish(&io, rc, &err, 0);
+}
+
 int
 main(int argc, char **argv)
 {
-	enum { OPT_LOOP_IMAGE = 256 };
+	enum { OPT_LOOP_IMAGE = 256, OPT_PART, OPT_MERGE };
 	static const struct option longopts[] = {
 		DCFG_STAGE_LONGOPTS,
 		{ "slice-size", required_argument, NULL, 'N' },
@@ -68,17 +110,18 @@ main(int argc, char **argv)
 		{ "exclude-image", required_argument, NULL, 'x' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "thread", required_argument, NULL, 't' },
+		{ "part", no_argument, NULL, OPT_PART },
+		{ "merge", no_argument, NULL, OPT_MERGE },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct dcfg_stage_args a = { .mode = DCFG_PROGRESS_AUTO };
-	struct dcfg_profile_options o = { .argv = (const char *const *)argv, .argc = (size_t)argc,
-	    .no_profile = no_profile };
+	struct dcfg_pinpoints_options o = { .no_profile = no_profile };
 	struct dcfg_stage s = { 0 };
 	struct dcfg_cli_io io;
 	struct dcfg_error err;
 	const char **exclude, **loop_images;
 	const char *inputs[2];
-	int c, rc;
+	int c, rc, merge = 0;
 
 	if ((rc = dcfg_cli_start()) != DCFG_EXIT_OK)
 		return rc;
@@ -102,6 +145,8 @@ main(int argc, char **argv)
 				return DCFG_EXIT_USAGE;
 			break;
 		case 'L': o.loop_aligned = 1; break;
+		case OPT_PART: o.part = 1; break;
+		case OPT_MERGE: merge = 1; break;
 		case OPT_LOOP_IMAGE: loop_images[o.n_loop_images++] = optarg; break;
 		case 'x': exclude[o.n_exclude++] = optarg; break;
 		case 'p':
@@ -116,34 +161,38 @@ main(int argc, char **argv)
 			break;
 		}
 	}
+	if (merge)
+		return merge_parts(argc, argv, &a, &o);
 	if (dcfg_stage_finish_args(argc, argv, prog, help, &a, 1) < 0)
 		return DCFG_EXIT_USAGE;
+	if (o.part && o.has_tid)
+		return usage("--part writes every thread: no --thread");
 	if (o.slice_size == 0)
 		return usage("--slice-size N is needed");
 	if (o.n_loop_images > 0 && !o.loop_aligned)
 		return usage("--loop-image chooses the loops of --loop-aligned: give both");
-	if (!o.has_tid && a.out_path == NULL)
+	if (!o.has_tid && !o.part && a.out_path == NULL)
 		return usage("-o BASE is needed (the files are BASE.T.<tid>.bb), or --thread TID");
 	inputs[0] = a.dcfg_path;
 	inputs[1] = a.stream;
 	o.inputs = inputs;
 	o.n_inputs = 2;
-	if (o.has_tid && dcfg_cli_check_output(prog, a.out_path, inputs, 2) < 0)
+	if ((o.has_tid || o.part) && dcfg_cli_check_output(prog, a.out_path, inputs, 2) < 0)
 		return DCFG_EXIT_USAGE;
 	/* without --thread the files are opened as the threads show up: standard output stays empty */
 	if (dcfg_cli_setup(&io, prog, a.dcfg_path, DCFG_KEEP_ALL & ~DCFG_KEEP_EDGE_COUNTS,
-	    o.has_tid ? a.out_path : NULL, a.mode) < 0)
+	    o.has_tid || o.part ? a.out_path : NULL, a.mode) < 0)
 		return DCFG_EXIT_USAGE;
 	if (dcfg_stage_check_tables(prog, a.dcfg_path, io.dcfg, 1, 1) < 0) {
 		dcfg_cli_discard(&io);
 		return DCFG_EXIT_USAGE;
 	}
 	o.out = io.out;
-	o.base = a.out_path;
+	o.base = o.has_tid || o.part ? NULL : a.out_path;
 	s.dcfg = io.dcfg;
 	s.progress = dcfg_progress_bytes;
 	s.progress_ctx = &io.progress;
-	rc = dcfg_profile_stream(&s, a.stream, &o, &err);
+	rc = dcfg_pinpoints_stream(&s, a.stream, &o, &err);
 	rc = dcfg_cli_finish(&io, rc, &err, 0);
 	free(exclude);
 	free(loop_images);

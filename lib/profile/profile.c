@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "common/vec.h"
+#include "stream/provenance.h"
+#include "stream/writer.h"
 
 static int
 name_matches(const char *path, const char *name)
@@ -19,7 +21,7 @@ name_matches(const char *path, const char *name)
 
 /* -1 with ERR set when one of the N NAMES is no image of the process. */
 static int
-mark_images(struct dcfg_profile *pr, const char *opt, const char *const *names, size_t n,
+mark_images(struct dcfg_pinpoints *pr, const char *opt, const char *const *names, size_t n,
     uint8_t *in_image)
 {
 	const struct dcfg *d = pr->d;
@@ -47,15 +49,15 @@ mark_images(struct dcfg_profile *pr, const char *opt, const char *const *names, 
 }
 
 static uint32_t
-image_of(const struct dcfg_profile *pr, const struct dcfg_block *b)
+image_of(const struct dcfg_pinpoints *pr, const struct dcfg_block *b)
 {
 	return b->image - pr->p->images.first;
 }
 
 static int
-blocks_by_node(struct dcfg_profile *pr)
+blocks_by_node(struct dcfg_pinpoints *pr)
 {
-	struct dcfg_profile_pair *v = malloc((pr->n_blocks + 1) * sizeof *v);
+	struct dcfg_pinpoints_pair *v = malloc((pr->n_blocks + 1) * sizeof *v);
 	size_t i;
 
 	if (v == NULL || (pr->by_node = malloc((pr->n_blocks + 1) * sizeof *pr->by_node)) == NULL) {
@@ -63,8 +65,8 @@ blocks_by_node(struct dcfg_profile *pr)
 		return -1;
 	}
 	for (i = 0; i < pr->n_blocks; i++)
-		v[i] = (struct dcfg_profile_pair){ pr->blocks[i].node, i };
-	qsort(v, pr->n_blocks, sizeof *v, dcfg_profile_pair_cmp);
+		v[i] = (struct dcfg_pinpoints_pair){ pr->blocks[i].node, i };
+	qsort(v, pr->n_blocks, sizeof *v, dcfg_pinpoints_pair_cmp);
 	for (i = 0; i < pr->n_blocks; i++)
 		pr->by_node[i] = (uint32_t)v[i].value;
 	free(v);
@@ -72,8 +74,8 @@ blocks_by_node(struct dcfg_profile *pr)
 }
 
 /* What each block and edge of P is to the slices. */
-static int
-setup_process(struct dcfg_profile *pr, const struct dcfg_process *p)
+int
+dcfg_pinpoints_setup_process(struct dcfg_pinpoints *pr, const struct dcfg_process *p)
 {
 	const struct dcfg *d = pr->d;
 	const struct dcfg_process_index *ix = dcfg_process_index(d, p);
@@ -98,7 +100,7 @@ setup_process(struct dcfg_profile *pr, const struct dcfg_process *p)
 		goto done;
 	for (i = 0; i < p->blocks.count; i++) {
 		const struct dcfg_block *b = &d->blocks[p->blocks.first + i];
-		pr->blocks[i] = (struct dcfg_profile_block){ .ni = b->num_instrs, .node = b->node_id,
+		pr->blocks[i] = (struct dcfg_pinpoints_block){ .ni = b->num_instrs, .node = b->node_id,
 		    .eligible = !pr->o->loop_aligned && b->num_instrs > 0,
 		    .excluded = excluded[image_of(pr, b)] };
 	}
@@ -115,7 +117,7 @@ setup_process(struct dcfg_profile *pr, const struct dcfg_process *p)
 		uint32_t b = dcfg_idmap_get(&ix->block_by_node, e->target);
 		uint32_t s = dcfg_idmap_get(&ix->block_by_node, e->source);
 		pr->src[i] = s == DCFG_NONE ? 0 : pr->blocks[s].ni;
-		pr->target[i] = b == DCFG_NONE || pr->blocks[b].ni == 0 ? DCFG_PROFILE_NONE : b;
+		pr->target[i] = b == DCFG_NONE || pr->blocks[b].ni == 0 ? DCFG_PINPOINTS_NONE : b;
 	}
 	if (blocks_by_node(pr) < 0) {
 		dcfg_error_set(pr->err, pr->name, "out of memory");
@@ -130,33 +132,35 @@ done:
 
 /* ---- the stream ---- */
 
-static void
-select_thread(struct dcfg_profile *pr, uint64_t tid)
+struct dcfg_pinpoints_thread *
+dcfg_pinpoints_thread_for(struct dcfg_pinpoints *pr, uint64_t tid)
 {
-	struct dcfg_profile_thread *t;
+	struct dcfg_pinpoints_thread *t;
 	size_t i;
 
+	for (i = 0; i < pr->n_threads; i++)
+		if (pr->threads[i]->tid == tid)
+			return pr->threads[i];
+	if (dcfg_reserve((void **)&pr->threads, &pr->cap_threads, pr->n_threads + 1,
+	    sizeof *pr->threads) < 0 || (t = malloc(sizeof *t)) == NULL)
+		return NULL;
+	if (dcfg_pinpoints_thread_init(pr, t, tid) < 0) {
+		free(t);
+		return NULL;
+	}
+	pr->threads[pr->n_threads++] = t;
+	return t;
+}
+
+static void
+select_thread(struct dcfg_pinpoints *pr, uint64_t tid)
+{
 	pr->section_thread = 1;
 	pr->cur = NULL;
 	if (!pr->in_process || (pr->o->has_tid && tid != pr->o->tid))
 		return;
-	for (i = 0; i < pr->n_threads; i++)
-		if (pr->threads[i]->tid == tid) {
-			pr->cur = pr->threads[i];
-			return;
-		}
-	if (dcfg_reserve((void **)&pr->threads, &pr->cap_threads, pr->n_threads + 1,
-	    sizeof *pr->threads) < 0 || (t = malloc(sizeof *t)) == NULL) {
+	if ((pr->cur = dcfg_pinpoints_thread_for(pr, tid)) == NULL)
 		pr->oom = 1;
-		return;
-	}
-	if (dcfg_profile_thread_init(pr, t, tid) < 0) {
-		free(t);
-		pr->oom = 1;
-		return;
-	}
-	pr->threads[pr->n_threads++] = t;
-	pr->cur = t;
 }
 
 static void
@@ -167,7 +171,7 @@ on_thread(void *ctx, uint64_t tid)
 
 /* The current thread, or NULL for a line that is not profiled. -1 after an error. */
 static int
-current(struct dcfg_profile *pr, struct dcfg_profile_thread **t)
+current(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread **t)
 {
 	*t = NULL;
 	if (!pr->in_process)
@@ -183,7 +187,7 @@ current(struct dcfg_profile *pr, struct dcfg_profile_thread **t)
 static int
 on_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
 {
-	struct dcfg_profile *pr = ctx;
+	struct dcfg_pinpoints *pr = ctx;
 
 	(void)err;
 	if (pr->s->name)
@@ -197,8 +201,15 @@ on_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
 		return pr->o->has_pid ? 0 : dcfg_error_set(pr->err, pr->name, "the stream holds "
 		    "processes %llu and %llu: choose one with -p", (unsigned long long)pr->p->pid,
 		    (unsigned long long)p->pid);
-	if (pr->p == NULL && setup_process(pr, p) < 0)
-		return -1;
+	if (pr->p == NULL) {
+		if (dcfg_pinpoints_setup_process(pr, p) < 0)
+			return -1;
+		if (pr->o->part) {
+			dcfg_pinpoints_part_head(pr);
+			if (pr->has_sel)
+				dcfg_stream_write_selection(pr->o->out, &pr->sel);
+		}
+	}
 	pr->in_process = 1;
 	return 0;
 }
@@ -207,8 +218,8 @@ static int
 on_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e,
     struct dcfg_error *err)
 {
-	struct dcfg_profile *pr = ctx;
-	struct dcfg_profile_thread *t;
+	struct dcfg_pinpoints *pr = ctx;
+	struct dcfg_pinpoints_thread *t;
 	size_t k;
 
 	(void)err;
@@ -216,15 +227,18 @@ on_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e
 		return -1;
 	if (t == NULL)
 		return 0;
+	if (pr->o->part && pr->has_sel && pr->sel.from > 0 && !t->anchored)
+		return dcfg_error_at(pr->err, pr->name, r->lineno, 1, "a data line of a window "
+		    "shard before any chunk marker: its position is unknown (dcfg-expand --chunks)");
 	k = (size_t)(e - pr->d->edges) - pr->p->edges.first;
-	return dcfg_profile_line(pr, pr->src[k], pr->target[k], r->weight);
+	return dcfg_pinpoints_line(pr, pr->src[k], pr->target[k], r->weight);
 }
 
 static int
 on_chunk(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
 {
-	struct dcfg_profile *pr = ctx;
-	struct dcfg_profile_thread *t;
+	struct dcfg_pinpoints *pr = ctx;
+	struct dcfg_pinpoints_thread *t;
 
 	if (current(pr, &t) < 0)
 		return -1;
@@ -235,45 +249,70 @@ on_chunk(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
 		    "chunk marker at instruction %llu goes back from %llu",
 		    (unsigned long long)r->preceding, (unsigned long long)t->pos);
 	t->pos = r->preceding;
+	t->anchored = 1;
 	return 0;
 }
 
 static int
 on_run(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
 {
-	struct dcfg_profile *pr = ctx;
-	struct dcfg_profile_thread *t;
+	struct dcfg_pinpoints *pr = ctx;
+	struct dcfg_pinpoints_thread *t;
 
 	(void)err;
 	if (current(pr, &t) < 0)
 		return -1;
-	return t == NULL ? 0 : dcfg_profile_run(pr, r);
+	return t == NULL ? 0 : dcfg_pinpoints_run(pr, r);
 }
 
-/* Every thread's end; the files renamed into place only when all are whole. */
+/*
+ * --part: the stream's selection and trace (provenance.h), which the part
+ * records for the merge's checks; nothing may follow the trace line.
+ */
 static int
-finish(struct dcfg_profile *pr, struct dcfg_error *err)
+on_meta(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
+{
+	struct dcfg_pinpoints *pr = ctx;
+	const char *why;
+
+	if (!pr->o->part)
+		return 0;
+	if (pr->traced)
+		return dcfg_error_at(err, pr->name, r->lineno, 1, "the stream goes on after its "
+		    "\"# trace\" line: streams joined together are not one shard");
+	if (dcfg_is_selection_line(r->line, r->len)) {
+		if (pr->has_sel || pr->p != NULL)
+			return dcfg_error_at(err, pr->name, r->lineno, 1, "a second \"# selection\" "
+			    "line, or one after \"# process\"");
+		if (dcfg_recorded_selection_parse(r->line, r->len, &pr->sel, &why) < 0)
+			return dcfg_error_at(err, pr->name, r->lineno, 1, "%s", why);
+		pr->has_sel = 1;
+	} else if (dcfg_is_trace_line(r->line, r->len)) {
+		if (dcfg_trace_id_parse(r->line, r->len, &pr->trace_crc, &pr->trace_bytes) < 0)
+			return dcfg_error_at(err, pr->name, r->lineno, 1,
+			    "a \"# trace\" line that is not \"# trace CRC:BYTES\"");
+		pr->traced = 1;
+	}
+	return 0;
+}
+
+int
+dcfg_pinpoints_finish_threads(struct dcfg_pinpoints *pr, struct dcfg_error *err)
 {
 	size_t i;
 	int rc;
 
-	if (pr->p == NULL)
-		return pr->o->has_pid ? dcfg_error_set(err, pr->name, "process %llu is not in the "
-		    "stream", (unsigned long long)pr->o->pid) :
-		    dcfg_error_set(err, pr->name, "the stream holds no process");
-	if (pr->o->has_tid && pr->n_threads == 0)
-		return dcfg_error_set(err, pr->name, "thread %llu of process %llu is not in the stream",
-		    (unsigned long long)pr->o->tid, (unsigned long long)pr->p->pid);
 	for (i = 0; i < pr->n_threads; i++) {
-		struct dcfg_profile_thread *t = pr->threads[i];
-		if ((rc = dcfg_profile_thread_end(pr, t)) < 0)
+		struct dcfg_pinpoints_thread *t = pr->threads[i];
+		if ((rc = dcfg_pinpoints_thread_end(pr, t)) < 0)
 			return -1;
 		if (rc == 1 && pr->o->no_profile)
 			pr->o->no_profile(pr->o->ctx, t->tid, t->started ?
 			    "no instructions outside the excluded images" : "no block entries");
 	}
+	/* the files are renamed into place only when all are whole */
 	for (i = 0; i < pr->n_threads; i++) {
-		struct dcfg_profile_thread *t = pr->threads[i];
+		struct dcfg_pinpoints_thread *t = pr->threads[i];
 		if (t->own_out && t->out) {
 			rc = dcfg_output_close(t->out, err);
 			free(t->out);
@@ -287,12 +326,54 @@ finish(struct dcfg_profile *pr, struct dcfg_error *err)
 	return 0;
 }
 
-int
-dcfg_profile_stream(struct dcfg_stage *s, const char *path,
-    const struct dcfg_profile_options *o, struct dcfg_error *err)
+static int
+finish(struct dcfg_pinpoints *pr, struct dcfg_error *err)
 {
-	struct dcfg_profile pr = { .d = s->dcfg, .o = o, .s = s, .name = path, .err = err };
 	size_t i;
+
+	if (pr->p == NULL)
+		return pr->o->has_pid ? dcfg_error_set(err, pr->name, "process %llu is not in the "
+		    "stream", (unsigned long long)pr->o->pid) :
+		    dcfg_error_set(err, pr->name, "the stream holds no process");
+	if (pr->o->has_tid && pr->n_threads == 0)
+		return dcfg_error_set(err, pr->name, "thread %llu of process %llu is not in the stream",
+		    (unsigned long long)pr->o->tid, (unsigned long long)pr->p->pid);
+	if (!pr->o->part)
+		return dcfg_pinpoints_finish_threads(pr, err);
+	if (pr->has_sel && pr->sel.shards && !pr->traced)
+		return dcfg_error_set(err, pr->name, "the stream of shard %llu of %llu ends without "
+		    "its \"# trace\" line: it was cut short", (unsigned long long)pr->sel.shard,
+		    (unsigned long long)pr->sel.shards);
+	for (i = 0; i < pr->n_threads; i++)
+		dcfg_pinpoints_part_thread_end(pr, pr->threads[i]);
+	if (pr->traced)
+		dcfg_stream_write_trace(pr->o->out, pr->trace_crc, pr->trace_bytes);
+	return dcfg_output_failed(pr->o->out) ? 1 : 0;
+}
+
+void
+dcfg_pinpoints_free(struct dcfg_pinpoints *pr)
+{
+	size_t i;
+
+	for (i = 0; i < pr->n_threads; i++) {
+		dcfg_pinpoints_thread_free(pr->threads[i]);
+		free(pr->threads[i]);
+	}
+	free(pr->threads);
+	free(pr->blocks);
+	free(pr->by_node);
+	free(pr->src);
+	free(pr->target);
+	dcfg_recorded_selection_free(&pr->sel);
+	dcfg_pinpoints_runs_free(pr);
+}
+
+int
+dcfg_pinpoints_stream(struct dcfg_stage *s, const char *path,
+    const struct dcfg_pinpoints_options *o, struct dcfg_error *err)
+{
+	struct dcfg_pinpoints pr = { .d = s->dcfg, .o = o, .s = s, .name = path, .err = err };
 	int rc;
 
 	s->out = NULL;
@@ -302,21 +383,13 @@ dcfg_profile_stream(struct dcfg_stage *s, const char *path,
 	s->chunk = on_chunk;
 	s->thread = on_thread;
 	s->process = on_process;
+	s->meta = on_meta;
 	s->ctx = &pr;
 	rc = dcfg_stage_run(s, path, err);
 	if (s->name)
 		pr.name = s->name;
 	if (rc == 0)
 		rc = finish(&pr, err);
-	for (i = 0; i < pr.n_threads; i++) {
-		dcfg_profile_thread_free(pr.threads[i]);
-		free(pr.threads[i]);
-	}
-	free(pr.threads);
-	free(pr.blocks);
-	free(pr.by_node);
-	free(pr.src);
-	free(pr.target);
-	dcfg_profile_runs_free(&pr);
+	dcfg_pinpoints_free(&pr);
 	return rc;
 }

@@ -8,8 +8,8 @@
  * slice before it ended. Each slice is written as its "T:" vector and the
  * "S:" marker (block address, execution count) that ends it.
  */
-#ifndef DCFG_PROFILE_H
-#define DCFG_PROFILE_H
+#ifndef DCFG_PINPOINTS_H
+#define DCFG_PINPOINTS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -18,7 +18,7 @@
 #include "common/output.h"
 #include "stream/stage.h"
 
-struct dcfg_profile_options {
+struct dcfg_pinpoints_options {
 	uint64_t slice_size;                 /* > 0 */
 	int loop_aligned;                    /* the loop rule: boundaries only at loop heads */
 	/* image paths or basenames: blocks left out of the vectors, loops kept */
@@ -28,9 +28,8 @@ struct dcfg_profile_options {
 	int has_tid; uint64_t tid;           /* only this thread, to OUT */
 	struct dcfg_output *out;             /* with HAS_TID */
 	const char *base;                    /* without: BASE.T.<tid>.bb per thread */
+	int part;                            /* a shard's part for --merge, all threads to OUT */
 	const char *const *inputs; size_t n_inputs;   /* refused as outputs */
-	/* the command line, for the "C:" line */
-	const char *const *argv; size_t argc;
 	/* a thread that leaves no instructions and so gets no file; may be NULL */
 	void (*no_profile)(void *ctx, uint64_t tid, const char *why);
 	void *ctx;
@@ -41,7 +40,15 @@ struct dcfg_profile_options {
  * output failed; -1 with ERR set (then no file named from BASE is
  * written, and OUT holds what it held).
  */
-int dcfg_profile_stream(struct dcfg_stage *s, const char *path,
-    const struct dcfg_profile_options *o, struct dcfg_error *err);
+int dcfg_pinpoints_stream(struct dcfg_stage *s, const char *path,
+    const struct dcfg_pinpoints_options *o, struct dcfg_error *err);
+
+/*
+ * --merge: the N parts (dcfg-profile --part) of the shards of one plan
+ * into the files one run writes (O's BASE, or HAS_TID and OUT). Returns
+ * as dcfg_pinpoints_stream.
+ */
+int dcfg_pinpoints_merge(const struct dcfg *d, const char *const *paths, size_t n,
+    const struct dcfg_pinpoints_options *o, struct dcfg_error *err);
 
 #endif

@@ -17,13 +17,13 @@
 #define RUN (UINT32_MAX - 1)
 
 /*
- * A line of a kept run (BLOCK a block or DCFG_PROFILE_NONE) or a run (BLOCK
+ * A line of a kept run (BLOCK a block or DCFG_PINPOINTS_NONE) or a run (BLOCK
  * RUN). A run's S is how far a copy of its period moves the position, and
  * FIRST and LAST where, from the copy's start, its first and last eligible
  * entries start (FIRST > LAST: none); all three saturate, and BIG says S
  * did. BLOCKS: a copy enters some block.
  */
-struct dcfg_profile_item {
+struct dcfg_pinpoints_item {
 	uint64_t n;          /* a run: its COUNT */
 	uint64_t s;          /* a line: its source's NUM_INSTRS; a run: as above */
 	uint64_t weight;     /* a line: its weight; a run: the weight of its period's own lines */
@@ -50,7 +50,7 @@ sat_mul(uint64_t a, uint64_t b)
 }
 
 void
-dcfg_profile_runs_free(struct dcfg_profile *pr)
+dcfg_pinpoints_runs_free(struct dcfg_pinpoints *pr)
 {
 	free(pr->items);
 	pr->items = NULL;
@@ -59,15 +59,15 @@ dcfg_profile_runs_free(struct dcfg_profile *pr)
 
 /* One execution of a line: the position moves by SRC, and block B (unless NONE) is entered there. */
 static inline int
-step(struct dcfg_profile *pr, struct dcfg_profile_thread *t, uint64_t src, uint32_t b)
+step(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint64_t src, uint32_t b)
 {
 	if (__builtin_add_overflow(t->pos, src, &t->pos))
-		return dcfg_profile_overflow(pr);
-	return b == DCFG_PROFILE_NONE ? 0 : dcfg_profile_entry(pr, t, b);
+		return dcfg_pinpoints_overflow(pr);
+	return b == DCFG_PINPOINTS_NONE ? 0 : dcfg_pinpoints_entry(pr, t, b);
 }
 
 static int
-keep(struct dcfg_profile *pr, struct dcfg_profile_item it)
+keep(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_item it)
 {
 	if (pr->n_items >= RUN || dcfg_reserve((void **)&pr->items, &pr->cap_items,
 	    pr->n_items + 1, sizeof *pr->items) < 0)
@@ -77,14 +77,14 @@ keep(struct dcfg_profile *pr, struct dcfg_profile_item it)
 }
 
 int
-dcfg_profile_line(struct dcfg_profile *pr, uint64_t src, uint32_t b, uint64_t weight)
+dcfg_pinpoints_line(struct dcfg_pinpoints *pr, uint64_t src, uint32_t b, uint64_t weight)
 {
-	struct dcfg_profile_item *r;
+	struct dcfg_pinpoints_item *r;
 	uint64_t at;
 
 	if (pr->depth == 0)
 		return step(pr, pr->cur, src, b);
-	if (src == 0 && b == DCFG_PROFILE_NONE)
+	if (src == 0 && b == DCFG_PINPOINTS_NONE)
 		return 0;
 	r = &pr->items[pr->open_runs[pr->depth - 1]];
 	if (__builtin_add_overflow(r->s, src, &at)) {
@@ -92,7 +92,7 @@ dcfg_profile_line(struct dcfg_profile *pr, uint64_t src, uint32_t b, uint64_t we
 		at = UINT64_MAX;
 	}
 	r->s = at;
-	if (b != DCFG_PROFILE_NONE) {
+	if (b != DCFG_PINPOINTS_NONE) {
 		r->blocks = 1;
 		if (pr->blocks[b].eligible) {
 			if (r->first > r->last)
@@ -100,28 +100,28 @@ dcfg_profile_line(struct dcfg_profile *pr, uint64_t src, uint32_t b, uint64_t we
 			r->last = at;
 		}
 	}
-	return keep(pr, (struct dcfg_profile_item){ .s = src, .weight = weight, .block = b });
+	return keep(pr, (struct dcfg_pinpoints_item){ .s = src, .weight = weight, .block = b });
 }
 
 /* K whole copies of run RUN's period, none of which holds a boundary. */
 static int
-add_copies(struct dcfg_profile *pr, struct dcfg_profile_thread *t, uint32_t run, uint64_t k)
+add_copies(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint32_t run, uint64_t k)
 {
-	const struct dcfg_profile_item *r = &pr->items[run];
+	const struct dcfg_pinpoints_item *r = &pr->items[run];
 	uint32_t i;
 	uint64_t x;
 
 	for (i = run + 1; i < r->end; i++) {
-		const struct dcfg_profile_item *it = &pr->items[i];
-		if (it->block == DCFG_PROFILE_NONE || it->block == RUN)
+		const struct dcfg_pinpoints_item *it = &pr->items[i];
+		if (it->block == DCFG_PINPOINTS_NONE || it->block == RUN)
 			continue;
 		if (__builtin_mul_overflow(k, it->weight / r->weight, &x))
-			return dcfg_profile_overflow(pr);
-		if (x > 0 && dcfg_profile_add(pr, t, it->block, x) < 0)
+			return dcfg_pinpoints_overflow(pr);
+		if (x > 0 && dcfg_pinpoints_add(pr, t, it->block, x) < 0)
 			return -1;
 	}
 	if (__builtin_mul_overflow(k, r->s, &x) || __builtin_add_overflow(t->pos, x, &t->pos))
-		return dcfg_profile_overflow(pr);
+		return dcfg_pinpoints_overflow(pr);
 	return 0;
 }
 
@@ -131,8 +131,8 @@ add_copies(struct dcfg_profile *pr, struct dcfg_profile_thread *t, uint32_t run,
  * may hold a boundary, or the thread's first entry).
  */
 static uint64_t
-whole(const struct dcfg_profile *pr, const struct dcfg_profile_thread *t,
-    const struct dcfg_profile_item *r, uint64_t left)
+whole(const struct dcfg_pinpoints *pr, const struct dcfg_pinpoints_thread *t,
+    const struct dcfg_pinpoints_item *r, uint64_t left)
 {
 	uint64_t n = pr->o->slice_size, b, room;
 
@@ -140,6 +140,8 @@ whole(const struct dcfg_profile *pr, const struct dcfg_profile_thread *t,
 		return 0;
 	if (r->first > r->last)
 		return left;
+	if (pr->o->part && !t->seen_eligible)   /* a candidate: its piece starts there */
+		return 0;
 	if (__builtin_add_overflow(t->pos, r->last, &b) || b / n != t->last_q)
 		return 0;
 	/* copy j (from 0) holds none while b + j S stays in interval LAST_Q */
@@ -152,7 +154,7 @@ whole(const struct dcfg_profile *pr, const struct dcfg_profile_thread *t,
  * frame whose POS is its RUN is deciding what to add next.
  */
 static int
-add_run(struct dcfg_profile *pr, struct dcfg_profile_thread *t)
+add_run(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t)
 {
 	struct frame {
 		uint32_t run, pos;
@@ -163,18 +165,22 @@ add_run(struct dcfg_profile *pr, struct dcfg_profile_thread *t)
 	st[sp++] = (struct frame){ 0, 0, pr->items[0].n };
 	while (sp > 0) {
 		struct frame *f = &st[sp - 1];
-		const struct dcfg_profile_item *r = &pr->items[f->run], *it;
+		const struct dcfg_pinpoints_item *r = &pr->items[f->run], *it;
 		if (f->pos == f->run) {
 			uint64_t k, w;
 			if (f->left == 0) {
 				sp--;
 				continue;
 			}
-			if (!r->blocks && !r->big) {
+			/* the copies left end the position there: past 2^64 - 1, fail now, not after its slices */
+			if (r->big || __builtin_mul_overflow(f->left, r->s, &w) ||
+			    __builtin_add_overflow(t->pos, w, &w))
+				return dcfg_pinpoints_overflow(pr);
+			if (!r->blocks) {
 				/* no entries: the copies only move the position */
 				if (__builtin_mul_overflow(f->left, r->s, &w) ||
 				    __builtin_add_overflow(t->pos, w, &t->pos))
-					return dcfg_profile_overflow(pr);
+					return dcfg_pinpoints_overflow(pr);
 				sp--;
 				continue;
 			}
@@ -204,16 +210,16 @@ add_run(struct dcfg_profile *pr, struct dcfg_profile_thread *t)
 }
 
 int
-dcfg_profile_run(struct dcfg_profile *pr, const struct dcfg_stream_record *r)
+dcfg_pinpoints_run(struct dcfg_pinpoints *pr, const struct dcfg_stream_record *r)
 {
-	struct dcfg_profile_item *it, *outer;
+	struct dcfg_pinpoints_item *it, *outer;
 	uint64_t w;
 	int rc;
 
 	if (r->kind == DCFG_STREAM_RUN) {
 		if (pr->depth == DCFG_RUN_DEPTH_MAX)
 			return dcfg_error_set(pr->err, pr->name, "runs nested too deep");
-		if (keep(pr, (struct dcfg_profile_item){ .n = r->value, .weight = r->weight * r->value,
+		if (keep(pr, (struct dcfg_pinpoints_item){ .n = r->value, .weight = r->weight * r->value,
 		    .first = UINT64_MAX, .last = 0, .block = RUN }) < 0)
 			return -1;
 		pr->open_runs[pr->depth++] = (uint32_t)(pr->n_items - 1);

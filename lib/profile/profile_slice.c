@@ -11,9 +11,10 @@
 #include "stream/provenance.h"
 
 int
-dcfg_profile_thread_init(struct dcfg_profile *pr, struct dcfg_profile_thread *t, uint64_t tid)
+dcfg_pinpoints_thread_init(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint64_t tid)
 {
-	*t = (struct dcfg_profile_thread){ .tid = tid, .last_block = DCFG_PROFILE_NONE };
+	*t = (struct dcfg_pinpoints_thread){ .tid = tid, .last_block = DCFG_PINPOINTS_NONE,
+	    .piece_kind = 'h' };
 	if ((t->counts = calloc(pr->n_blocks + 1, sizeof *t->counts)) == NULL ||
 	    dcfg_tally_init(&t->tally, pr->n_blocks, 1) < 0) {
 		free(t->counts);
@@ -24,7 +25,7 @@ dcfg_profile_thread_init(struct dcfg_profile *pr, struct dcfg_profile_thread *t,
 }
 
 void
-dcfg_profile_thread_free(struct dcfg_profile_thread *t)
+dcfg_pinpoints_thread_free(struct dcfg_pinpoints_thread *t)
 {
 	if (t->own_out && t->out) {
 		dcfg_output_discard(t->out);
@@ -62,7 +63,7 @@ image_path(const struct dcfg *d, const struct dcfg_image *im)
 
 /* "S: 0xPC COUNT IMAGE 0xLOW + 0xOFFSET # FILE:LINE", or "M: 0xPC COUNT no_image 0". */
 static void
-write_marker(struct dcfg_profile *pr, struct dcfg_output *out, uint32_t b, uint64_t count)
+write_marker(struct dcfg_pinpoints *pr, struct dcfg_output *out, uint32_t b, uint64_t count)
 {
 	const struct dcfg_block *blk = &pr->d->blocks[pr->p->blocks.first + b];
 	const struct dcfg_image *im = dcfg_block_image(pr->d, blk);
@@ -97,14 +98,38 @@ write_marker(struct dcfg_profile *pr, struct dcfg_output *out, uint32_t b, uint6
 	dcfg_out_char(out, '\n');
 }
 
+/*
+ * The C: line: the options that make the profile, not the files, so that
+ * a merge of shards' parts writes the line one run writes.
+ */
+void
+dcfg_pinpoints_write_options(struct dcfg_pinpoints *pr, struct dcfg_output *out)
+{
+	const struct dcfg_pinpoints_options *o = pr->o;
+	size_t k;
+
+	dcfg_out_str(out, "C: sum:dummy Command: dcfg-profile --slice-size ");
+	dcfg_out_u64(out, o->slice_size);
+	if (o->loop_aligned)
+		dcfg_out_str(out, " --loop-aligned");
+	for (k = 0; k < o->n_loop_images; k++) {
+		dcfg_out_str(out, " --loop-image ");
+		out_words(out, o->loop_images[k]);
+	}
+	for (k = 0; k < o->n_exclude; k++) {
+		dcfg_out_str(out, " --exclude-image ");
+		out_words(out, o->exclude[k]);
+	}
+	dcfg_out_char(out, '\n');
+}
+
 /* The lines before the first marker: what the file is, P:, C:, one G: per image. */
 static void
-write_head(struct dcfg_profile *pr, struct dcfg_output *out, uint64_t tid)
+write_head(struct dcfg_pinpoints *pr, struct dcfg_output *out, uint64_t tid)
 {
 	const struct dcfg *d = pr->d;
-	const struct dcfg_profile_options *o = pr->o;
+	const struct dcfg_pinpoints_options *o = pr->o;
 	uint32_t i;
-	size_t k;
 
 	dcfg_out_str(out, "# dcfg-profile 1 slice-size=");
 	dcfg_out_u64(out, o->slice_size);
@@ -114,12 +139,12 @@ write_head(struct dcfg_profile *pr, struct dcfg_output *out, uint64_t tid)
 	dcfg_out_u64(out, pr->p->pid);
 	out_num_line(out, " thread=", tid);
 	out_num_line(out, "P: ", tid);
-	dcfg_out_str(out, "C: sum:dummy Command: dcfg-profile");
-	for (k = 1; k < o->argc; k++) {
-		dcfg_out_char(out, ' ');
-		out_words(out, o->argv[k]);
+	if (pr->c_line) {
+		dcfg_out_str(out, pr->c_line);
+		dcfg_out_char(out, '\n');
+	} else {
+		dcfg_pinpoints_write_options(pr, out);
 	}
-	dcfg_out_char(out, '\n');
 	for (i = 0; i < pr->p->images.count; i++) {
 		const struct dcfg_image *im = &d->images[pr->p->images.first + i];
 		const char *path = image_path(d, im);
@@ -137,7 +162,7 @@ write_head(struct dcfg_profile *pr, struct dcfg_output *out, uint64_t tid)
 }
 
 static int
-open_file(struct dcfg_profile *pr, struct dcfg_profile_thread *t, struct dcfg_error *err)
+open_file(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, struct dcfg_error *err)
 {
 	char *path;
 	int n;
@@ -170,26 +195,26 @@ open_file(struct dcfg_profile *pr, struct dcfg_profile_thread *t, struct dcfg_er
 }
 
 int
-dcfg_profile_pair_cmp(const void *a, const void *b)
+dcfg_pinpoints_pair_cmp(const void *a, const void *b)
 {
-	const struct dcfg_profile_pair *x = a, *y = b;
+	const struct dcfg_pinpoints_pair *x = a, *y = b;
 
 	return x->node < y->node ? -1 : x->node > y->node;
 }
 
 /* The open slice's vector, sorted by node, into SL (room reserved as blocks were touched). */
-static void
-take_vector(struct dcfg_profile *pr, struct dcfg_profile_thread *t, struct dcfg_profile_slice *sl)
+void
+dcfg_pinpoints_take_vector(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, struct dcfg_pinpoints_slice *sl)
 {
 	size_t i, n = t->tally.n_touched;
 
 	for (i = 0; i < n; i++) {
 		uint32_t b = t->tally.touched[i];
-		sl->v[i] = (struct dcfg_profile_pair){ pr->blocks[b].node, t->tally.value[b] };
+		sl->v[i] = (struct dcfg_pinpoints_pair){ pr->blocks[b].node, t->tally.value[b] };
 	}
 	sl->n = n;
 	dcfg_tally_clear(&t->tally);
-	qsort(sl->v, n, sizeof *sl->v, dcfg_profile_pair_cmp);
+	qsort(sl->v, n, sizeof *sl->v, dcfg_pinpoints_pair_cmp);
 }
 
 /*
@@ -197,7 +222,7 @@ take_vector(struct dcfg_profile *pr, struct dcfg_profile_thread *t, struct dcfg_
  * thread whose every block is excluded gets none.
  */
 static int
-write_slice(struct dcfg_profile *pr, struct dcfg_profile_thread *t, const struct dcfg_profile_slice *sl)
+write_slice(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, const struct dcfg_pinpoints_slice *sl)
 {
 	struct dcfg_output *out;
 	size_t i;
@@ -227,30 +252,30 @@ write_slice(struct dcfg_profile *pr, struct dcfg_profile_thread *t, const struct
 }
 
 int
-dcfg_profile_overflow(struct dcfg_profile *pr)
+dcfg_pinpoints_overflow(struct dcfg_pinpoints *pr)
 {
 	pr->overflow = 1;
 	return dcfg_error_set(pr->err, pr->name, "process %llu: a count does not fit in 64 bits",
 	    (unsigned long long)pr->p->pid);
 }
 
-#define overflow dcfg_profile_overflow
+#define overflow dcfg_pinpoints_overflow
 
 /*
  * Boundary: the open slice ends before entry B (already counted). A slice
  * of nothing but excluded blocks is not ended: it joins the next one.
  */
-static int
-boundary(struct dcfg_profile *pr, struct dcfg_profile_thread *t, uint32_t b, uint64_t start,
-    uint64_t count)
+int
+dcfg_pinpoints_boundary(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint32_t b,
+    uint64_t start, uint64_t count)
 {
-	struct dcfg_profile_slice tmp;
+	struct dcfg_pinpoints_slice tmp;
 
 	if (t->tally.n_touched == 0)
 		return 0;
 	if (t->pending && write_slice(pr, t, &t->held) < 0)
 		return -1;
-	take_vector(pr, t, &t->scratch);
+	dcfg_pinpoints_take_vector(pr, t, &t->scratch);
 	t->scratch.end = start;
 	t->scratch.unfiltered = t->unfiltered;
 	t->scratch.block = b;
@@ -265,7 +290,7 @@ boundary(struct dcfg_profile *pr, struct dcfg_profile_thread *t, uint32_t b, uin
 
 /* Room in both slices for every block the open slice holds, so that closing it cannot fail. */
 static int
-reserve_room(struct dcfg_profile_thread *t)
+reserve_room(struct dcfg_pinpoints_thread *t)
 {
 	size_t n = t->tally.n_touched;
 
@@ -278,7 +303,18 @@ reserve_room(struct dcfg_profile_thread *t)
 }
 
 int
-dcfg_profile_add(struct dcfg_profile *pr, struct dcfg_profile_thread *t, uint32_t b,
+dcfg_pinpoints_add_instrs(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint32_t b,
+    uint64_t x)
+{
+	uint64_t *v = dcfg_tally_at(&t->tally, b);
+
+	if (__builtin_add_overflow(*v, x, v))
+		return overflow(pr);
+	return reserve_room(t) < 0 ? dcfg_error_set(pr->err, pr->name, "out of memory") : 0;
+}
+
+int
+dcfg_pinpoints_add(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint32_t b,
     uint64_t times)
 {
 	uint64_t x, *v;
@@ -298,25 +334,33 @@ dcfg_profile_add(struct dcfg_profile *pr, struct dcfg_profile_thread *t, uint32_
 }
 
 int
-dcfg_profile_entry(struct dcfg_profile *pr, struct dcfg_profile_thread *t, uint32_t b)
+dcfg_pinpoints_entry(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint32_t b)
 {
 	if (!t->started) {
 		t->first_block = b;
 		t->started = 1;
+		if (pr->o->part)
+			dcfg_pinpoints_part_first(pr, t);
 	}
 	if (pr->blocks[b].eligible) {
 		uint64_t q = t->pos / pr->o->slice_size;
-		if (q > t->last_q) {
+		if (pr->o->part) {
+			/* a shard's first eligible entry may be a boundary: the merge decides */
+			if (!t->seen_eligible || q > t->last_q)
+				dcfg_pinpoints_piece(pr, t, t->seen_eligible ? 'b' : 'c', b);
+			t->seen_eligible = 1;
 			t->last_q = q;
-			if (boundary(pr, t, b, t->pos, t->counts[b] + 1) < 0)
+		} else if (q > t->last_q) {
+			t->last_q = q;
+			if (dcfg_pinpoints_boundary(pr, t, b, t->pos, t->counts[b] + 1) < 0)
 				return -1;
 		}
 	}
-	return dcfg_profile_add(pr, t, b, 1);
+	return dcfg_pinpoints_add(pr, t, b, 1);
 }
 
 int
-dcfg_profile_thread_end(struct dcfg_profile *pr, struct dcfg_profile_thread *t)
+dcfg_pinpoints_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t)
 {
 	struct dcfg_output *out;
 	uint32_t b;
@@ -327,7 +371,7 @@ dcfg_profile_thread_end(struct dcfg_profile *pr, struct dcfg_profile_thread *t)
 	if (t->tally.n_touched > 0) {
 		if (t->pending && write_slice(pr, t, &t->held) < 0)
 			return -1;
-		take_vector(pr, t, &t->held);
+		dcfg_pinpoints_take_vector(pr, t, &t->held);
 		t->held.unfiltered = t->unfiltered;
 		t->pending = 1;
 	} else if (t->pending) {
