@@ -310,3 +310,26 @@ S: 0x400530 1 hello-world 0x400000 + 0x530 # hello-world.c:7' | sed 's/^# Unfilt
 	[ "$status" -eq 1 ]
 	grep -qx "profile-check: $S: thread 1 enters 14 blocks outside the excluded images: it should have a profile" stdout
 }
+
+@test "a marker PC that another block that ran also holds: a simulator's count of it is not the block's" {
+	# block 11 moved to 10's address (the format allows two blocks at one
+	# address when an image is unloaded and another loaded there): the
+	# thread's last entry is the 2nd execution of 0x2aaaaaaacc90, so a
+	# profile counting per block ("... 1") names the first
+	sed 's/\[ 11, "0x1c9f", 1, 1, 0, 2 \]/[ 11, "0x1c90", 1, 1, 0, 2 ]/' "$D" > dup.dcfg.json
+	fixed20 | sed "s|^$LAST\$|S: 0x2aaaaaaacc90 1 /lib64/ld-linux-x86-64.so.2 0x2aaaaaaab000 + 0x1c90 # Unknown:0|;
+	    s|^Block id: 11 0x2aaaaaaacc9f:0x2aaaaaaacc9f |Block id: 11 0x2aaaaaaacc90:0x2aaaaaaacc90 |;
+	    1s/dcfg=[^ ]*/dcfg=$(dcfg_id dup.dcfg.json)/" > w.bb
+	check --slice-size 20 dup.dcfg.json "$S" w.bb
+	[ "$status" -eq 1 ]
+	grep -qx 'profile-check: w.bb:18: 0x2aaaaaaacc90 starts blocks 10 and 11, which all ran: its count is not one block.s' stdout
+	grep -qx "profile-check: w.bb:18: the last marker should be the thread's last entry, 0x2aaaaaaacc90 2" stdout
+	# block 5 grown to 8 bytes holds 0x40053c, 6's start: executions of 5
+	# run the instruction at 0x40053c too
+	sed 's/\[ 5, "0x538", 4, 1, 0, 7 \]/[ 5, "0x538", 8, 1, 0, 7 ]/' "$D" > in.dcfg.json
+	fixed20 | sed "s|^Block id: 5 0x400538:0x40053b static instructions: 1 block count: 3 block size: 4|Block id: 5 0x400538:0x40053f static instructions: 1 block count: 3 block size: 8|;
+	    1s/dcfg=[^ ]*/dcfg=$(dcfg_id in.dcfg.json)/" > w.bb
+	check --slice-size 20 in.dcfg.json "$S" w.bb
+	[ "$status" -eq 1 ]
+	[ "$(cat stdout)" = "profile-check: w.bb:10: 0x40053c is inside block 5, which ran: a simulator counts it there too" ]
+}

@@ -29,6 +29,7 @@ one finding a line, "profile-check: FILE:LINE: what". Exit 2: bad usage or
 an input that cannot be read.
 """
 import argparse
+import bisect
 import bz2
 import gzip
 import json
@@ -447,6 +448,31 @@ def check_marker_fields(p, f, proc, line, m):
         f.add(line, "source %s, expected %s" % (src, " or ".join(blk["lines"])))
 
 
+def check_marker_alone(p, f, proc, entries):
+    """A simulator counts a PC's executions, so a marker's count is the
+    count-th execution of its PC only if no other block that ran holds
+    the PC: as its start (two blocks at one address, which the format
+    allows when images are unloaded or code is modified) or inside."""
+    ran = sorted(set(e[0] for e in entries), key=lambda b: proc.blocks[b]["pc"])
+    starts = [proc.blocks[b]["pc"] for b in ran]
+    reach = []
+    for b in ran:
+        end = proc.blocks[b]["pc"] + proc.blocks[b]["size"]
+        reach.append(max(end, reach[-1]) if reach else end)
+    shared = {}
+    for b in ran:
+        shared.setdefault(proc.blocks[b]["pc"], []).append(b)
+    for line, m in p.markers:
+        pc = m[0]
+        if len(shared.get(pc, [])) > 1:
+            f.add(line, "0x%x starts blocks %s, which all ran: its count is not one block's" % (
+                pc, " and ".join(str(b) for b in sorted(shared[pc]))))
+        k = bisect.bisect_left(starts, pc)
+        if k > 0 and reach[k - 1] > pc:
+            holder = next(ran[i] for i in range(k) if starts[i] + proc.blocks[ran[i]]["size"] > pc)
+            f.add(line, "0x%x is inside block %d, which ran: a simulator counts it there too" % (pc, holder))
+
+
 def locate_markers(p, f, entries):
     """Each marker's entry index: the count-th execution of its PC."""
     where = {}
@@ -640,6 +666,7 @@ def main():
                 f.add(1, "every block of thread %d is excluded: it should have no profile" % tid)
             for line, m in p.markers:
                 check_marker_fields(p, f, proc, line, m)
+            check_marker_alone(p, f, proc, entries)
             at = locate_markers(p, f, entries)
             check_slices(p, f, entries, thread.final, at, kept)
             if want and None not in at:
