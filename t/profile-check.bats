@@ -333,3 +333,21 @@ S: 0x400530 1 hello-world 0x400000 + 0x530 # hello-world.c:7' | sed 's/^# Unfilt
 	[ "$status" -eq 1 ]
 	[ "$(cat stdout)" = "profile-check: w.bb:10: 0x40053c is inside block 5, which ran: a simulator counts it there too" ]
 }
+
+@test "an image without a name is no image to a profile: M: markers, no G: line" {
+	# hello-world's FILE_NAME_ID taken out
+	sed 's/{ "FILE_NAME_ID" : 1,/{/' "$D" > anon.dcfg.json
+	fixed20 | sed "1s/dcfg=[^ ]*/dcfg=$(dcfg_id anon.dcfg.json)/" > w.bb
+	check --slice-size 20 anon.dcfg.json "$S" w.bb
+	[ "$status" -eq 1 ]
+	grep -q 'w.bb:4: G: lines name the images' stdout
+	grep -qx 'profile-check: w.bb:10: S: for 0x40053c, which is in an image without a name: M: expected' stdout
+	# with M: lines and one G: line, right
+	fixed20 | sed "1s/dcfg=[^ ]*/dcfg=$(dcfg_id anon.dcfg.json)/; /^G: hello-world/d;
+	    s/^S: \(0x4[0-9a-f]*\) \([0-9]*\) hello-world .*/M: \1 \2 no_image 0/" > r.bb
+	check --slice-size 20 anon.dcfg.json "$S" r.bb
+	[ "$status" -eq 0 ] && [ ! -s stdout ] || { cat stdout stderr; false; }
+	# and the process asked for with -p
+	check --slice-size 20 -p 13724 anon.dcfg.json "$S" r.bb
+	grep -qx 'profile-check: r.bb:1: process 13723, -p asks for 13724' stdout
+}

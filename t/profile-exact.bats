@@ -195,3 +195,21 @@ real_walk() {
 	dcfg-profile -d dup.dcfg.json --slice-size 20 --thread 1 -o p.bb "$DATA/stage-hello.stream"
 	profile_check --slice-size 20 dup.dcfg.json "$DATA/stage-hello.stream" p.bb
 }
+
+@test "two processes (-p) and an image without a name (M: markers, no G: line): each thread's profile right" {
+	# t/data/count-prog.dcfg.json: process 300 (threads 0 and 1, block 30
+	# in an image with no FILE_NAME_ID at 0x500000) and process 42; the
+	# streams of t/count.bats
+	printf '%s\n' '# dcfg-stream 1' '# process 300' \
+	    '# thread 0' 50 51 52 53 54 55 56 57 52 53 54 56 58 59 61 61 60 \
+	    '# thread 1' 50 51 52 53 54 55 55 55 56 58 59 61 60 \
+	    '# process 42' '# thread 0' 80 81 82 81 83 > two.s
+	for size in 1 3 10; do
+		for rule in "" --loop-aligned; do
+			profile_all "$DATA/count-prog.dcfg.json" two.s 2 "$size" -p 300 $rule
+			grep -q '^M: 0x500000 [0-9]* no_image 0$' out/prog.T.0.bb
+			[ "$(grep -c '^G: ' out/prog.T.0.bb)" -eq 2 ]
+			profile_all "$DATA/count-prog.dcfg.json" two.s 1 "$size" -p 42 $rule
+		done
+	done
+}

@@ -216,8 +216,11 @@ def check_marker_fields(p, f, proc, line, m):
     blk = proc.by_pc.get(pc)
     if blk is None:
         return
-    if word is None:
-        f.add(line, "M: for 0x%x, which is in image %s" % (pc, escape_word(blk["path"])))
+    if blk["path"] is None or word is None:
+        if blk["path"] is not None:
+            f.add(line, "M: for 0x%x, which is in image %s" % (pc, escape_word(blk["path"])))
+        elif word is not None:
+            f.add(line, "S: for 0x%x, which is in an image without a name: M: expected" % pc)
         return
     if word != escape_word(blk["path"]) or low != blk["low"] or off != blk["off"]:
         f.add(line, "0x%x is %s 0x%x + 0x%x, the line says %s 0x%x + 0x%x" % (
@@ -435,6 +438,8 @@ def main():
                 return True
             return b in proc.heads and (not loop_names or image_matches(proc.blocks[b]["path"], loop_names))
         check_header(p, f, opt, dcfg_id, proc.pid)
+        if opt.pid is not None and opt.pid != proc.pid:
+            f.add(1, "process %d, -p asks for %d" % (proc.pid, opt.pid))
         check_images(p, f, proc)
         if not entries:
             f.add(1, "thread %d enters no block in the stream: it should have no profile" % tid)

@@ -107,14 +107,17 @@ class Process:
             raise InputError("process %d is not in the DCFG" % pid)
         self.pid = pid
         data = procs[pid]
-        self.images = []          # (path bytes, low)
+        self.images = []          # (path bytes, low), images with a file name
         self.blocks = {}          # id -> dict
         self.heads = set()        # loop head block ids
         for im in rows(data.get("IMAGES")):
             idata = im["IMAGE_DATA"]
-            path = names.get(idata.get("FILE_NAME_ID"), b"")
+            # an image without a file name is no image to a profile: its
+            # blocks get M: markers (dcfg-profile(1))
+            path = names.get(idata.get("FILE_NAME_ID"))
             low = number(im["LOAD_ADDR"])
-            self.images.append((path, low))
+            if path is not None:
+                self.images.append((path, low))
             src = []
             for s in rows(idata.get("SOURCE_DATA")):
                 src.append((number(s["ADDR_OFFSET"]), number(s["SIZE"]),
@@ -142,7 +145,7 @@ class Process:
 
 
 def image_matches(path, names):
-    return any(path == n or os.path.basename(path) == n for n in names)
+    return path is not None and any(path == n or os.path.basename(path) == n for n in names)
 
 
 # ---- the stream: the thread's entries ----------------------------------------
