@@ -320,6 +320,27 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	awk '/^S: / && NF != 9 { print; bad = 1 } /^C: / && NF != 11 { print; bad = 1 } END { exit bad }' stdout
 }
 
+@test "the checker of t/tools agrees with every profile of the hand-written program" {
+	command -v python3 > /dev/null || skip "python3 is not installed"
+	tool="$BATS_TEST_DIRNAME/tools/profile-check.py"
+	for n in 1 2 3 4 5 6 7 10 12 13 20 40 41; do
+		for rule in "" "--loop-aligned" "--loop-aligned --loop-image main"; do
+			rm -f prof.T.*
+			dcfg-profile --dcfg nest.json --slice-size "$n" $rule -o prof nest.stream
+			for t in 0 1 2; do
+				python3 "$tool" --slice-size "$n" $rule nest.json nest.stream prof.T.$t.bb ||
+				    { echo "thread $t: -N $n $rule"; false; }
+			done
+		done
+		rm -f prof.T.*
+		dcfg-profile --dcfg nest.json --slice-size "$n" -x $'spin\tlib.so' -o prof nest.stream 2> /dev/null
+		for t in 0 1; do
+			python3 "$tool" --slice-size "$n" --exclude-image $'spin\tlib.so' nest.json nest.stream prof.T.$t.bb
+		done
+		python3 "$tool" --slice-size "$n" --exclude-image $'spin\tlib.so' --none 2 nest.json nest.stream
+	done
+}
+
 # ---------------------------------------------------------------------------
 # Bad input
 
