@@ -98,8 +98,9 @@ merge_parts(int argc, char **argv, const struct dcfg_stage_args *a, struct dcfg_
 	return dcfg_cli_finish(&io, rc, &err, 0);
 }
 
-int
-main(int argc, char **argv)
+/* The command, with room for the repeatable options' names. */
+static int
+profile(int argc, char **argv, const char **exclude, const char **loop_images)
 {
 	enum { OPT_LOOP_IMAGE = 256, OPT_PART, OPT_MERGE };
 	static const struct option longopts[] = {
@@ -119,18 +120,9 @@ main(int argc, char **argv)
 	struct dcfg_stage s = { 0 };
 	struct dcfg_cli_io io;
 	struct dcfg_error err;
-	const char **exclude, **loop_images;
 	const char *inputs[2];
 	int c, rc, merge = 0;
 
-	if ((rc = dcfg_cli_start()) != DCFG_EXIT_OK)
-		return rc;
-	exclude = calloc((size_t)argc + 1, sizeof *exclude);
-	loop_images = calloc((size_t)argc + 1, sizeof *loop_images);
-	if (exclude == NULL || loop_images == NULL) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		return DCFG_EXIT_USAGE;
-	}
 	o.exclude = exclude;
 	o.loop_images = loop_images;
 	while ((c = getopt_long(argc, argv, DCFG_STAGE_SHORTOPTS "N:Lx:p:t:", longopts, NULL)) != -1) {
@@ -193,7 +185,25 @@ main(int argc, char **argv)
 	s.progress = dcfg_progress_bytes;
 	s.progress_ctx = &io.progress;
 	rc = dcfg_pinpoints_stream(&s, a.stream, &o, &err);
-	rc = dcfg_cli_finish(&io, rc, &err, 0);
+	return dcfg_cli_finish(&io, rc, &err, 0);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char **exclude, **loop_images;
+	int rc;
+
+	if ((rc = dcfg_cli_start()) != DCFG_EXIT_OK)
+		return rc;
+	exclude = calloc((size_t)argc + 1, sizeof *exclude);
+	loop_images = calloc((size_t)argc + 1, sizeof *loop_images);
+	if (exclude == NULL || loop_images == NULL) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		rc = DCFG_EXIT_USAGE;
+	} else {
+		rc = profile(argc, argv, exclude, loop_images);
+	}
 	free(exclude);
 	free(loop_images);
 	return rc;
