@@ -515,7 +515,7 @@ in_man() {
 @test "the man page's examples, run" {
 	command -v mandoc > /dev/null || skip "mandoc is not installed"
 	bzip2 -c nest.json > prog.dcfg.json.bz2
-	dcfg-encode --dcfg nest.json nest.stream | bzip2 -c > prog.trace.json.bz2
+	dcfg-encode --dcfg nest.json --chunk-edges 3 nest.stream | bzip2 -c > prog.trace.json.bz2
 	{
 		echo '$ dcfg-expand prog.trace.json.bz2 |'
 		echo 'dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 -o prog'
@@ -547,6 +547,29 @@ in_man() {
 		grep '^T' prog.T.1.bb
 	} > example3
 	in_man example3
+	{
+		echo '$ dcfg-expand --plan 3 prog.trace.json.bz2 > plan'
+		dcfg-expand --plan 3 prog.trace.json.bz2 > plan
+		echo '$ cat plan'
+		cat plan
+		echo '$ k=0; while read -r shard; do k=$((k + 1))'
+		echo 'dcfg-expand --chunks $shard prog.trace.json.bz2 |'
+		echo 'dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 --part -o part.$k'
+		echo 'done < plan'
+		k=0; while read -r shard; do k=$((k + 1))
+		    dcfg-expand --chunks $shard prog.trace.json.bz2 |
+		    dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 --part -o part.$k
+		done < plan
+		echo '$ dcfg-profile --dcfg prog.dcfg.json.bz2 --merge -o merged part.*'
+		dcfg-profile --dcfg prog.dcfg.json.bz2 --merge -o merged part.*
+		echo '$ dcfg-expand prog.trace.json.bz2 |'
+		echo 'dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 -o one'
+		dcfg-expand prog.trace.json.bz2 |
+		    dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 -o one
+		echo '$ diff -s merged.T.0.bb one.T.0.bb'
+		diff -s merged.T.0.bb one.T.0.bb
+	} > example4
+	in_man example4
 }
 
 @test "the man page's diagnostics are the messages the tests see" {
@@ -554,8 +577,14 @@ in_man() {
 	    'the stream holds processes 7 and 9: choose one with -p' 'process 8 is not in the stream' \
 	    'thread 5 of process 7 is not in the stream' \
 	    '--exclude-image nosuch.so: no image of process 7 has this path or basename' \
-	    'process 7: a count does not fit in 64 bits'; do
+	    'process 7: a count does not fit in 64 bits' \
+	    'a data line of a window shard before any chunk marker: its position is unknown (dcfg-expand --chunks)' \
+	    'shard 2 of 3 missing' 'shard 2 of 3 again: part.2 is that shard too' \
+	    'shards of two plans (one left from an earlier plan?)' \
+	    'a part of another profile than part.1 (their first two lines differ)' \
+	    'a part without its "# trace" line: it, or the stream it read, was cut short'; do
 		grep -qF -- "$m" "$MAN"
-		grep -qF -- "$m" "$BATS_TEST_DIRNAME/profile.bats" "$BATS_TEST_DIRNAME/profile-runs.bats"
+		grep -qF -- "$m" "$BATS_TEST_DIRNAME/profile.bats" "$BATS_TEST_DIRNAME/profile-runs.bats" \
+		    "$BATS_TEST_DIRNAME/profile-merge.bats"
 	done
 }
