@@ -98,6 +98,50 @@ merge_parts(int argc, char **argv, const struct dcfg_stage_args *a, struct dcfg_
 	return dcfg_cli_finish(&io, rc, &err, 0);
 }
 
+/* A stream into profiles, or into a shard's part. */
+static int
+profile_stream(int argc, char **argv, struct dcfg_stage_args *a, struct dcfg_pinpoints_options *o)
+{
+	struct dcfg_stage s = { 0 };
+	struct dcfg_cli_io io;
+	struct dcfg_error err;
+	const char *inputs[2];
+	int rc;
+
+	if (dcfg_stage_finish_args(argc, argv, prog, help, a, 1) < 0)
+		return DCFG_EXIT_USAGE;
+	if (o->part && o->has_tid)
+		return usage("--part writes every thread: no --thread");
+	if (o->slice_size == 0)
+		return usage("--slice-size N is needed");
+	if (o->n_loop_images > 0 && !o->loop_aligned)
+		return usage("--loop-image chooses the loops of --loop-aligned: give both");
+	if (!o->has_tid && !o->part && a->out_path == NULL)
+		return usage("-o BASE is needed (the files are BASE.T.<tid>.bb), or --thread TID");
+	inputs[0] = a->dcfg_path;
+	inputs[1] = a->stream;
+	o->inputs = inputs;
+	o->n_inputs = 2;
+	if ((o->has_tid || o->part) && dcfg_cli_check_output(prog, a->out_path, inputs, 2) < 0)
+		return DCFG_EXIT_USAGE;
+	/* without --thread the files are opened as the threads show up: standard output stays empty */
+	if (dcfg_cli_setup(&io, prog, a->dcfg_path, DCFG_KEEP_ALL & ~DCFG_KEEP_EDGE_COUNTS,
+	    o->has_tid || o->part ? a->out_path : NULL, a->mode) < 0)
+		return DCFG_EXIT_USAGE;
+	if (dcfg_stage_check_tables(prog, a->dcfg_path, io.dcfg, 1, 1) < 0) {
+		dcfg_cli_discard(&io);
+		return DCFG_EXIT_USAGE;
+	}
+	o->out = io.out;
+	o->base = o->has_tid || o->part ? NULL : a->out_path;
+	s.dcfg = io.dcfg;
+	s.progress = dcfg_progress_bytes;
+	s.progress_ctx = &io.progress;
+	rc = dcfg_pinpoints_stream(&s, a->stream, o, &err);
+	return dcfg_cli_finish(&io, rc, &err, 0);
+}
+
+
 /* The command, with room for the repeatable options' names. */
 static int
 profile(int argc, char **argv, const char **exclude, const char **loop_images)
@@ -117,11 +161,7 @@ profile(int argc, char **argv, const char **exclude, const char **loop_images)
 	};
 	struct dcfg_stage_args a = { .mode = DCFG_PROGRESS_AUTO };
 	struct dcfg_pinpoints_options o = { .no_profile = no_profile };
-	struct dcfg_stage s = { 0 };
-	struct dcfg_cli_io io;
-	struct dcfg_error err;
-	const char *inputs[2];
-	int c, rc, merge = 0;
+	int c, merge = 0;
 
 	o.exclude = exclude;
 	o.loop_images = loop_images;
@@ -155,37 +195,7 @@ profile(int argc, char **argv, const char **exclude, const char **loop_images)
 	}
 	if (merge)
 		return merge_parts(argc, argv, &a, &o);
-	if (dcfg_stage_finish_args(argc, argv, prog, help, &a, 1) < 0)
-		return DCFG_EXIT_USAGE;
-	if (o.part && o.has_tid)
-		return usage("--part writes every thread: no --thread");
-	if (o.slice_size == 0)
-		return usage("--slice-size N is needed");
-	if (o.n_loop_images > 0 && !o.loop_aligned)
-		return usage("--loop-image chooses the loops of --loop-aligned: give both");
-	if (!o.has_tid && !o.part && a.out_path == NULL)
-		return usage("-o BASE is needed (the files are BASE.T.<tid>.bb), or --thread TID");
-	inputs[0] = a.dcfg_path;
-	inputs[1] = a.stream;
-	o.inputs = inputs;
-	o.n_inputs = 2;
-	if ((o.has_tid || o.part) && dcfg_cli_check_output(prog, a.out_path, inputs, 2) < 0)
-		return DCFG_EXIT_USAGE;
-	/* without --thread the files are opened as the threads show up: standard output stays empty */
-	if (dcfg_cli_setup(&io, prog, a.dcfg_path, DCFG_KEEP_ALL & ~DCFG_KEEP_EDGE_COUNTS,
-	    o.has_tid || o.part ? a.out_path : NULL, a.mode) < 0)
-		return DCFG_EXIT_USAGE;
-	if (dcfg_stage_check_tables(prog, a.dcfg_path, io.dcfg, 1, 1) < 0) {
-		dcfg_cli_discard(&io);
-		return DCFG_EXIT_USAGE;
-	}
-	o.out = io.out;
-	o.base = o.has_tid || o.part ? NULL : a.out_path;
-	s.dcfg = io.dcfg;
-	s.progress = dcfg_progress_bytes;
-	s.progress_ctx = &io.progress;
-	rc = dcfg_pinpoints_stream(&s, a.stream, &o, &err);
-	return dcfg_cli_finish(&io, rc, &err, 0);
+	return profile_stream(argc, argv, &a, &o);
 }
 
 int
