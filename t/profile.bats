@@ -341,6 +341,17 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	done
 }
 
+@test "a block in an image without a path has an M: marker, and its image no G: line" {
+	command -v jq > /dev/null || skip "jq is not installed"
+	jq '(.PROCESSES[1][1].IMAGES[2][3]) |= del(.FILE_NAME_ID)' nest.json > noname.json
+	dcfg_profile --dcfg noname.json -N 10 --thread 1 nest.stream
+	[ "$status" -eq 0 ] || { cat stderr; false; }
+	# as in "one file per thread": thread 1's slices end at 30's 3rd entry, twice
+	[ "$(grep -c '^G: ' stdout)" -eq 1 ]
+	[ "$(grep '^[SM]: ' stdout)" = "$(printf '%s\n' "S: 0x1000 1 $MAIN + 0x0 # prog.c:5" \
+	    'M: 0x8000 3 no_image 0' 'M: 0x8000 3 no_image 0')" ]
+}
+
 # ---------------------------------------------------------------------------
 # Bad input
 
