@@ -68,6 +68,7 @@ merge_parts(int argc, char **argv, const struct dcfg_stage_args *a, struct dcfg_
 	struct dcfg_cli_io io;
 	struct dcfg_error err;
 	const char *const *parts = (const char *const *)argv + optind;
+	const char **inputs;
 	size_t n = (size_t)(argc - optind);
 	int rc;
 
@@ -80,22 +81,32 @@ merge_parts(int argc, char **argv, const struct dcfg_stage_args *a, struct dcfg_
 		return usage("--merge needs the DCFG (--dcfg) for the markers and the block table");
 	if (!o->has_tid && a->out_path == NULL)
 		return usage("-o BASE is needed (the files are BASE.T.<tid>.bb), or --thread TID");
-	o->inputs = parts;
-	o->n_inputs = n;
-	if (o->has_tid && (dcfg_cli_check_output(prog, a->out_path, parts, n) < 0 ||
-	    dcfg_cli_check_output(prog, a->out_path, &a->dcfg_path, 1) < 0))
+	/* the parts, then the DCFG: no BASE.T.<tid>.bb may be one of them */
+	if ((inputs = calloc(n + 1, sizeof *inputs)) == NULL) {
+		fprintf(stderr, "%s: out of memory\n", prog);
 		return DCFG_EXIT_USAGE;
-	if (dcfg_cli_setup(&io, prog, a->dcfg_path, DCFG_KEEP_ALL & ~DCFG_KEEP_EDGE_COUNTS,
-	    o->has_tid ? a->out_path : NULL, a->mode) < 0)
+	}
+	memcpy(inputs, parts, n * sizeof *inputs);
+	inputs[n] = a->dcfg_path;
+	o->inputs = inputs;
+	o->n_inputs = n + 1;
+	if ((o->has_tid && dcfg_cli_check_output(prog, a->out_path, inputs, n + 1) < 0) ||
+	    dcfg_cli_setup(&io, prog, a->dcfg_path, DCFG_KEEP_ALL & ~DCFG_KEEP_EDGE_COUNTS,
+	    o->has_tid ? a->out_path : NULL, a->mode) < 0) {
+		free(inputs);
 		return DCFG_EXIT_USAGE;
+	}
 	if (dcfg_stage_check_tables(prog, a->dcfg_path, io.dcfg, 0, 1) < 0) {
 		dcfg_cli_discard(&io);
+		free(inputs);
 		return DCFG_EXIT_USAGE;
 	}
 	o->out = io.out;
 	o->base = o->has_tid ? NULL : a->out_path;
 	rc = dcfg_pinpoints_merge(io.dcfg, parts, n, o, &err);
-	return dcfg_cli_finish(&io, rc, &err, 0);
+	rc = dcfg_cli_finish(&io, rc, &err, 0);
+	free(inputs);
+	return rc;
 }
 
 /* A stream into profiles, or into a shard's part. */

@@ -151,6 +151,13 @@ parts() {
 	capture dcfg-profile --dcfg nest.json --merge --thread 0 -o part.1 part.1 part.2
 	[ "$status" -eq 2 ]
 	cmp keep part.1
+	# BASE.T.0.bb is a part
+	cp part.1 m.T.0.bb
+	capture dcfg-profile --dcfg nest.json --merge -o m m.T.0.bb part.2
+	[ "$status" -eq 2 ]
+	grep -q '^dcfg-profile: m.T.0.bb: ' stderr
+	cmp keep m.T.0.bb
+	[ "$(ls m.*)" = m.T.0.bb ]
 	capture dcfg-profile --dcfg nest.json -N 10 --part --thread 0 nest.trace.json
 	[ "$status" -eq 2 ]
 	head -1 stderr | grep -qx 'dcfg-profile: --part writes every thread: no --thread'
