@@ -68,6 +68,7 @@ merge_parts(int argc, char **argv, const struct dcfg_stage_args *a, struct dcfg_
 	struct dcfg_cli_io io;
 	struct dcfg_error err;
 	const char *const *parts = (const char *const *)argv + optind;
+	const char **inputs;
 	size_t n = (size_t)(argc - optind);
 	int rc;
 
@@ -80,26 +81,81 @@ merge_parts(int argc, char **argv, const struct dcfg_stage_args *a, struct dcfg_
 		return usage("--merge needs the DCFG (--dcfg) for the markers and the block table");
 	if (!o->has_tid && a->out_path == NULL)
 		return usage("-o BASE is needed (the files are BASE.T.<tid>.bb), or --thread TID");
-	o->inputs = parts;
-	o->n_inputs = n;
-	if (o->has_tid && (dcfg_cli_check_output(prog, a->out_path, parts, n) < 0 ||
-	    dcfg_cli_check_output(prog, a->out_path, &a->dcfg_path, 1) < 0))
+	/* the parts, then the DCFG: no BASE.T.<tid>.bb may be one of them */
+	if ((inputs = calloc(n + 1, sizeof *inputs)) == NULL) {
+		fprintf(stderr, "%s: out of memory\n", prog);
 		return DCFG_EXIT_USAGE;
-	if (dcfg_cli_setup(&io, prog, a->dcfg_path, DCFG_KEEP_ALL & ~DCFG_KEEP_EDGE_COUNTS,
-	    o->has_tid ? a->out_path : NULL, a->mode) < 0)
+	}
+	memcpy(inputs, parts, n * sizeof *inputs);
+	inputs[n] = a->dcfg_path;
+	o->inputs = inputs;
+	o->n_inputs = n + 1;
+	if ((o->has_tid && dcfg_cli_check_output(prog, a->out_path, inputs, n + 1) < 0) ||
+	    dcfg_cli_setup(&io, prog, a->dcfg_path, DCFG_KEEP_ALL & ~DCFG_KEEP_EDGE_COUNTS,
+	    o->has_tid ? a->out_path : NULL, a->mode) < 0) {
+		free(inputs);
 		return DCFG_EXIT_USAGE;
+	}
 	if (dcfg_stage_check_tables(prog, a->dcfg_path, io.dcfg, 0, 1) < 0) {
 		dcfg_cli_discard(&io);
+		free(inputs);
 		return DCFG_EXIT_USAGE;
 	}
 	o->out = io.out;
 	o->base = o->has_tid ? NULL : a->out_path;
 	rc = dcfg_pinpoints_merge(io.dcfg, parts, n, o, &err);
+	rc = dcfg_cli_finish(&io, rc, &err, 0);
+	free(inputs);
+	return rc;
+}
+
+/* A stream into profiles, or into a shard's part. */
+static int
+profile_stream(int argc, char **argv, struct dcfg_stage_args *a, struct dcfg_pinpoints_options *o)
+{
+	struct dcfg_stage s = { 0 };
+	struct dcfg_cli_io io;
+	struct dcfg_error err;
+	const char *inputs[2];
+	int rc;
+
+	if (dcfg_stage_finish_args(argc, argv, prog, help, a, 1) < 0)
+		return DCFG_EXIT_USAGE;
+	if (o->part && o->has_tid)
+		return usage("--part writes every thread: no --thread");
+	if (o->slice_size == 0)
+		return usage("--slice-size N is needed");
+	if (o->n_loop_images > 0 && !o->loop_aligned)
+		return usage("--loop-image chooses the loops of --loop-aligned: give both");
+	if (!o->has_tid && !o->part && a->out_path == NULL)
+		return usage("-o BASE is needed (the files are BASE.T.<tid>.bb), or --thread TID");
+	inputs[0] = a->dcfg_path;
+	inputs[1] = a->stream;
+	o->inputs = inputs;
+	o->n_inputs = 2;
+	if ((o->has_tid || o->part) && dcfg_cli_check_output(prog, a->out_path, inputs, 2) < 0)
+		return DCFG_EXIT_USAGE;
+	/* without --thread the files are opened as the threads show up: standard output stays empty */
+	if (dcfg_cli_setup(&io, prog, a->dcfg_path, DCFG_KEEP_ALL & ~DCFG_KEEP_EDGE_COUNTS,
+	    o->has_tid || o->part ? a->out_path : NULL, a->mode) < 0)
+		return DCFG_EXIT_USAGE;
+	if (dcfg_stage_check_tables(prog, a->dcfg_path, io.dcfg, 1, 1) < 0) {
+		dcfg_cli_discard(&io);
+		return DCFG_EXIT_USAGE;
+	}
+	o->out = io.out;
+	o->base = o->has_tid || o->part ? NULL : a->out_path;
+	s.dcfg = io.dcfg;
+	s.progress = dcfg_progress_bytes;
+	s.progress_ctx = &io.progress;
+	rc = dcfg_pinpoints_stream(&s, a->stream, o, &err);
 	return dcfg_cli_finish(&io, rc, &err, 0);
 }
 
-int
-main(int argc, char **argv)
+
+/* The command, with room for the repeatable options' names. */
+static int
+profile(int argc, char **argv, const char **exclude, const char **loop_images)
 {
 	enum { OPT_LOOP_IMAGE = 256, OPT_PART, OPT_MERGE };
 	static const struct option longopts[] = {
@@ -116,21 +172,8 @@ main(int argc, char **argv)
 	};
 	struct dcfg_stage_args a = { .mode = DCFG_PROGRESS_AUTO };
 	struct dcfg_pinpoints_options o = { .no_profile = no_profile };
-	struct dcfg_stage s = { 0 };
-	struct dcfg_cli_io io;
-	struct dcfg_error err;
-	const char **exclude, **loop_images;
-	const char *inputs[2];
-	int c, rc, merge = 0;
+	int c, merge = 0;
 
-	if ((rc = dcfg_cli_start()) != DCFG_EXIT_OK)
-		return rc;
-	exclude = calloc((size_t)argc + 1, sizeof *exclude);
-	loop_images = calloc((size_t)argc + 1, sizeof *loop_images);
-	if (exclude == NULL || loop_images == NULL) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		return DCFG_EXIT_USAGE;
-	}
 	o.exclude = exclude;
 	o.loop_images = loop_images;
 	while ((c = getopt_long(argc, argv, DCFG_STAGE_SHORTOPTS "N:Lx:p:t:", longopts, NULL)) != -1) {
@@ -163,37 +206,25 @@ main(int argc, char **argv)
 	}
 	if (merge)
 		return merge_parts(argc, argv, &a, &o);
-	if (dcfg_stage_finish_args(argc, argv, prog, help, &a, 1) < 0)
-		return DCFG_EXIT_USAGE;
-	if (o.part && o.has_tid)
-		return usage("--part writes every thread: no --thread");
-	if (o.slice_size == 0)
-		return usage("--slice-size N is needed");
-	if (o.n_loop_images > 0 && !o.loop_aligned)
-		return usage("--loop-image chooses the loops of --loop-aligned: give both");
-	if (!o.has_tid && !o.part && a.out_path == NULL)
-		return usage("-o BASE is needed (the files are BASE.T.<tid>.bb), or --thread TID");
-	inputs[0] = a.dcfg_path;
-	inputs[1] = a.stream;
-	o.inputs = inputs;
-	o.n_inputs = 2;
-	if ((o.has_tid || o.part) && dcfg_cli_check_output(prog, a.out_path, inputs, 2) < 0)
-		return DCFG_EXIT_USAGE;
-	/* without --thread the files are opened as the threads show up: standard output stays empty */
-	if (dcfg_cli_setup(&io, prog, a.dcfg_path, DCFG_KEEP_ALL & ~DCFG_KEEP_EDGE_COUNTS,
-	    o.has_tid || o.part ? a.out_path : NULL, a.mode) < 0)
-		return DCFG_EXIT_USAGE;
-	if (dcfg_stage_check_tables(prog, a.dcfg_path, io.dcfg, 1, 1) < 0) {
-		dcfg_cli_discard(&io);
-		return DCFG_EXIT_USAGE;
+	return profile_stream(argc, argv, &a, &o);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char **exclude, **loop_images;
+	int rc;
+
+	if ((rc = dcfg_cli_start()) != DCFG_EXIT_OK)
+		return rc;
+	exclude = calloc((size_t)argc + 1, sizeof *exclude);
+	loop_images = calloc((size_t)argc + 1, sizeof *loop_images);
+	if (exclude == NULL || loop_images == NULL) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		rc = DCFG_EXIT_USAGE;
+	} else {
+		rc = profile(argc, argv, exclude, loop_images);
 	}
-	o.out = io.out;
-	o.base = o.has_tid || o.part ? NULL : a.out_path;
-	s.dcfg = io.dcfg;
-	s.progress = dcfg_progress_bytes;
-	s.progress_ctx = &io.progress;
-	rc = dcfg_pinpoints_stream(&s, a.stream, &o, &err);
-	rc = dcfg_cli_finish(&io, rc, &err, 0);
 	free(exclude);
 	free(loop_images);
 	return rc;

@@ -120,6 +120,20 @@ parts() {
 	[ -z "$(ls m.* 2> /dev/null)" ]
 }
 
+@test "a damaged part is an error at its line, and nothing is written" {
+	parts 3 --slice-size 10
+	cp part.2 good.2
+	for bad in 's/^p 0 c [0-9]* /p 0 c 99 /' 's/^p 0 c /p 0 x /' 's/^t 0 .*/t 0/' 's/^c 0 .*/c 0 :10:x/' \
+	    's/^p 0 b \([0-9]*\) [0-9]* /p 0 b \1 0 /'; do
+		sed "$bad" good.2 > part.2
+		cmp -s good.2 part.2 && { echo "no change: $bad"; false; }
+		capture dcfg-profile --dcfg nest.json --merge -o m part.1 part.2 part.3
+		[ "$status" -eq 2 ] || { echo "$bad: status $status"; false; }
+		grep -q '^dcfg-profile: part.2:[0-9]*:1: ' stderr || { echo "$bad:"; cat stderr; false; }
+		[ -z "$(ls m.* 2> /dev/null)" ]
+	done
+}
+
 @test "a part needs a shard's stream, whole, with chunk markers where it is a window" {
 	parts 3 --slice-size 10
 	# a stream that is no shard of a plan
@@ -151,6 +165,13 @@ parts() {
 	capture dcfg-profile --dcfg nest.json --merge --thread 0 -o part.1 part.1 part.2
 	[ "$status" -eq 2 ]
 	cmp keep part.1
+	# BASE.T.0.bb is a part
+	cp part.1 m.T.0.bb
+	capture dcfg-profile --dcfg nest.json --merge -o m m.T.0.bb part.2
+	[ "$status" -eq 2 ]
+	grep -q '^dcfg-profile: m.T.0.bb: ' stderr
+	cmp keep m.T.0.bb
+	[ "$(ls m.*)" = m.T.0.bb ]
 	capture dcfg-profile --dcfg nest.json -N 10 --part --thread 0 nest.trace.json
 	[ "$status" -eq 2 ]
 	head -1 stderr | grep -qx 'dcfg-profile: --part writes every thread: no --thread'

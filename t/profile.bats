@@ -320,6 +320,38 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	awk '/^S: / && NF != 9 { print; bad = 1 } /^C: / && NF != 11 { print; bad = 1 } END { exit bad }' stdout
 }
 
+@test "the checker of t/tools agrees with every profile of the hand-written program" {
+	command -v python3 > /dev/null || skip "python3 is not installed"
+	tool="$BATS_TEST_DIRNAME/tools/profile-check.py"
+	for n in 1 2 3 4 5 6 7 10 12 13 20 40 41; do
+		for rule in "" "--loop-aligned" "--loop-aligned --loop-image main"; do
+			rm -f prof.T.*
+			dcfg-profile --dcfg nest.json --slice-size "$n" $rule -o prof nest.stream
+			for t in 0 1 2; do
+				python3 "$tool" --slice-size "$n" $rule nest.json nest.stream prof.T.$t.bb ||
+				    { echo "thread $t: -N $n $rule"; false; }
+			done
+		done
+		rm -f prof.T.*
+		dcfg-profile --dcfg nest.json --slice-size "$n" -x $'spin\tlib.so' -o prof nest.stream 2> /dev/null
+		for t in 0 1; do
+			python3 "$tool" --slice-size "$n" --exclude-image $'spin\tlib.so' nest.json nest.stream prof.T.$t.bb
+		done
+		python3 "$tool" --slice-size "$n" --exclude-image $'spin\tlib.so' --none 2 nest.json nest.stream
+	done
+}
+
+@test "a block in an image without a path has an M: marker, and its image no G: line" {
+	command -v jq > /dev/null || skip "jq is not installed"
+	jq '(.PROCESSES[1][1].IMAGES[2][3]) |= del(.FILE_NAME_ID)' nest.json > noname.json
+	dcfg_profile --dcfg noname.json -N 10 --thread 1 nest.stream
+	[ "$status" -eq 0 ] || { cat stderr; false; }
+	# as in "one file per thread": thread 1's slices end at 30's 3rd entry, twice
+	[ "$(grep -c '^G: ' stdout)" -eq 1 ]
+	[ "$(grep '^[SM]: ' stdout)" = "$(printf '%s\n' "S: 0x1000 1 $MAIN + 0x0 # prog.c:5" \
+	    'M: 0x8000 3 no_image 0' 'M: 0x8000 3 no_image 0')" ]
+}
+
 # ---------------------------------------------------------------------------
 # Bad input
 
@@ -494,7 +526,7 @@ in_man() {
 @test "the man page's examples, run" {
 	command -v mandoc > /dev/null || skip "mandoc is not installed"
 	bzip2 -c nest.json > prog.dcfg.json.bz2
-	dcfg-encode --dcfg nest.json nest.stream | bzip2 -c > prog.trace.json.bz2
+	dcfg-encode --dcfg nest.json --chunk-edges 3 nest.stream | bzip2 -c > prog.trace.json.bz2
 	{
 		echo '$ dcfg-expand prog.trace.json.bz2 |'
 		echo 'dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 -o prog'
@@ -526,6 +558,29 @@ in_man() {
 		grep '^T' prog.T.1.bb
 	} > example3
 	in_man example3
+	{
+		echo '$ dcfg-expand --plan 3 prog.trace.json.bz2 > plan'
+		dcfg-expand --plan 3 prog.trace.json.bz2 > plan
+		echo '$ cat plan'
+		cat plan
+		echo '$ k=0; while read -r shard; do k=$((k + 1))'
+		echo 'dcfg-expand --chunks $shard prog.trace.json.bz2 |'
+		echo 'dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 --part -o part.$k'
+		echo 'done < plan'
+		k=0; while read -r shard; do k=$((k + 1))
+		    dcfg-expand --chunks $shard prog.trace.json.bz2 |
+		    dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 --part -o part.$k
+		done < plan
+		echo '$ dcfg-profile --dcfg prog.dcfg.json.bz2 --merge -o merged part.*'
+		dcfg-profile --dcfg prog.dcfg.json.bz2 --merge -o merged part.*
+		echo '$ dcfg-expand prog.trace.json.bz2 |'
+		echo 'dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 -o one'
+		dcfg-expand prog.trace.json.bz2 |
+		    dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 -o one
+		echo '$ diff -s merged.T.0.bb one.T.0.bb'
+		diff -s merged.T.0.bb one.T.0.bb
+	} > example4
+	in_man example4
 }
 
 @test "the man page's diagnostics are the messages the tests see" {
@@ -533,8 +588,14 @@ in_man() {
 	    'the stream holds processes 7 and 9: choose one with -p' 'process 8 is not in the stream' \
 	    'thread 5 of process 7 is not in the stream' \
 	    '--exclude-image nosuch.so: no image of process 7 has this path or basename' \
-	    'process 7: a count does not fit in 64 bits'; do
+	    'process 7: a count does not fit in 64 bits' \
+	    'a data line of a window shard before any chunk marker: its position is unknown (dcfg-expand --chunks)' \
+	    'shard 2 of 3 missing' 'shard 2 of 3 again: part.2 is that shard too' \
+	    'shards of two plans (one left from an earlier plan?)' \
+	    'a part of another profile than part.1 (their first two lines differ)' \
+	    'a part without its "# trace" line: it, or the stream it read, was cut short'; do
 		grep -qF -- "$m" "$MAN"
-		grep -qF -- "$m" "$BATS_TEST_DIRNAME/profile.bats" "$BATS_TEST_DIRNAME/profile-runs.bats"
+		grep -qF -- "$m" "$BATS_TEST_DIRNAME/profile.bats" "$BATS_TEST_DIRNAME/profile-runs.bats" \
+		    "$BATS_TEST_DIRNAME/profile-merge.bats"
 	done
 }

@@ -214,7 +214,8 @@ dcfg_pinpoints_take_vector(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thre
 	}
 	sl->n = n;
 	dcfg_tally_clear(&t->tally);
-	qsort(sl->v, n, sizeof *sl->v, dcfg_pinpoints_pair_cmp);
+	if (n > 1)   /* an empty piece of a part may have no room at all */
+		qsort(sl->v, n, sizeof *sl->v, dcfg_pinpoints_pair_cmp);
 }
 
 /*
