@@ -213,3 +213,26 @@ real_walk() {
 		done
 	done
 }
+
+@test "shards merged (--part, --merge), windows inside threads too: every thread's merged profile right" {
+	pair 13 2 20000
+	dcfg-encode --dcfg p/prog.dcfg.json --chunk-edges 300 -o p/chunks.trace.json p/prog.edges
+	for align in "" "--align 777 --dcfg p/prog.dcfg.json"; do
+		dcfg-expand --plan 5 $align p/chunks.trace.json > plan
+		# a plan that cuts a thread in windows, when aligned
+		[ -z "$align" ] || grep -q -- '--from-icount' plan
+		for opts in "--slice-size 1000" "--slice-size 7 --loop-aligned" "--slice-size 300 --exclude-image libc.so.6"; do
+			rm -f part.* m.T.*
+			k=0
+			while read -r line; do
+				k=$((k + 1))
+				dcfg-expand --chunks $line p/chunks.trace.json |
+				    dcfg-profile --dcfg p/prog.dcfg.json $opts --part -o "part.$k"
+			done < plan
+			dcfg-profile --dcfg p/prog.dcfg.json --merge -o m part.*
+			for t in 0 1; do
+				profile_check $opts p/prog.dcfg.json p/s "m.T.$t.bb" || { echo "plan $align"; false; }
+			done
+		done
+	done
+}
