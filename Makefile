@@ -11,7 +11,7 @@ CFLAGS   ?= -O2 -g
 # lib/ is grouped by concept (README, Library). A header of the same group is
 # included by its bare name, one of another group by GROUP/NAME.h, and the
 # public ones (include/dcfg) as <dcfg/NAME.h>, as a user includes them.
-LIB_DIRS  = common dcfg trace stream info expand count encode convert check regions cli
+LIB_DIRS  = common dcfg trace stream info expand count encode convert check profile regions cli
 DCFG_CFLAGS = -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L \
               -DDCFG_VERSION='"$(VERSION)"' -Iinclude -Ilib -pthread
 DCFG_LIBS = -lyajl -lz -lbz2 -pthread
@@ -35,7 +35,7 @@ LDFLAGS  += -fsanitize=address,undefined
 endif
 
 CMDS     = dcfg-info dcfg-expand dcfg-encode dcfg-edges dcfg-blocks dcfg-count dcfg-check \
-           dcfg-convert dcfg-regions
+           dcfg-convert dcfg-profile dcfg-regions
 LIB_SRC  = $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c))
 # lib/cli is the commands' glue, never installed: the commands and test
 # tools link it from libdcfg-cli.a, in front of libdcfg.a, which holds the

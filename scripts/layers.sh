@@ -18,6 +18,7 @@ ranks='
 3 encode
 3 convert
 3 check
+3 profile
 3 regions
 4 cli
 '

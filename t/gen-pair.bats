@@ -13,6 +13,8 @@
 #   7  a region DCFG (most routines, blocks, edges and loops never run);
 #      INSTR_COUNT off from the blocks; INSTR_COUNT_PER_THREAD before
 #      INSTR_COUNT; two images of symbols only.
+#   3, 13 (--threads 3) loops three deep, and a loop headed at a routine's
+#      entry with a loop inside it, each run by two threads or more.
 # Every seed has several latches per head, loops headed at an entry, rows
 # of 3 values, EDGES out of id order and "_init", ".plt" and
 # "__cxa_finalize@plt" in several images. Seed 1 writes file names with
@@ -254,6 +256,52 @@ JQ_EDGE_TARGETS='
 		    back p/prog.edges > taken
 		read -r multi entry < taken
 		[ "$multi" -ge 1 ] && [ "$entry" -ge 1 ] || { echo "seed $seed: $multi $entry"; false; }
+	done
+}
+
+@test "nested loops: each loop's parent is the innermost other loop holding its head; loops three deep and loops at an entry with a loop inside, run by several threads" {
+	command -v jq > /dev/null || skip "jq is not installed"
+	for seed in 3 13; do
+		rm -rf p
+		gen-pair --seed "$seed" --threads 3 --edges 40000 p > /dev/null
+		# a DCFG and a trace that dcfg-check accepts
+		dcfg-encode --dcfg p/prog.dcfg.json -o p/prog.trace.json p/prog.edges
+		dcfg_check p/prog.dcfg.json p/prog.trace.json
+		[ "$status" -eq 0 ] && [ "$(cat stdout)" = "0 errors, 0 warnings" ] || { cat stdout stderr; false; }
+		# PARENT_LOOP_HEAD_NODE_ID (0 or left out: none) is the head of the
+		# smallest other loop of the routine whose LOOP_NODE_IDS hold this
+		# loop's head, and that loop holds all of this one's nodes
+		q p 'loops as $all | $all[] | . as $l |
+		    [$all[] | select(.ENTRY == $l.ENTRY and .LOOP_HEAD_NODE_ID != $l.LOOP_HEAD_NODE_ID and
+		        any(.LOOP_NODE_IDS[]; . == $l.LOOP_HEAD_NODE_ID))] as $outer |
+		    (if $outer == [] then 0 else ($outer | min_by(.LOOP_NODE_IDS | length) | .LOOP_HEAD_NODE_ID) end) as $want |
+		    ([$outer[] | select(.LOOP_HEAD_NODE_ID == $want) | .LOOP_NODE_IDS] | first // []) as $pn |
+		    select($want != ($l.PARENT_LOOP_HEAD_NODE_ID // 0) or
+		        ($want != 0 and any($l.LOOP_NODE_IDS[]; . as $n | all($pn[]; . != $n)))) |
+		    "loop \($l.LOOP_HEAD_NODE_ID): parent \($l.PARENT_LOOP_HEAD_NODE_ID // 0), innermost holder \($want)"' > bad
+		diff -u /dev/null bad
+		# "head depth parent entry|-", the depth counted along the parents
+		q p '([loops[] | {key: (.LOOP_HEAD_NODE_ID | tostring), value: (.PARENT_LOOP_HEAD_NODE_ID // 0)}] |
+		    from_entries) as $par |
+		    def depth($h): if $h == 0 then 0 else 1 + depth($par[$h | tostring]) end;
+		    loops[] | .LOOP_HEAD_NODE_ID as $h |
+		    "\($h) \(depth($h)) \($par[$h | tostring]) \(if $h == .ENTRY then "entry" else "-" end)"' > heads
+		q p 'edges[] | "\(.EDGE_ID) \(.TARGET_NODE_ID)"' > targets
+		# the threads that enter each head, from the stream
+		awk 'FILENAME == ARGV[1] { head[$1] = 1; next }
+		    FILENAME == ARGV[2] { if ($2 in head) into[$1] = $2; next }
+		    /^# thread/ { t = $3; next } /^#/ { next }
+		    ($1 in into) && !seen[t " " into[$1]]++ { n[into[$1]]++ }
+		    END { for (h in n) print h, n[h] }' heads targets p/prog.edges | sort > threads
+		# "head depth parent entry|- threads"
+		join <(sort heads) threads > run
+		# a loop three deep, run by two threads or more
+		awk '$2 >= 3 && $5 >= 2' run | grep -q . || { echo "seed $seed"; cat run; false; }
+		# a loop headed at its routine's entry, with a loop inside it, both
+		# run by two threads or more
+		awk 'NR == FNR { if ($4 == "entry" && $5 >= 2) e[$1] = 1; next }
+		    ($3 in e) && $5 >= 2 { found = 1 } END { exit !found }' run run ||
+		    { echo "seed $seed"; cat run; false; }
 	done
 }
 

@@ -21,20 +21,20 @@ plant() {
 }
 
 @test "a lower group that includes a higher one is named, with both layers" {
-	plant '#include <dcfg/stream.h>' '#include "count/tally.h"'
+	plant '#include <dcfg/stream.h>' '#include "count/bykind.h"'
 	run sh scripts/layers.sh .
 	[ "$status" -eq 1 ]
 	[ "${lines[0]}" = 'lib/trace/trace.c:1: <dcfg/stream.h>: trace (layer 1) may not include stream (layer 2)' ]
-	[ "${lines[1]}" = 'lib/trace/trace.c:2: "count/tally.h": trace (layer 1) may not include count (layer 3)' ]
+	[ "${lines[1]}" = 'lib/trace/trace.c:2: "count/bykind.h": trace (layer 1) may not include count (layer 3)' ]
 	[ "${#lines[@]}" -eq 2 ]
 }
 
 @test "siblings may not include each other: dcfg and trace, count and expand" {
 	plant '#include "dcfg/names.h"'
-	printf '#include "expand/window.h"\n' >> lib/count/tally.c
+	printf '#include "expand/window.h"\n' >> lib/count/bykind.c
 	run sh scripts/layers.sh .
 	[ "$status" -eq 1 ]
-	[ "${lines[0]}" = 'lib/count/tally.c:'"$(wc -l < lib/count/tally.c)"': "expand/window.h": count (layer 3) may not include expand (layer 3)' ]
+	[ "${lines[0]}" = 'lib/count/bykind.c:'"$(wc -l < lib/count/bykind.c)"': "expand/window.h": count (layer 3) may not include expand (layer 3)' ]
 	[ "${lines[1]}" = 'lib/trace/trace.c:1: "dcfg/names.h": trace (layer 1) may not include dcfg (layer 1)' ]
 }
 

@@ -8,7 +8,7 @@
 load test_helper
 
 ROOT="$BATS_TEST_DIRNAME/.."
-COMMANDS="dcfg-info dcfg-expand dcfg-encode dcfg-edges dcfg-blocks dcfg-count dcfg-check dcfg-convert"
+COMMANDS="dcfg-info dcfg-expand dcfg-encode dcfg-edges dcfg-blocks dcfg-count dcfg-check dcfg-convert dcfg-profile"
 
 @test "no file in lib/ calls exit(), _exit(), _Exit(), quick_exit() or abort()" {
 	run sh "$ROOT/scripts/lib-rules.sh" "$ROOT"
@@ -19,8 +19,8 @@ COMMANDS="dcfg-info dcfg-expand dcfg-encode dcfg-edges dcfg-blocks dcfg-count dc
 # The check itself, on a copy of lib/ with calls planted after the last line of a file.
 @test "a call planted in lib/ is named with its file and line; comments, strings and names alike are not" {
 	cp -r "$ROOT/lib" "$ROOT/scripts" .
-	n=$(wc -l < lib/count/tally.c)
-	cat >> lib/count/tally.c <<-'C'
+	n=$(wc -l < lib/count/bykind.c)
+	cat >> lib/count/bykind.c <<-'C'
 	static void stop(int n) { if (n) exit(n); else _exit (2); }
 	/* a comment may say exit(1) and abort(),
 	   even over lines: _exit(2) */
@@ -30,11 +30,11 @@ COMMANDS="dcfg-info dcfg-expand dcfg-encode dcfg-edges dcfg-blocks dcfg-count dc
 	C
 	run sh scripts/lib-rules.sh .
 	[ "$status" -eq 1 ]
-	[ "${lines[0]}" = "lib/count/tally.c:$((n + 1)): exit()" ]
-	[ "${lines[1]}" = "lib/count/tally.c:$((n + 1)): _exit()" ]
-	[ "${lines[2]}" = "lib/count/tally.c:$((n + 6)): abort()" ]
-	[ "${lines[3]}" = "lib/count/tally.c:$((n + 6)): _Exit()" ]
-	[ "${lines[4]}" = "lib/count/tally.c:$((n + 6)): quick_exit()" ]
+	[ "${lines[0]}" = "lib/count/bykind.c:$((n + 1)): exit()" ]
+	[ "${lines[1]}" = "lib/count/bykind.c:$((n + 1)): _exit()" ]
+	[ "${lines[2]}" = "lib/count/bykind.c:$((n + 6)): abort()" ]
+	[ "${lines[3]}" = "lib/count/bykind.c:$((n + 6)): _Exit()" ]
+	[ "${lines[4]}" = "lib/count/bykind.c:$((n + 6)): quick_exit()" ]
 	[ "${#lines[@]}" -eq 5 ]
 }
 

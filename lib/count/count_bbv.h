@@ -24,7 +24,7 @@
 #include "dcfg/model.h"
 #include "common/output.h"
 #include <dcfg/stream.h>
-#include "tally.h"
+#include "common/tally.h"
 
 /* A data line that enters no block (or one of no instructions). */
 #define DCFG_BBV_NO_BLOCK UINT32_MAX

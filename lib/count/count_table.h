@@ -13,7 +13,7 @@
 #include "count.h"
 #include "dcfg/lines.h"
 #include "dcfg/names.h"
-#include "tally.h"
+#include "common/tally.h"
 
 /* A thread's row of the thread table. */
 struct dcfg_count_thread {

@@ -1,0 +1,395 @@
+/*
+ * dcfg-profile over a stream: which process and threads are profiled,
+ * what each block is to the slices, and the files.
+ */
+#include "profile_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/vec.h"
+#include "stream/provenance.h"
+#include "stream/writer.h"
+
+static int
+name_matches(const char *path, const char *name)
+{
+	const char *slash = strrchr(path, '/');
+
+	return strcmp(path, name) == 0 || (slash && strcmp(slash + 1, name) == 0);
+}
+
+/* -1 with ERR set when one of the N NAMES is no image of the process. */
+static int
+mark_images(struct dcfg_pinpoints *pr, const char *opt, const char *const *names, size_t n,
+    uint8_t *in_image)
+{
+	const struct dcfg *d = pr->d;
+	const struct dcfg_process *p = pr->p;
+	size_t k;
+	uint32_t i;
+
+	memset(in_image, 0, p->images.count + 1);
+	for (k = 0; k < n; k++) {
+		int found = 0;
+		for (i = 0; i < p->images.count; i++) {
+			const struct dcfg_image *im = &d->images[p->images.first + i];
+			const char *path = dcfg_file_name(d, im->file_name_id);
+			if (path && name_matches(path, names[k]))
+				in_image[i] = found = 1;
+		}
+		if (!found) {
+			char shown[256];
+			dcfg_escape(shown, sizeof shown, names[k]);
+			return dcfg_error_set(pr->err, pr->name, "%s %s: no image of process %llu has "
+			    "this path or basename", opt, shown, (unsigned long long)p->pid);
+		}
+	}
+	return 0;
+}
+
+static uint32_t
+image_of(const struct dcfg_pinpoints *pr, const struct dcfg_block *b)
+{
+	return b->image - pr->p->images.first;
+}
+
+static int
+blocks_by_node(struct dcfg_pinpoints *pr)
+{
+	struct dcfg_pinpoints_pair *v = malloc((pr->n_blocks + 1) * sizeof *v);
+	size_t i;
+
+	if (v == NULL || (pr->by_node = malloc((pr->n_blocks + 1) * sizeof *pr->by_node)) == NULL) {
+		free(v);
+		return -1;
+	}
+	for (i = 0; i < pr->n_blocks; i++)
+		v[i] = (struct dcfg_pinpoints_pair){ pr->blocks[i].node, i };
+	qsort(v, pr->n_blocks, sizeof *v, dcfg_pinpoints_pair_cmp);
+	for (i = 0; i < pr->n_blocks; i++)
+		pr->by_node[i] = (uint32_t)v[i].value;
+	free(v);
+	return 0;
+}
+
+/* What each block and edge of P is to the slices. */
+int
+dcfg_pinpoints_setup_process(struct dcfg_pinpoints *pr, const struct dcfg_process *p)
+{
+	const struct dcfg *d = pr->d;
+	const struct dcfg_process_index *ix = dcfg_process_index(d, p);
+	uint8_t *excluded = NULL, *loop_image = NULL;
+	uint32_t i;
+	int rc = -1;
+
+	pr->p = p;
+	pr->n_blocks = p->blocks.count;
+	pr->blocks = calloc(pr->n_blocks + 1, sizeof *pr->blocks);
+	pr->src = malloc((p->edges.count + 1) * sizeof *pr->src);
+	pr->target = malloc((p->edges.count + 1) * sizeof *pr->target);
+	excluded = malloc(p->images.count + 1);
+	loop_image = malloc(p->images.count + 1);
+	if (pr->blocks == NULL || pr->src == NULL || pr->target == NULL || excluded == NULL ||
+	    loop_image == NULL) {
+		dcfg_error_set(pr->err, pr->name, "out of memory");
+		goto done;
+	}
+	if (mark_images(pr, "--exclude-image", pr->o->exclude, pr->o->n_exclude, excluded) < 0 ||
+	    mark_images(pr, "--loop-image", pr->o->loop_images, pr->o->n_loop_images, loop_image) < 0)
+		goto done;
+	for (i = 0; i < p->blocks.count; i++) {
+		const struct dcfg_block *b = &d->blocks[p->blocks.first + i];
+		pr->blocks[i] = (struct dcfg_pinpoints_block){ .ni = b->num_instrs, .node = b->node_id,
+		    .eligible = !pr->o->loop_aligned && b->num_instrs > 0,
+		    .excluded = excluded[image_of(pr, b)] };
+	}
+	for (i = 0; pr->o->loop_aligned && i < p->loops.count; i++) {
+		const struct dcfg_loop *l = &d->loops[p->loops.first + i];
+		uint32_t b = dcfg_idmap_get(&ix->block_by_node, l->head_node_id);
+		if (b == DCFG_NONE || pr->blocks[b].ni == 0)
+			continue;
+		if (pr->o->n_loop_images == 0 || loop_image[image_of(pr, &d->blocks[p->blocks.first + b])])
+			pr->blocks[b].eligible = 1;
+	}
+	for (i = 0; i < p->edges.count; i++) {
+		const struct dcfg_edge *e = &d->edges[p->edges.first + i];
+		uint32_t b = dcfg_idmap_get(&ix->block_by_node, e->target);
+		uint32_t s = dcfg_idmap_get(&ix->block_by_node, e->source);
+		pr->src[i] = s == DCFG_NONE ? 0 : pr->blocks[s].ni;
+		pr->target[i] = b == DCFG_NONE || pr->blocks[b].ni == 0 ? DCFG_PINPOINTS_NONE : b;
+	}
+	if (blocks_by_node(pr) < 0) {
+		dcfg_error_set(pr->err, pr->name, "out of memory");
+		goto done;
+	}
+	rc = 0;
+done:
+	free(excluded);
+	free(loop_image);
+	return rc;
+}
+
+/* ---- the stream ---- */
+
+struct dcfg_pinpoints_thread *
+dcfg_pinpoints_thread_for(struct dcfg_pinpoints *pr, uint64_t tid)
+{
+	struct dcfg_pinpoints_thread *t;
+	size_t i;
+
+	for (i = 0; i < pr->n_threads; i++)
+		if (pr->threads[i]->tid == tid)
+			return pr->threads[i];
+	if (dcfg_reserve((void **)&pr->threads, &pr->cap_threads, pr->n_threads + 1,
+	    sizeof *pr->threads) < 0 || (t = malloc(sizeof *t)) == NULL)
+		return NULL;
+	if (dcfg_pinpoints_thread_init(pr, t, tid) < 0) {
+		free(t);
+		return NULL;
+	}
+	pr->threads[pr->n_threads++] = t;
+	return t;
+}
+
+static void
+select_thread(struct dcfg_pinpoints *pr, uint64_t tid)
+{
+	pr->section_thread = 1;
+	pr->cur = NULL;
+	if (!pr->in_process || (pr->o->has_tid && tid != pr->o->tid))
+		return;
+	if ((pr->cur = dcfg_pinpoints_thread_for(pr, tid)) == NULL)
+		pr->oom = 1;
+}
+
+static void
+on_thread(void *ctx, uint64_t tid)
+{
+	select_thread(ctx, tid);
+}
+
+/* The current thread, or NULL for a line that is not profiled. -1 after an error. */
+static int
+current(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread **t)
+{
+	*t = NULL;
+	if (!pr->in_process)
+		return 0;
+	if (!pr->section_thread)   /* lines before any "# thread": thread 0's */
+		select_thread(pr, 0);
+	if (pr->oom)
+		return dcfg_error_set(pr->err, pr->name, "out of memory");
+	*t = pr->cur;
+	return 0;
+}
+
+static int
+on_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
+{
+	struct dcfg_pinpoints *pr = ctx;
+
+	(void)err;
+	if (pr->s->name)
+		pr->name = pr->s->name;
+	pr->cur = NULL;
+	pr->section_thread = 0;
+	pr->in_process = 0;
+	if (p == NULL)
+		return 0;
+	if (pr->o->has_pid ? p->pid != pr->o->pid : pr->p != NULL && p != pr->p)
+		return pr->o->has_pid ? 0 : dcfg_error_set(pr->err, pr->name, "the stream holds "
+		    "processes %llu and %llu: choose one with -p", (unsigned long long)pr->p->pid,
+		    (unsigned long long)p->pid);
+	if (pr->p == NULL) {
+		if (dcfg_pinpoints_setup_process(pr, p) < 0)
+			return -1;
+		if (pr->o->part) {
+			dcfg_pinpoints_part_head(pr);
+			if (pr->has_sel)
+				dcfg_stream_write_selection(pr->o->out, &pr->sel);
+		}
+	}
+	pr->in_process = 1;
+	return 0;
+}
+
+static int
+on_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e,
+    struct dcfg_error *err)
+{
+	struct dcfg_pinpoints *pr = ctx;
+	struct dcfg_pinpoints_thread *t;
+	size_t k;
+
+	(void)err;
+	if (current(pr, &t) < 0)
+		return -1;
+	if (t == NULL)
+		return 0;
+	if (pr->o->part && pr->has_sel && pr->sel.from > 0 && !t->anchored)
+		return dcfg_error_at(pr->err, pr->name, r->lineno, 1, "a data line of a window "
+		    "shard before any chunk marker: its position is unknown (dcfg-expand --chunks)");
+	k = (size_t)(e - pr->d->edges) - pr->p->edges.first;
+	return dcfg_pinpoints_line(pr, pr->src[k], pr->target[k], r->weight);
+}
+
+static int
+on_chunk(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
+{
+	struct dcfg_pinpoints *pr = ctx;
+	struct dcfg_pinpoints_thread *t;
+
+	if (current(pr, &t) < 0)
+		return -1;
+	if (t == NULL)
+		return 0;
+	if (r->preceding < t->pos)
+		return dcfg_error_at(err, pr->name, r->lineno, 1,
+		    "chunk marker at instruction %llu goes back from %llu",
+		    (unsigned long long)r->preceding, (unsigned long long)t->pos);
+	t->pos = r->preceding;
+	t->anchored = 1;
+	return 0;
+}
+
+static int
+on_run(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
+{
+	struct dcfg_pinpoints *pr = ctx;
+	struct dcfg_pinpoints_thread *t;
+
+	(void)err;
+	if (current(pr, &t) < 0)
+		return -1;
+	return t == NULL ? 0 : dcfg_pinpoints_run(pr, r);
+}
+
+/*
+ * --part: the stream's selection and trace (provenance.h), which the part
+ * records for the merge's checks; nothing may follow the trace line.
+ */
+static int
+on_meta(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
+{
+	struct dcfg_pinpoints *pr = ctx;
+	const char *why;
+
+	if (!pr->o->part)
+		return 0;
+	if (pr->traced)
+		return dcfg_error_at(err, pr->name, r->lineno, 1, "the stream goes on after its "
+		    "\"# trace\" line: streams joined together are not one shard");
+	if (dcfg_is_selection_line(r->line, r->len)) {
+		if (pr->has_sel || pr->p != NULL)
+			return dcfg_error_at(err, pr->name, r->lineno, 1, "a second \"# selection\" "
+			    "line, or one after \"# process\"");
+		if (dcfg_recorded_selection_parse(r->line, r->len, &pr->sel, &why) < 0)
+			return dcfg_error_at(err, pr->name, r->lineno, 1, "%s", why);
+		pr->has_sel = 1;
+	} else if (dcfg_is_trace_line(r->line, r->len)) {
+		if (dcfg_trace_id_parse(r->line, r->len, &pr->trace_crc, &pr->trace_bytes) < 0)
+			return dcfg_error_at(err, pr->name, r->lineno, 1,
+			    "a \"# trace\" line that is not \"# trace CRC:BYTES\"");
+		pr->traced = 1;
+	}
+	return 0;
+}
+
+int
+dcfg_pinpoints_finish_threads(struct dcfg_pinpoints *pr, struct dcfg_error *err)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < pr->n_threads; i++) {
+		struct dcfg_pinpoints_thread *t = pr->threads[i];
+		if ((rc = dcfg_pinpoints_thread_end(pr, t)) < 0)
+			return -1;
+		if (rc == 1 && pr->o->no_profile)
+			pr->o->no_profile(pr->o->ctx, t->tid, t->started ?
+			    "no instructions outside the excluded images" : "no block entries");
+	}
+	/* the files are renamed into place only when all are whole */
+	for (i = 0; i < pr->n_threads; i++) {
+		struct dcfg_pinpoints_thread *t = pr->threads[i];
+		if (t->own_out && t->out) {
+			rc = dcfg_output_close(t->out, err);
+			free(t->out);
+			t->out = NULL;
+			if (rc < 0)
+				return -1;
+		} else if (t->out && dcfg_output_failed(t->out)) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int
+finish(struct dcfg_pinpoints *pr, struct dcfg_error *err)
+{
+	size_t i;
+
+	if (pr->p == NULL)
+		return pr->o->has_pid ? dcfg_error_set(err, pr->name, "process %llu is not in the "
+		    "stream", (unsigned long long)pr->o->pid) :
+		    dcfg_error_set(err, pr->name, "the stream holds no process");
+	if (pr->o->has_tid && pr->n_threads == 0)
+		return dcfg_error_set(err, pr->name, "thread %llu of process %llu is not in the stream",
+		    (unsigned long long)pr->o->tid, (unsigned long long)pr->p->pid);
+	if (!pr->o->part)
+		return dcfg_pinpoints_finish_threads(pr, err);
+	if (pr->has_sel && pr->sel.shards && !pr->traced)
+		return dcfg_error_set(err, pr->name, "the stream of shard %llu of %llu ends without "
+		    "its \"# trace\" line: it was cut short", (unsigned long long)pr->sel.shard,
+		    (unsigned long long)pr->sel.shards);
+	for (i = 0; i < pr->n_threads; i++)
+		dcfg_pinpoints_part_thread_end(pr, pr->threads[i]);
+	if (pr->traced)
+		dcfg_stream_write_trace(pr->o->out, pr->trace_crc, pr->trace_bytes);
+	return dcfg_output_failed(pr->o->out) ? 1 : 0;
+}
+
+void
+dcfg_pinpoints_free(struct dcfg_pinpoints *pr)
+{
+	size_t i;
+
+	for (i = 0; i < pr->n_threads; i++) {
+		dcfg_pinpoints_thread_free(pr->threads[i]);
+		free(pr->threads[i]);
+	}
+	free(pr->threads);
+	free(pr->blocks);
+	free(pr->by_node);
+	free(pr->src);
+	free(pr->target);
+	dcfg_recorded_selection_free(&pr->sel);
+	dcfg_pinpoints_runs_free(pr);
+}
+
+int
+dcfg_pinpoints_stream(struct dcfg_stage *s, const char *path,
+    const struct dcfg_pinpoints_options *o, struct dcfg_error *err)
+{
+	struct dcfg_pinpoints pr = { .d = s->dcfg, .o = o, .s = s, .name = path, .err = err };
+	int rc;
+
+	s->out = NULL;
+	s->line = on_line;
+	s->run = on_run;
+	s->runs = 1;
+	s->chunk = on_chunk;
+	s->thread = on_thread;
+	s->process = on_process;
+	s->meta = on_meta;
+	s->ctx = &pr;
+	rc = dcfg_stage_run(s, path, err);
+	if (s->name)
+		pr.name = s->name;
+	if (rc == 0)
+		rc = finish(&pr, err);
+	dcfg_pinpoints_free(&pr);
+	return rc;
+}

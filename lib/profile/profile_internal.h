@@ -1,0 +1,165 @@
+/*
+ * Inside dcfg-profile: the process being profiled, each thread's slicing
+ * state, and the runs of a version 2 stream kept until they end.
+ *
+ * Blocks are numbered within the process (an index in its BASIC_BLOCKS
+ * rows). A thread's position is the instruction count before its next
+ * edge (dcfg-count(1), BASIC-BLOCK VECTORS); each entry of a block of
+ * instructions starts there, and is a boundary when it is eligible and
+ * the grid interval of its start, start / SLICE_SIZE, passes that of the
+ * eligible entry before it (0 before the first): exactly "the first
+ * eligible entry at or after k * SLICE_SIZE" for each grid point k.
+ */
+#ifndef DCFG_PINPOINTS_INTERNAL_H
+#define DCFG_PINPOINTS_INTERNAL_H
+
+#include <stdint.h>
+
+#include "profile.h"
+#include "common/tally.h"
+#include "stream/provenance.h"
+
+#define DCFG_PINPOINTS_NONE UINT32_MAX
+
+struct dcfg_pinpoints_pair {
+	uint32_t node;
+	uint64_t value;
+};
+
+/* What the slices need to know of a block. */
+struct dcfg_pinpoints_block {
+	uint64_t ni;          /* NUM_INSTRS */
+	uint32_t node;
+	uint8_t eligible;     /* may end a slice under the rule */
+	uint8_t excluded;     /* in an --exclude-image image: not in the vectors */
+};
+
+/* A slice closed by a boundary, held until the next one shows it is not the last. */
+struct dcfg_pinpoints_slice {
+	struct dcfg_pinpoints_pair *v; size_t n, cap;
+	uint64_t end;         /* the start of its boundary, or the thread's final position */
+	uint64_t unfiltered;
+	uint32_t block;       /* the marker that ends it: a block and its count */
+	uint64_t count;
+};
+
+struct dcfg_pinpoints_thread {
+	uint64_t tid;
+	struct dcfg_output *out;      /* NULL until its first entry (or the caller's) */
+	int own_out;                  /* OUT is a BASE.T.<tid>.bb this thread opened, */
+	char *path;                   /* this one */
+	int started;                  /* it has had an entry, of FIRST_BLOCK */
+	int headed;                   /* its file is open and its head written */
+	int seen_eligible;            /* --part: an eligible entry came */
+	int anchored;                 /* a chunk marker came */
+	char piece_kind;              /* --part: how the open piece starts: 'h' head, 'c', 'b' */
+	uint32_t piece_block;
+	uint64_t piece_start, piece_count;
+	uint32_t first_block;
+	uint64_t pos, last_q;
+	uint64_t *counts;             /* per block: entries so far */
+	struct dcfg_tally tally;           /* per block: instructions in the open slice, kept blocks */
+	uint64_t unfiltered;          /* the open slice's instructions, every block */
+	uint32_t last_block;          /* the last entry's */
+	int pending;                  /* HELD is a closed slice not yet written */
+	struct dcfg_pinpoints_slice held, scratch;
+	uint64_t total, total_unfiltered;
+};
+
+struct dcfg_pinpoints_item;
+
+struct dcfg_pinpoints {
+	const struct dcfg *d;
+	const struct dcfg_pinpoints_options *o;
+	const struct dcfg_process *p;  /* the process profiled, once chosen */
+	const struct dcfg_stage *s;
+	const char *name;              /* the stream's, for messages */
+	const char *c_line;            /* a merge: the parts' "C:" line, else NULL */
+	struct dcfg_error *err;
+	struct dcfg_pinpoints_block *blocks; size_t n_blocks;
+	uint32_t *by_node;             /* the blocks in ascending node id */
+	uint64_t *src;                 /* per edge of P: its source's NUM_INSTRS */
+	uint32_t *target;              /* per edge of P: the block of instructions it enters, or NONE */
+	struct dcfg_pinpoints_thread **threads; size_t n_threads, cap_threads;
+	struct dcfg_pinpoints_thread *cur;   /* NULL: lines are skipped */
+	int in_process;                /* the stream's current process is P */
+	int section_thread;            /* its section has had a "# thread" line */
+	int oom;                       /* a thread could not be made */
+	/* --part: what the stream says it covers (provenance.h) */
+	struct dcfg_recorded_selection sel;
+	int has_sel, traced;
+	uint32_t trace_crc;
+	uint64_t trace_bytes;
+	int overflow;                  /* a count went past 2^64 - 1 */
+	/* the outermost open run and the runs in it, kept until it ends */
+	struct dcfg_pinpoints_item *items; size_t n_items, cap_items;
+	uint32_t open_runs[DCFG_RUN_DEPTH_MAX];
+	unsigned depth;
+};
+
+/* ---- profile.c ---- */
+/* What each block and edge of P is to the slices. -1 with PR->err set. */
+int dcfg_pinpoints_setup_process(struct dcfg_pinpoints *pr, const struct dcfg_process *p);
+/* Thread TID's state, made on first sight; NULL when out of memory. */
+struct dcfg_pinpoints_thread *dcfg_pinpoints_thread_for(struct dcfg_pinpoints *pr, uint64_t tid);
+/* Every thread's end, and the files renamed into place. 0, 1 (a write failed), -1. */
+int dcfg_pinpoints_finish_threads(struct dcfg_pinpoints *pr, struct dcfg_error *err);
+void dcfg_pinpoints_free(struct dcfg_pinpoints *pr);
+
+/* ---- profile_slice.c ---- */
+/* The "C:" line, from the options. */
+void dcfg_pinpoints_write_options(struct dcfg_pinpoints *pr, struct dcfg_output *out);
+/* qsort's order of pairs: by node. */
+int dcfg_pinpoints_pair_cmp(const void *a, const void *b);
+int dcfg_pinpoints_thread_init(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint64_t tid);
+void dcfg_pinpoints_thread_free(struct dcfg_pinpoints_thread *t);
+/*
+ * An entry of block B at the thread's position. Here and below, -1 with
+ * PR->err set: out of memory, an overflow, or a file not opened.
+ */
+int dcfg_pinpoints_entry(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint32_t b);
+/* Sets PR->err to "a count does not fit" and returns -1. */
+int dcfg_pinpoints_overflow(struct dcfg_pinpoints *pr);
+/* X more instructions of block B in the open slice's vector. */
+int dcfg_pinpoints_add_instrs(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint32_t b,
+    uint64_t x);
+/*
+ * The open slice ends before an entry of B that starts at START and is
+ * B's COUNT-th; an empty one is joined to the next instead.
+ */
+int dcfg_pinpoints_boundary(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint32_t b,
+    uint64_t start, uint64_t count);
+/* The open slice's vector into SL, sorted by node; the tally cleared. */
+void dcfg_pinpoints_take_vector(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t,
+    struct dcfg_pinpoints_slice *sl);
+
+/* ---- profile_part.c ---- */
+/*
+ * --part: the piece of the thread since the last eligible entry that may
+ * be a boundary is written ("p" line), and a new one starts at entry B,
+ * of KIND 'c' (the shard's first eligible entry: a candidate) or 'b' (a
+ * boundary for sure). The thread's position is its start.
+ */
+void dcfg_pinpoints_piece(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, char kind,
+    uint32_t b);
+/* --part: the thread's first entry ("f" line), which the merge needs before any slice. */
+void dcfg_pinpoints_part_first(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t);
+/* --part: a thread's last piece and its summary lines. */
+void dcfg_pinpoints_part_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t);
+/* --part: the file's head: what the profile is, and the stream's selection. */
+void dcfg_pinpoints_part_head(struct dcfg_pinpoints *pr);
+
+/* TIMES more entries of block B in the open slice, none of them a boundary. */
+int dcfg_pinpoints_add(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint32_t b,
+    uint64_t times);
+/* The thread's end: its last slices and trailer. 0 written, 1 nothing to write, -1. */
+int dcfg_pinpoints_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t);
+
+/* ---- profile_runs.c ---- */
+/* A data line of the current thread: its edge moves the position by SRC and enters block B (or NONE). */
+int dcfg_pinpoints_line(struct dcfg_pinpoints *pr, uint64_t src, uint32_t b, uint64_t weight);
+/* A "# run" or "# end run" record; at the outermost end the run is added. */
+int dcfg_pinpoints_run(struct dcfg_pinpoints *pr, const struct dcfg_stream_record *r);
+void dcfg_pinpoints_runs_free(struct dcfg_pinpoints *pr);
+
+#endif

@@ -1,0 +1,414 @@
+/*
+ * A thread's slices (profile_internal.h) and the lines of its file: the
+ * head, the markers, each slice's comment lines and vector, the trailer.
+ */
+#include "profile_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common/vec.h"
+#include "stream/provenance.h"
+
+int
+dcfg_pinpoints_thread_init(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint64_t tid)
+{
+	*t = (struct dcfg_pinpoints_thread){ .tid = tid, .last_block = DCFG_PINPOINTS_NONE,
+	    .piece_kind = 'h' };
+	if ((t->counts = calloc(pr->n_blocks + 1, sizeof *t->counts)) == NULL ||
+	    dcfg_tally_init(&t->tally, pr->n_blocks, 1) < 0) {
+		free(t->counts);
+		t->counts = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+void
+dcfg_pinpoints_thread_free(struct dcfg_pinpoints_thread *t)
+{
+	if (t->own_out && t->out) {
+		dcfg_output_discard(t->out);
+		free(t->out);
+	}
+	t->out = NULL;
+	free(t->path);
+	free(t->counts);
+	dcfg_tally_free(&t->tally);
+	free(t->held.v);
+	free(t->scratch.v);
+}
+
+/* ---- lines ---- */
+
+static void
+out_words(struct dcfg_output *out, const char *s)
+{
+	dcfg_out_escaped_word(out, s, " ");
+}
+
+static void
+out_num_line(struct dcfg_output *out, const char *what, uint64_t n)
+{
+	dcfg_out_str(out, what);
+	dcfg_out_u64(out, n);
+	dcfg_out_char(out, '\n');
+}
+
+static const char *
+image_path(const struct dcfg *d, const struct dcfg_image *im)
+{
+	return im ? dcfg_file_name(d, im->file_name_id) : NULL;
+}
+
+/* "S: 0xPC COUNT IMAGE 0xLOW + 0xOFFSET # FILE:LINE", or "M: 0xPC COUNT no_image 0". */
+static void
+write_marker(struct dcfg_pinpoints *pr, struct dcfg_output *out, uint32_t b, uint64_t count)
+{
+	const struct dcfg_block *blk = &pr->d->blocks[pr->p->blocks.first + b];
+	const struct dcfg_image *im = dcfg_block_image(pr->d, blk);
+	const char *path = image_path(pr->d, im);
+	const struct dcfg_source_line *src;
+	const char *file;
+
+	dcfg_out_str(out, path ? "S: " : "M: ");
+	dcfg_out_hex(out, blk->addr);
+	dcfg_out_char(out, ' ');
+	dcfg_out_u64(out, count);
+	if (path == NULL) {
+		dcfg_out_str(out, " no_image 0\n");
+		return;
+	}
+	dcfg_out_char(out, ' ');
+	out_words(out, path);
+	dcfg_out_char(out, ' ');
+	dcfg_out_hex(out, im->load_addr);
+	dcfg_out_str(out, " + ");
+	dcfg_out_hex(out, blk->addr - im->load_addr);
+	dcfg_out_str(out, " # ");
+	src = dcfg_source_at(pr->d, pr->p, blk->addr);
+	file = src ? dcfg_file_name(pr->d, src->file_name_id) : NULL;
+	if (file == NULL) {
+		dcfg_out_str(out, "Unknown:0\n");
+		return;
+	}
+	out_words(out, file);
+	dcfg_out_char(out, ':');
+	dcfg_out_u64(out, src->line);
+	dcfg_out_char(out, '\n');
+}
+
+/*
+ * The C: line: the options that make the profile, not the files, so that
+ * a merge of shards' parts writes the line one run writes.
+ */
+void
+dcfg_pinpoints_write_options(struct dcfg_pinpoints *pr, struct dcfg_output *out)
+{
+	const struct dcfg_pinpoints_options *o = pr->o;
+	size_t k;
+
+	dcfg_out_str(out, "C: sum:dummy Command: dcfg-profile --slice-size ");
+	dcfg_out_u64(out, o->slice_size);
+	if (o->loop_aligned)
+		dcfg_out_str(out, " --loop-aligned");
+	for (k = 0; k < o->n_loop_images; k++) {
+		dcfg_out_str(out, " --loop-image ");
+		out_words(out, o->loop_images[k]);
+	}
+	for (k = 0; k < o->n_exclude; k++) {
+		dcfg_out_str(out, " --exclude-image ");
+		out_words(out, o->exclude[k]);
+	}
+	dcfg_out_char(out, '\n');
+}
+
+/* The lines before the first marker: what the file is, P:, C:, one G: per image. */
+static void
+write_head(struct dcfg_pinpoints *pr, struct dcfg_output *out, uint64_t tid)
+{
+	const struct dcfg *d = pr->d;
+	const struct dcfg_pinpoints_options *o = pr->o;
+	uint32_t i;
+
+	dcfg_out_str(out, "# dcfg-profile 1 slice-size=");
+	dcfg_out_u64(out, o->slice_size);
+	dcfg_out_str(out, o->loop_aligned ? " rule=loop dcfg=" : " rule=fixed dcfg=");
+	dcfg_out_crc_bytes(out, d->crc32, d->bytes);
+	dcfg_out_str(out, " process=");
+	dcfg_out_u64(out, pr->p->pid);
+	out_num_line(out, " thread=", tid);
+	out_num_line(out, "P: ", tid);
+	if (pr->c_line) {
+		dcfg_out_str(out, pr->c_line);
+		dcfg_out_char(out, '\n');
+	} else {
+		dcfg_pinpoints_write_options(pr, out);
+	}
+	for (i = 0; i < pr->p->images.count; i++) {
+		const struct dcfg_image *im = &d->images[pr->p->images.first + i];
+		const char *path = image_path(d, im);
+		if (path == NULL)
+			continue;
+		dcfg_out_str(out, "G: ");
+		out_words(out, path);
+		dcfg_out_str(out, " LowAddress: ");
+		dcfg_out_hex(out, im->load_addr);
+		/* the DCFG has no link-time address: the load address is what was added to it */
+		dcfg_out_str(out, " LoadOffset: ");
+		dcfg_out_hex(out, im->load_addr);
+		dcfg_out_char(out, '\n');
+	}
+}
+
+static int
+open_file(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, struct dcfg_error *err)
+{
+	char *path;
+	int n;
+
+	if (pr->o->has_tid) {
+		t->out = pr->o->out;
+		return 0;
+	}
+	n = snprintf(NULL, 0, "%s.T.%llu.bb", pr->o->base, (unsigned long long)t->tid);
+	if (n < 0 || (path = malloc((size_t)n + 1)) == NULL)
+		return dcfg_error_set(err, pr->o->base, "out of memory");
+	snprintf(path, (size_t)n + 1, "%s.T.%llu.bb", pr->o->base, (unsigned long long)t->tid);
+	if (dcfg_output_check_inputs(path, pr->o->inputs, pr->o->n_inputs, err) < 0) {
+		free(path);
+		return -1;
+	}
+	if ((t->out = malloc(sizeof *t->out)) == NULL) {
+		free(path);
+		return dcfg_error_set(err, pr->o->base, "out of memory");
+	}
+	if (dcfg_output_open(t->out, path, err) < 0) {
+		free(t->out);
+		t->out = NULL;
+		free(path);
+		return -1;
+	}
+	t->path = path;   /* the output's name in messages */
+	t->own_out = 1;
+	return 0;
+}
+
+int
+dcfg_pinpoints_pair_cmp(const void *a, const void *b)
+{
+	const struct dcfg_pinpoints_pair *x = a, *y = b;
+
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* The open slice's vector, sorted by node, into SL (room reserved as blocks were touched). */
+void
+dcfg_pinpoints_take_vector(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, struct dcfg_pinpoints_slice *sl)
+{
+	size_t i, n = t->tally.n_touched;
+
+	for (i = 0; i < n; i++) {
+		uint32_t b = t->tally.touched[i];
+		sl->v[i] = (struct dcfg_pinpoints_pair){ pr->blocks[b].node, t->tally.value[b] };
+	}
+	sl->n = n;
+	dcfg_tally_clear(&t->tally);
+	if (n > 1)   /* an empty piece of a part may have no room at all */
+		qsort(sl->v, n, sizeof *sl->v, dcfg_pinpoints_pair_cmp);
+}
+
+/*
+ * The file is opened, and its head written, with its first slice: a
+ * thread whose every block is excluded gets none.
+ */
+static int
+write_slice(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, const struct dcfg_pinpoints_slice *sl)
+{
+	struct dcfg_output *out;
+	size_t i;
+
+	if (!t->headed) {
+		if (open_file(pr, t, pr->err) < 0)
+			return -1;
+		write_head(pr, t->out, t->tid);
+		write_marker(pr, t->out, t->first_block, 1);
+		t->headed = 1;
+	}
+	out = t->out;
+
+	dcfg_out_str(out, "# Slice ending at ");
+	dcfg_out_u64(out, sl->end);
+	out_num_line(out, " global ", sl->end);
+	out_num_line(out, "# Unfiltered count ", sl->unfiltered);
+	for (i = 0; i < sl->n; i++) {
+		dcfg_out_str(out, i ? " :" : "T:");
+		dcfg_out_u64(out, sl->v[i].node);
+		dcfg_out_char(out, ':');
+		dcfg_out_u64(out, sl->v[i].value);
+	}
+	dcfg_out_char(out, '\n');
+	write_marker(pr, out, sl->block, sl->count);
+	return 0;
+}
+
+int
+dcfg_pinpoints_overflow(struct dcfg_pinpoints *pr)
+{
+	pr->overflow = 1;
+	return dcfg_error_set(pr->err, pr->name, "process %llu: a count does not fit in 64 bits",
+	    (unsigned long long)pr->p->pid);
+}
+
+#define overflow dcfg_pinpoints_overflow
+
+/*
+ * Boundary: the open slice ends before entry B (already counted). A slice
+ * of nothing but excluded blocks is not ended: it joins the next one.
+ */
+int
+dcfg_pinpoints_boundary(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint32_t b,
+    uint64_t start, uint64_t count)
+{
+	struct dcfg_pinpoints_slice tmp;
+
+	if (t->tally.n_touched == 0)
+		return 0;
+	if (t->pending && write_slice(pr, t, &t->held) < 0)
+		return -1;
+	dcfg_pinpoints_take_vector(pr, t, &t->scratch);
+	t->scratch.end = start;
+	t->scratch.unfiltered = t->unfiltered;
+	t->scratch.block = b;
+	t->scratch.count = count;
+	tmp = t->held;
+	t->held = t->scratch;
+	t->scratch = tmp;
+	t->pending = 1;
+	t->unfiltered = 0;
+	return 0;
+}
+
+/* Room in both slices for every block the open slice holds, so that closing it cannot fail. */
+static int
+reserve_room(struct dcfg_pinpoints_thread *t)
+{
+	size_t n = t->tally.n_touched;
+
+	if (n <= t->held.cap && n <= t->scratch.cap)
+		return 0;
+	if (dcfg_reserve((void **)&t->held.v, &t->held.cap, n, sizeof *t->held.v) < 0 ||
+	    dcfg_reserve((void **)&t->scratch.v, &t->scratch.cap, n, sizeof *t->scratch.v) < 0)
+		return -1;
+	return 0;
+}
+
+int
+dcfg_pinpoints_add_instrs(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint32_t b,
+    uint64_t x)
+{
+	uint64_t *v = dcfg_tally_at(&t->tally, b);
+
+	if (__builtin_add_overflow(*v, x, v))
+		return overflow(pr);
+	return reserve_room(t) < 0 ? dcfg_error_set(pr->err, pr->name, "out of memory") : 0;
+}
+
+int
+dcfg_pinpoints_add(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint32_t b,
+    uint64_t times)
+{
+	uint64_t x, *v;
+
+	if (__builtin_mul_overflow(times, pr->blocks[b].ni, &x) ||
+	    __builtin_add_overflow(t->counts[b], times, &t->counts[b]) ||
+	    __builtin_add_overflow(t->unfiltered, x, &t->unfiltered) ||
+	    __builtin_add_overflow(t->total_unfiltered, x, &t->total_unfiltered))
+		return overflow(pr);
+	t->last_block = b;
+	if (pr->blocks[b].excluded)
+		return 0;
+	v = dcfg_tally_at(&t->tally, b);
+	if (__builtin_add_overflow(*v, x, v) || __builtin_add_overflow(t->total, x, &t->total))
+		return overflow(pr);
+	return reserve_room(t) < 0 ? dcfg_error_set(pr->err, pr->name, "out of memory") : 0;
+}
+
+int
+dcfg_pinpoints_entry(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint32_t b)
+{
+	if (!t->started) {
+		t->first_block = b;
+		t->started = 1;
+		if (pr->o->part)
+			dcfg_pinpoints_part_first(pr, t);
+	}
+	if (pr->blocks[b].eligible) {
+		uint64_t q = t->pos / pr->o->slice_size;
+		if (pr->o->part) {
+			/* a shard's first eligible entry may be a boundary: the merge decides */
+			if (!t->seen_eligible || q > t->last_q)
+				dcfg_pinpoints_piece(pr, t, t->seen_eligible ? 'b' : 'c', b);
+			t->seen_eligible = 1;
+			t->last_q = q;
+		} else if (q > t->last_q) {
+			t->last_q = q;
+			if (dcfg_pinpoints_boundary(pr, t, b, t->pos, t->counts[b] + 1) < 0)
+				return -1;
+		}
+	}
+	return dcfg_pinpoints_add(pr, t, b, 1);
+}
+
+int
+dcfg_pinpoints_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t)
+{
+	struct dcfg_output *out;
+	uint32_t b;
+	size_t i;
+
+	if (!t->started)
+		return 1;
+	if (t->tally.n_touched > 0) {
+		if (t->pending && write_slice(pr, t, &t->held) < 0)
+			return -1;
+		dcfg_pinpoints_take_vector(pr, t, &t->held);
+		t->held.unfiltered = t->unfiltered;
+		t->pending = 1;
+	} else if (t->pending) {
+		if (__builtin_add_overflow(t->held.unfiltered, t->unfiltered, &t->held.unfiltered))
+			return overflow(pr);
+	} else {
+		return 1;
+	}
+	t->held.end = t->pos;
+	t->held.block = t->last_block;
+	t->held.count = t->counts[t->last_block];
+	if (write_slice(pr, t, &t->held) < 0)
+		return -1;
+	t->pending = 0;
+	out = t->out;
+	out_num_line(out, "Dynamic instruction count ", t->total);
+	out_num_line(out, "Dynamic unfiltered instruction count ", t->total_unfiltered);
+	out_num_line(out, "SliceSize: ", pr->o->slice_size);
+	for (i = 0; i < pr->n_blocks; i++) {
+		const struct dcfg_block *blk;
+		b = pr->by_node[i];
+		blk = &pr->d->blocks[pr->p->blocks.first + b];
+		if (blk->num_instrs == 0)
+			continue;
+		dcfg_out_str(out, "Block id: ");
+		dcfg_out_u64(out, blk->node_id);
+		dcfg_out_char(out, ' ');
+		dcfg_out_hex(out, blk->addr);
+		dcfg_out_char(out, ':');
+		dcfg_out_hex(out, blk->size ? blk->addr + blk->size - 1 : blk->addr);
+		dcfg_out_str(out, " static instructions: ");
+		dcfg_out_u64(out, blk->num_instrs);
+		dcfg_out_str(out, " block count: ");
+		dcfg_out_u64(out, t->counts[b]);
+		out_num_line(out, " block size: ", blk->size);
+	}
+	dcfg_out_str(out, "End of bb\n");
+	return 0;
+}

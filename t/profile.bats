@@ -1,0 +1,601 @@
+#!/usr/bin/env bats
+# dcfg-profile, as a user runs it. Every expected profile below was worked
+# out by hand from dcfg-profile(1) and the small program in
+# t/data/profile-nest.dcfg.json; the comments show the arithmetic.
+#
+# process 7:
+#   image "/opt/my prog/main" at 0x1000       image "/lib/spin<TAB>lib.so" at 0x8000
+#   routine main (10)                         routine 30
+#     10  2 instrs  0x1000 prog.c:5             30  5 instrs  0x8000 "/src/my spin.c":2
+#     11  1  outer loop head  0x1004 :6            loop 30 = {30}
+#     12  3  inner loop head  0x1008 :7
+#     13  2  0x1010 :8
+#     14  1  0x1014 :9
+#     loop 11 = {11, 12, 13}, loop 12 = {12} (parent 11)
+#   routine f (20), no source lines
+#     20  4  entry AND loop head  0x1020     loop 20 = {20}
+#     21  1  0x1026
+#
+#   edge  source -> target   edge  source -> target
+#    1    START -> 10          9   12 -> 20
+#    2    10 -> 11            10   20 -> 20
+#    3    11 -> 12            11   20 -> 21
+#    4    12 -> 12            12   21 -> 13
+#    5    12 -> 13            13   11 -> 30
+#    6    13 -> 11            14   30 -> 30
+#    7    13 -> 14            15   30 -> 12
+#    8    14 -> END           16   30 -> END     17   START -> 30
+#
+# t/data/profile-nest.stream: each block entry "block@start" (the start is
+# the position: the instructions of the edges' sources before it):
+#   thread 0: 10@0 11@2 12@3 12@6 12@9 13@12 11@14 30@15 30@20 12@25 20@28
+#             20@32 21@36 13@37 14@39, final position 40
+#   thread 1: 10@0 11@2 30@3 30@8 30@13, final position 18
+#   thread 2: 30@0 30@5, final position 10
+
+load test_helper
+
+setup() {
+	cd "$BATS_TEST_TMPDIR" || return 1
+	cp "$DATA/profile-nest.dcfg.json" nest.json
+	cp "$DATA/profile-nest.stream" nest.stream
+}
+
+dcfg_profile() { capture dcfg-profile "$@"; }
+
+# The lines from the first marker to "SliceSize:", without the block table.
+slices() {
+	sed -n '/^[SM]: /,/^SliceSize: /p' "$1"
+}
+
+MAIN='/opt/my\x20prog/main 0x1000'
+SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
+
+@test "fixed slices of one thread: the whole file, from the head to the block table" {
+	dcfg_profile --dcfg nest.json --slice-size 10 -o prof nest.stream
+	[ "$status" -eq 0 ] || { cat stderr; false; }
+	[ ! -s stdout ] && [ ! -s stderr ]
+	# grid points 10, 20, 30: the first entries at or after them are 13@12
+	# (13's 1st), 30@20 (30's 2nd) and 20@32 (20's 2nd).
+	#   [0,12):  10 2, 11 1, 12 3x3 = 9                      12 instructions
+	#   [12,20): 13 2, 11 1, 30 5                             8
+	#   [20,32): 30 5, 12 3, 20 4                            12
+	#   [32,40): 20 4, 21 1, 13 2, 14 1; the last marker is the last entry, 14's 1st
+	cat > want <<-EOF
+	# dcfg-profile 1 slice-size=10 rule=fixed dcfg=$(dcfg_id nest.json) process=7 thread=0
+	P: 0
+	C: sum:dummy Command: dcfg-profile --slice-size 10
+	G: /opt/my\x20prog/main LowAddress: 0x1000 LoadOffset: 0x1000
+	G: /lib/spin\tlib.so LowAddress: 0x8000 LoadOffset: 0x8000
+	S: 0x1000 1 $MAIN + 0x0 # prog.c:5
+	# Slice ending at 12 global 12
+	# Unfiltered count 12
+	T:10:2 :11:1 :12:9
+	S: 0x1010 1 $MAIN + 0x10 # prog.c:8
+	# Slice ending at 20 global 20
+	# Unfiltered count 8
+	T:11:1 :13:2 :30:5
+	S: 0x8000 2 $SPIN
+	# Slice ending at 32 global 32
+	# Unfiltered count 12
+	T:12:3 :20:4 :30:5
+	S: 0x1020 2 $MAIN + 0x20 # Unknown:0
+	# Slice ending at 40 global 40
+	# Unfiltered count 8
+	T:13:2 :14:1 :20:4 :21:1
+	S: 0x1014 1 $MAIN + 0x14 # prog.c:9
+	Dynamic instruction count 40
+	Dynamic unfiltered instruction count 40
+	SliceSize: 10
+	Block id: 10 0x1000:0x1003 static instructions: 2 block count: 1 block size: 4
+	Block id: 11 0x1004:0x1007 static instructions: 1 block count: 2 block size: 4
+	Block id: 12 0x1008:0x100f static instructions: 3 block count: 4 block size: 8
+	Block id: 13 0x1010:0x1013 static instructions: 2 block count: 2 block size: 4
+	Block id: 14 0x1014:0x1015 static instructions: 1 block count: 1 block size: 2
+	Block id: 20 0x1020:0x1025 static instructions: 4 block count: 2 block size: 6
+	Block id: 21 0x1026:0x1027 static instructions: 1 block count: 1 block size: 2
+	Block id: 30 0x8000:0x8009 static instructions: 5 block count: 2 block size: 10
+	End of bb
+	EOF
+	diff want prof.T.0.bb
+}
+
+@test "one file per thread, each on its own instruction count" {
+	dcfg_profile --dcfg nest.json --slice-size 10 -o prof nest.stream
+	[ "$status" -eq 0 ] || { cat stderr; false; }
+	[ "$(ls prof.*)" = "$(printf '%s\n' prof.T.0.bb prof.T.1.bb prof.T.2.bb)" ]
+	# thread 1: grid point 10 -> 30@13, 30's 3rd entry
+	#   [0,13): 10 2, 11 1, 30 5+5      [13,18): 30 5, last entry 30's 3rd
+	cat > want <<-EOF
+	S: 0x1000 1 $MAIN + 0x0 # prog.c:5
+	# Slice ending at 13 global 13
+	# Unfiltered count 13
+	T:10:2 :11:1 :30:10
+	S: 0x8000 3 $SPIN
+	# Slice ending at 18 global 18
+	# Unfiltered count 5
+	T:30:5
+	S: 0x8000 3 $SPIN
+	Dynamic instruction count 18
+	Dynamic unfiltered instruction count 18
+	SliceSize: 10
+	EOF
+	slices prof.T.1.bb | diff want -
+	head -2 prof.T.1.bb | tail -1 | grep -qx 'P: 1'
+	grep -q '^Block id: 12 .* block count: 0 block size: 8$' prof.T.1.bb
+	# thread 2: no entry at or after 10: one slice, 30's 1st to its 2nd
+	cat > want <<-EOF
+	S: 0x8000 1 $SPIN
+	# Slice ending at 10 global 10
+	# Unfiltered count 10
+	T:30:10
+	S: 0x8000 2 $SPIN
+	Dynamic instruction count 10
+	Dynamic unfiltered instruction count 10
+	SliceSize: 10
+	EOF
+	slices prof.T.2.bb | diff want -
+	[ "$(grep -c '^Block id: ' prof.T.2.bb)" -eq 8 ]
+}
+
+@test "loop-aligned: slices end at loop heads, nested ones and one headed at a routine's entry" {
+	dcfg_profile --dcfg nest.json --slice-size 10 --loop-aligned --thread 0 nest.stream
+	[ "$status" -eq 0 ] || { cat stderr; false; }
+	head -1 stdout | grep -q ' rule=loop '
+	# heads 11, 12, 20, 30. Grid point 10: 13@12 is no head; 11@14 (11's 2nd).
+	# 20: 30@20 (30's 2nd). 30: 20@32 (20's 2nd: f's entry block heads its loop).
+	#   [0,14): 10 2, 11 1, 12 9, 13 2 = 14     [14,20): 11 1, 30 5 = 6
+	cat > want <<-EOF
+	S: 0x1000 1 $MAIN + 0x0 # prog.c:5
+	# Slice ending at 14 global 14
+	# Unfiltered count 14
+	T:10:2 :11:1 :12:9 :13:2
+	S: 0x1004 2 $MAIN + 0x4 # prog.c:6
+	# Slice ending at 20 global 20
+	# Unfiltered count 6
+	T:11:1 :30:5
+	S: 0x8000 2 $SPIN
+	# Slice ending at 32 global 32
+	# Unfiltered count 12
+	T:12:3 :20:4 :30:5
+	S: 0x1020 2 $MAIN + 0x20 # Unknown:0
+	# Slice ending at 40 global 40
+	# Unfiltered count 8
+	T:13:2 :14:1 :20:4 :21:1
+	S: 0x1014 1 $MAIN + 0x14 # prog.c:9
+	Dynamic instruction count 40
+	Dynamic unfiltered instruction count 40
+	SliceSize: 10
+	EOF
+	slices stdout | diff want -
+}
+
+@test "--loop-image keeps only the loops of an image, named by basename or path" {
+	# heads 11, 12, 20 (not 30). Grid point 10: 11@14; 20: 12@25 (12's 4th); 30: 20@32.
+	#   [14,25): 11 1, 30 5+5 = 11          [25,32): 12 3, 20 4 = 7
+	cat > want <<-EOF
+	S: 0x1000 1 $MAIN + 0x0 # prog.c:5
+	# Slice ending at 14 global 14
+	# Unfiltered count 14
+	T:10:2 :11:1 :12:9 :13:2
+	S: 0x1004 2 $MAIN + 0x4 # prog.c:6
+	# Slice ending at 25 global 25
+	# Unfiltered count 11
+	T:11:1 :30:10
+	S: 0x1008 4 $MAIN + 0x8 # prog.c:7
+	# Slice ending at 32 global 32
+	# Unfiltered count 7
+	T:12:3 :20:4
+	S: 0x1020 2 $MAIN + 0x20 # Unknown:0
+	# Slice ending at 40 global 40
+	# Unfiltered count 8
+	T:13:2 :14:1 :20:4 :21:1
+	S: 0x1014 1 $MAIN + 0x14 # prog.c:9
+	Dynamic instruction count 40
+	Dynamic unfiltered instruction count 40
+	SliceSize: 10
+	EOF
+	dcfg_profile --dcfg nest.json -N 10 -L --loop-image main --thread 0 nest.stream
+	[ "$status" -eq 0 ] || { cat stderr; false; }
+	slices stdout | diff want -
+	dcfg_profile --dcfg nest.json -N 10 -L --loop-image '/opt/my prog/main' --thread 0 nest.stream
+	[ "$status" -eq 0 ] || { cat stderr; false; }
+	slices stdout | diff want -
+}
+
+@test "--exclude-image: slices of nothing but excluded blocks join the next, or the last the one before" {
+	dcfg_profile --dcfg nest.json -N 5 --exclude-image $'spin\tlib.so' -o prof nest.stream
+	[ "$status" -eq 0 ] || { cat stderr; false; }
+	# thread 0, grid 5, 10, ..., 35: boundaries 12@6, 13@12, 30@15, 30@20,
+	# 12@25, 20@32, 21@36. [15,20) and [20,25) hold only 30: they join
+	# [25,32), whose unfiltered count is 5 + 5 + 3 + 4 = 17.
+	cat > want <<-EOF
+	S: 0x1000 1 $MAIN + 0x0 # prog.c:5
+	# Slice ending at 6 global 6
+	# Unfiltered count 6
+	T:10:2 :11:1 :12:3
+	S: 0x1008 2 $MAIN + 0x8 # prog.c:7
+	# Slice ending at 12 global 12
+	# Unfiltered count 6
+	T:12:6
+	S: 0x1010 1 $MAIN + 0x10 # prog.c:8
+	# Slice ending at 15 global 15
+	# Unfiltered count 3
+	T:11:1 :13:2
+	S: 0x8000 1 $SPIN
+	# Slice ending at 32 global 32
+	# Unfiltered count 17
+	T:12:3 :20:4
+	S: 0x1020 2 $MAIN + 0x20 # Unknown:0
+	# Slice ending at 36 global 36
+	# Unfiltered count 4
+	T:20:4
+	S: 0x1026 1 $MAIN + 0x26 # Unknown:0
+	# Slice ending at 40 global 40
+	# Unfiltered count 4
+	T:13:2 :14:1 :21:1
+	S: 0x1014 1 $MAIN + 0x14 # prog.c:9
+	Dynamic instruction count 30
+	Dynamic unfiltered instruction count 40
+	SliceSize: 5
+	EOF
+	slices prof.T.0.bb | diff want -
+	# thread 1, grid 5, 10, 15: boundaries 30@8 and 30@13; [8,13) and
+	# [13,18) hold only 30, so all is one slice, ended by the last entry
+	cat > want <<-EOF
+	S: 0x1000 1 $MAIN + 0x0 # prog.c:5
+	# Slice ending at 18 global 18
+	# Unfiltered count 18
+	T:10:2 :11:1
+	S: 0x8000 3 $SPIN
+	Dynamic instruction count 3
+	Dynamic unfiltered instruction count 18
+	SliceSize: 5
+	EOF
+	slices prof.T.1.bb | diff want -
+	# thread 2 ran only the excluded image: no file, and a word on stderr
+	[ ! -e prof.T.2.bb ]
+	[ "$(cat stderr)" = "dcfg-profile: thread 2: no instructions outside the excluded images: no profile written" ]
+	# the image's blocks stay in the block table
+	grep -q '^Block id: 30 0x8000:0x8009 static instructions: 5 block count: 3 block size: 10$' prof.T.1.bb
+}
+
+@test "a block that spans several grid points makes one boundary" {
+	# thread 1, grid 4, 8, 12, 16: 4 and 8 both resolve to 30@8 (30's 2nd), 12 to
+	# 30@13 (30's 3rd), 16 to nothing
+	dcfg_profile --dcfg nest.json -N 4 --thread 1 nest.stream
+	[ "$status" -eq 0 ] || { cat stderr; false; }
+	cat > want <<-EOF
+	S: 0x1000 1 $MAIN + 0x0 # prog.c:5
+	# Slice ending at 8 global 8
+	# Unfiltered count 8
+	T:10:2 :11:1 :30:5
+	S: 0x8000 2 $SPIN
+	# Slice ending at 13 global 13
+	# Unfiltered count 5
+	T:30:5
+	S: 0x8000 3 $SPIN
+	# Slice ending at 18 global 18
+	# Unfiltered count 5
+	T:30:5
+	S: 0x8000 3 $SPIN
+	Dynamic instruction count 18
+	Dynamic unfiltered instruction count 18
+	SliceSize: 4
+	EOF
+	slices stdout | diff want -
+}
+
+@test "--thread writes one thread to -o FILE, the same file as -o BASE writes for it" {
+	dcfg_profile --dcfg nest.json -N 10 -o prof nest.stream
+	[ "$status" -eq 0 ]
+	dcfg_profile --dcfg nest.json -N 10 --thread 1 -o one.bb nest.stream
+	[ "$status" -eq 0 ] || { cat stderr; false; }
+	[ ! -s stdout ]
+	cmp prof.T.1.bb one.bb
+}
+
+@test "compressed stream and DCFG, and a stream on standard input" {
+	dcfg_profile --dcfg nest.json -N 10 --thread 0 nest.stream
+	mv stdout plain
+	gzip -c nest.json > nest.json.gz
+	bzip2 -c nest.stream > nest.stream.bz2
+	dcfg_profile --dcfg nest.json.gz -N 10 --thread 0 nest.stream.bz2
+	[ "$status" -eq 0 ] || { cat stderr; false; }
+	cmp plain stdout
+	capture dcfg-profile --dcfg nest.json -N 10 --thread 0 < nest.stream
+	[ "$status" -eq 0 ]
+	cmp plain stdout
+}
+
+@test "names with spaces or tabs stay one word of every line" {
+	dcfg_profile --dcfg nest.json -N 10 --thread 0 nest.stream
+	# every S: line has its 9 words, every G: line its 6
+	awk '/^S: / && NF != 9 { print; bad = 1 } /^G: / && NF != 6 { print; bad = 1 } END { exit bad }' stdout
+	# the C: line holds the options that make the profile, in one order,
+	# names escaped the same way
+	dcfg_profile -x $'spin\tlib.so' --thread 0 -L --loop-image '/opt/my prog/main' -N 10 --dcfg nest.json nest.stream
+	[ "$status" -eq 0 ]
+	sed -n 3p stdout | grep -qxF 'C: sum:dummy Command: dcfg-profile --slice-size 10 --loop-aligned --loop-image /opt/my\x20prog/main --exclude-image spin\tlib.so'
+	awk '/^S: / && NF != 9 { print; bad = 1 } /^C: / && NF != 11 { print; bad = 1 } END { exit bad }' stdout
+}
+
+@test "the checker of t/tools agrees with every profile of the hand-written program" {
+	command -v python3 > /dev/null || skip "python3 is not installed"
+	tool="$BATS_TEST_DIRNAME/tools/profile-check.py"
+	for n in 1 2 3 4 5 6 7 10 12 13 20 40 41; do
+		for rule in "" "--loop-aligned" "--loop-aligned --loop-image main"; do
+			rm -f prof.T.*
+			dcfg-profile --dcfg nest.json --slice-size "$n" $rule -o prof nest.stream
+			for t in 0 1 2; do
+				python3 "$tool" --slice-size "$n" $rule nest.json nest.stream prof.T.$t.bb ||
+				    { echo "thread $t: -N $n $rule"; false; }
+			done
+		done
+		rm -f prof.T.*
+		dcfg-profile --dcfg nest.json --slice-size "$n" -x $'spin\tlib.so' -o prof nest.stream 2> /dev/null
+		for t in 0 1; do
+			python3 "$tool" --slice-size "$n" --exclude-image $'spin\tlib.so' nest.json nest.stream prof.T.$t.bb
+		done
+		python3 "$tool" --slice-size "$n" --exclude-image $'spin\tlib.so' --none 2 nest.json nest.stream
+	done
+}
+
+@test "a block in an image without a path has an M: marker, and its image no G: line" {
+	command -v jq > /dev/null || skip "jq is not installed"
+	jq '(.PROCESSES[1][1].IMAGES[2][3]) |= del(.FILE_NAME_ID)' nest.json > noname.json
+	dcfg_profile --dcfg noname.json -N 10 --thread 1 nest.stream
+	[ "$status" -eq 0 ] || { cat stderr; false; }
+	# as in "one file per thread": thread 1's slices end at 30's 3rd entry, twice
+	[ "$(grep -c '^G: ' stdout)" -eq 1 ]
+	[ "$(grep '^[SM]: ' stdout)" = "$(printf '%s\n' "S: 0x1000 1 $MAIN + 0x0 # prog.c:5" \
+	    'M: 0x8000 3 no_image 0' 'M: 0x8000 3 no_image 0')" ]
+}
+
+# ---------------------------------------------------------------------------
+# Bad input
+
+@test "an edge id the process does not have is an error at its line; no file is written" {
+	printf '%s\n' '# dcfg-stream 1' '# process 7' '# thread 0' 1 2 99 > bad.stream
+	dcfg_profile --dcfg nest.json -N 10 -o prof bad.stream
+	[ "$status" -eq 2 ]
+	[ "$(cat stderr)" = "dcfg-profile: bad.stream:6:1: edge id 99 is not in process 7 of the DCFG" ]
+	[ ! -e prof.T.0.bb ]
+	ls -A | grep -v '^\(nest\.\(json\|stream\)\|bad\.stream\|stdout\|stderr\)$' && false || true
+}
+
+@test "a chunk marker that goes back is an error" {
+	printf '%s\n' '# dcfg-stream 1' '# process 7' '# thread 0' '# chunk 0 12 6' 1 2 3 4 4 5 \
+	    '# chunk 5 2 1' 6 > back.stream
+	dcfg_profile --dcfg nest.json -N 10 -o prof back.stream
+	[ "$status" -eq 2 ]
+	[ "$(cat stderr)" = "dcfg-profile: back.stream:11:1: chunk marker at instruction 5 goes back from 12" ]
+	[ ! -e prof.T.0.bb ]
+}
+
+@test "chunk markers place a thread's slices on the whole thread's grid" {
+	# thread 0 from instruction 100: 10@100 11@102 12@103 12@106 12@109 13@112;
+	# grid 110 -> 13@112 (13's 1st)
+	printf '%s\n' '# dcfg-stream 1' '# process 7' '# thread 0' '# chunk 100 14 6' 1 2 3 4 4 5 > c.stream
+	dcfg_profile --dcfg nest.json -N 10 --thread 0 c.stream
+	[ "$status" -eq 0 ] || { cat stderr; false; }
+	cat > want <<-EOF
+	S: 0x1000 1 $MAIN + 0x0 # prog.c:5
+	# Slice ending at 112 global 112
+	# Unfiltered count 12
+	T:10:2 :11:1 :12:9
+	S: 0x1010 1 $MAIN + 0x10 # prog.c:8
+	# Slice ending at 112 global 112
+	# Unfiltered count 2
+	T:13:2
+	S: 0x1010 1 $MAIN + 0x10 # prog.c:8
+	Dynamic instruction count 14
+	Dynamic unfiltered instruction count 14
+	SliceSize: 10
+	EOF
+	slices stdout | diff want -
+}
+
+@test "bad option values are usage errors" {
+	dcfg_profile --dcfg nest.json --slice-size 0 -o p nest.stream
+	[ "$status" -eq 2 ]
+	[ "$(cat stderr)" = "dcfg-profile: --slice-size 0: a number above 0 is needed" ]
+	dcfg_profile --dcfg nest.json --slice-size ten -o p nest.stream
+	[ "$status" -eq 2 ]
+	[ "$(cat stderr)" = "dcfg-profile: --slice-size ten: a number above 0 is needed" ]
+	dcfg_profile --dcfg nest.json -o p nest.stream
+	[ "$status" -eq 2 ]
+	head -1 stderr | grep -qx 'dcfg-profile: --slice-size N is needed'
+	dcfg_profile --dcfg nest.json -N 10 nest.stream
+	[ "$status" -eq 2 ]
+	head -1 stderr | grep -qx 'dcfg-profile: -o BASE is needed (the files are BASE.T.<tid>.bb), or --thread TID'
+	dcfg_profile --dcfg nest.json -N 10 --loop-image main -o p nest.stream
+	[ "$status" -eq 2 ]
+	head -1 stderr | grep -qx 'dcfg-profile: --loop-image chooses the loops of --loop-aligned: give both'
+	dcfg_profile --dcfg nest.json -N 10 --thread x nest.stream
+	[ "$status" -eq 2 ]
+	grep -q '^dcfg-profile: --thread x: ' stderr
+	dcfg_profile --dcfg nest.json -N 10 -x nosuch.so -o p nest.stream
+	[ "$status" -eq 2 ]
+	[ "$(cat stderr)" = "dcfg-profile: nest.stream: --exclude-image nosuch.so: no image of process 7 has this path or basename" ]
+	dcfg_profile --dcfg nest.json -N 10 -L --loop-image 'my prog' -o p nest.stream
+	[ "$status" -eq 2 ]
+	[ "$(cat stderr)" = "dcfg-profile: nest.stream: --loop-image my prog: no image of process 7 has this path or basename" ]
+	[ -z "$(ls p* 2> /dev/null)" ]
+}
+
+@test "the process: the stream's only one, or -p; a thread that is not there" {
+	dcfg_profile --dcfg nest.json -N 10 -p 8 -o p nest.stream
+	[ "$status" -eq 2 ]
+	[ "$(cat stderr)" = "dcfg-profile: nest.stream: process 8 is not in the stream" ]
+	dcfg_profile --dcfg nest.json -N 10 -p 7 --thread 5 nest.stream
+	[ "$status" -eq 2 ]
+	[ "$(cat stderr)" = "dcfg-profile: nest.stream: thread 5 of process 7 is not in the stream" ]
+	[ ! -s stdout ]
+	# two processes: a copy of process 7 as process 9, after it
+	command -v jq > /dev/null || skip "jq is not installed"
+	jq '.PROCESSES += [.PROCESSES[1] | .[0] = 9]' nest.json > two.json
+	{ cat nest.stream; printf '%s\n' '# process 9' '# thread 1' 1 2 3 5 7 8; } > two.stream
+	dcfg_profile --dcfg two.json -N 10 -o p two.stream
+	[ "$status" -eq 2 ]
+	[ "$(cat stderr)" = "dcfg-profile: two.stream: the stream holds processes 7 and 9: choose one with -p" ]
+	[ -z "$(ls p.* 2> /dev/null)" ]
+	# process 9, thread 1: 10@0 11@2 12@3 13@6 14@8, final position 9
+	dcfg_profile --dcfg two.json -N 10 -p 9 -o p two.stream
+	[ "$status" -eq 0 ] || { cat stderr; false; }
+	[ "$(ls p.*)" = "p.T.1.bb" ]
+	grep -qx 'T:10:2 :11:1 :12:3 :13:2 :14:1' p.T.1.bb
+	head -1 p.T.1.bb | grep -q ' process=9 thread=1$'
+}
+
+@test "an output that is an input is refused, and an old file stays" {
+	dcfg_profile --dcfg nest.json -N 10 --thread 0 -o nest.stream nest.stream
+	[ "$status" -eq 2 ]
+	grep -q '^dcfg-profile: nest.stream: ' stderr
+	cmp nest.stream "$DATA/profile-nest.stream"
+	# BASE.T.0.bb is the stream itself
+	cp nest.stream in.T.0.bb
+	dcfg_profile --dcfg nest.json -N 10 -o in in.T.0.bb
+	[ "$status" -eq 2 ]
+	grep -q '^dcfg-profile: in.T.0.bb: ' stderr
+	cmp in.T.0.bb nest.stream
+	# an error after the files were begun leaves the old ones as they were
+	echo old > prof.T.0.bb
+	{ cat nest.stream; echo 99; } > late.stream
+	dcfg_profile --dcfg nest.json -N 10 -o prof late.stream
+	[ "$status" -eq 2 ]
+	[ "$(cat prof.T.0.bb)" = old ]
+	[ "$(ls prof.*)" = prof.T.0.bb ]
+}
+
+@test "output that cannot be written is an error; a closed pipe is a quiet stop" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	status=0
+	dcfg-profile --dcfg nest.json -N 10 --thread 0 nest.stream > /dev/full 2> stderr || status=$?
+	[ "$status" -eq 2 ]
+	[ "$(cat stderr)" = "dcfg-profile: <stdout>: write error: No space left on device" ]
+	status=0
+	dcfg-profile --dcfg nest.json -N 10 --thread 0 -o /dev/full nest.stream 2> stderr || status=$?
+	[ "$status" -eq 2 ]
+	grep -q 'No space left on device' stderr
+	# a big profile into head: status 0, nothing on stderr
+	awk 'BEGIN { print "# dcfg-stream 1"; print "# process 7"; print "# thread 1"; print 1; print 2; print 13
+	    for (i = 0; i < 200000; i++) print 14; print 16 }' > long.stream
+	set -o pipefail
+	dcfg-profile --dcfg nest.json -N 5 --thread 1 long.stream 2> stderr | head -1 > /dev/null
+	[ ! -s stderr ]
+}
+
+@test "--help, -h, --version, -V" {
+	dcfg_profile --help
+	[ "$status" -eq 0 ]
+	grep -q '^usage: dcfg-profile ' stdout
+	[ ! -s stderr ]
+	cp stdout help
+	dcfg_profile -h
+	cmp help stdout
+	dcfg_profile --version
+	[ "$(cat stdout)" = "dcfg-profile (dcfg-tools) 0.1.0" ]
+	dcfg_profile -V
+	[ "$(cat stdout)" = "dcfg-profile (dcfg-tools) 0.1.0" ]
+}
+
+# ---------------------------------------------------------------------------
+# The man page
+
+MAN="$BATS_TEST_DIRNAME/../man/man1/dcfg-profile.1"
+
+@test "the man page is clean" {
+	command -v mandoc > /dev/null || skip "mandoc is not installed"
+	run mandoc -Tlint -Wwarning "$MAN"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ -z "$output" ]
+}
+
+# in_man FILE: FILE's lines, leading blanks dropped, are consecutive lines
+# of the man page as mandoc renders it.
+in_man() {
+	mandoc -Tascii "$MAN" | col -bx | sed 's/^ *//' > man.txt
+	sed 's/^ *//' "$1" > want.txt
+	awk 'NR == FNR { want[n++] = $0; next } { have[m++] = $0 }
+	    END { for (i = 0; i + n <= m; i++) { for (j = 0; j < n && have[i + j] == want[j]; j++) ;
+	            if (j == n) exit 0 }
+	          exit 1 }' want.txt man.txt || { echo "not in the man page:"; cat want.txt; false; }
+}
+
+@test "the man page's examples, run" {
+	command -v mandoc > /dev/null || skip "mandoc is not installed"
+	bzip2 -c nest.json > prog.dcfg.json.bz2
+	dcfg-encode --dcfg nest.json --chunk-edges 3 nest.stream | bzip2 -c > prog.trace.json.bz2
+	{
+		echo '$ dcfg-expand prog.trace.json.bz2 |'
+		echo 'dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 -o prog'
+		dcfg-expand prog.trace.json.bz2 |
+		    dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 -o prog
+		echo '$ ls prog.T.*'
+		ls prog.T.*
+		echo '$ cat prog.T.0.bb'
+		cat prog.T.0.bb
+	} > example1
+	in_man example1
+	{
+		echo '$ dcfg-expand prog.trace.json.bz2 |'
+		echo 'dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 --loop-aligned --thread 0 |'
+		echo "grep -E '^(#|T:|S:)'"
+		dcfg-expand prog.trace.json.bz2 |
+		    dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 --loop-aligned --thread 0 |
+		    grep -E '^(#|T:|S:)'
+	} > example2
+	in_man example2
+	{
+		echo '$ dcfg-expand prog.trace.json.bz2 |'
+		echo 'dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 \'
+		echo "--exclude-image \"\$(printf 'spin\\tlib.so')\" -o prog"
+		dcfg-expand prog.trace.json.bz2 |
+		    dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 \
+		    --exclude-image "$(printf 'spin\tlib.so')" -o prog 2>&1
+		echo "\$ grep '^T' prog.T.1.bb"
+		grep '^T' prog.T.1.bb
+	} > example3
+	in_man example3
+	{
+		echo '$ dcfg-expand --plan 3 prog.trace.json.bz2 > plan'
+		dcfg-expand --plan 3 prog.trace.json.bz2 > plan
+		echo '$ cat plan'
+		cat plan
+		echo '$ k=0; while read -r shard; do k=$((k + 1))'
+		echo 'dcfg-expand --chunks $shard prog.trace.json.bz2 |'
+		echo 'dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 --part -o part.$k'
+		echo 'done < plan'
+		k=0; while read -r shard; do k=$((k + 1))
+		    dcfg-expand --chunks $shard prog.trace.json.bz2 |
+		    dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 --part -o part.$k
+		done < plan
+		echo '$ dcfg-profile --dcfg prog.dcfg.json.bz2 --merge -o merged part.*'
+		dcfg-profile --dcfg prog.dcfg.json.bz2 --merge -o merged part.*
+		echo '$ dcfg-expand prog.trace.json.bz2 |'
+		echo 'dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 -o one'
+		dcfg-expand prog.trace.json.bz2 |
+		    dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 -o one
+		echo '$ diff -s merged.T.0.bb one.T.0.bb'
+		diff -s merged.T.0.bb one.T.0.bb
+	} > example4
+	in_man example4
+}
+
+@test "the man page's diagnostics are the messages the tests see" {
+	for m in 'edge id 99 is not in process 7 of the DCFG' 'chunk marker at instruction 5 goes back from 12' \
+	    'the stream holds processes 7 and 9: choose one with -p' 'process 8 is not in the stream' \
+	    'thread 5 of process 7 is not in the stream' \
+	    '--exclude-image nosuch.so: no image of process 7 has this path or basename' \
+	    'process 7: a count does not fit in 64 bits' \
+	    'a data line of a window shard before any chunk marker: its position is unknown (dcfg-expand --chunks)' \
+	    'shard 2 of 3 missing' 'shard 2 of 3 again: part.2 is that shard too' \
+	    'shards of two plans (one left from an earlier plan?)' \
+	    'a part of another profile than part.1 (their first two lines differ)' \
+	    'a part without its "# trace" line: it, or the stream it read, was cut short'; do
+		grep -qF -- "$m" "$MAN"
+		grep -qF -- "$m" "$BATS_TEST_DIRNAME/profile.bats" "$BATS_TEST_DIRNAME/profile-runs.bats" \
+		    "$BATS_TEST_DIRNAME/profile-merge.bats"
+	done
+}
