@@ -491,6 +491,12 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	[ "$status" -eq 0 ]
 	grep -q '^usage: dcfg-profile ' stdout
 	[ ! -s stderr ]
+	# every option named, in 80 columns
+	for opt in --dcfg --slice-size --loop-aligned --loop-image --exclude-image --pid --thread \
+	    --output --part --merge --progress --quiet --help --version; do
+		grep -q -- "$opt" stdout || { echo "no $opt"; false; }
+	done
+	[ -z "$(awk 'length > 80' stdout)" ]
 	cp stdout help
 	dcfg_profile -h
 	cmp help stdout
