@@ -468,6 +468,34 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	[ "$(ls prof.*)" = prof.T.0.bb ]
 }
 
+@test "SIGTERM while the files are written: the old ones stay, no temporary is left" {
+	env --default-signal=INT,TERM,HUP true 2> /dev/null || skip "env --default-signal is missing"
+	gen-pair --threads 2 --edges 300000 gp > /dev/null
+	echo old0 > p.T.0.bb
+	echo old1 > p.T.1.bb
+	mkfifo feed
+	# thread 0 whole and part of thread 1, then the FIFO held open
+	{ head -n 250000 gp/prog.edges || true; exec sleep 60; } > feed &
+	writer=$!
+	env --default-signal=INT,TERM,HUP dcfg-profile --dcfg gp/prog.dcfg.json -N 3 -o p feed 2> err &
+	pid=$!
+	# a temporary of each file holds bytes
+	seen=0
+	for i in $(seq 200); do
+		[ -n "$(find . -maxdepth 1 -name '.p.T.0.bb.*' -size +0)" ] &&
+		    [ -n "$(find . -maxdepth 1 -name '.p.T.1.bb.*' -size +0)" ] && { seen=1; break; }
+		sleep 0.1
+	done
+	kill -s TERM "$pid"
+	status=0
+	wait "$pid" || status=$?
+	kill "$writer" 2> /dev/null || true
+	[ "$status" -eq 143 ] || { echo "status $status"; cat err; false; }
+	[ "$seen" -eq 1 ] || { echo "no temporary held data"; false; }
+	[ "$(cat p.T.0.bb)" = old0 ] && [ "$(cat p.T.1.bb)" = old1 ]
+	[ -z "$(ls -A | grep '^\.')" ] || { ls -A; false; }
+}
+
 @test "output that cannot be written is an error; a closed pipe is a quiet stop" {
 	[ -w /dev/full ] || skip "no /dev/full"
 	status=0
