@@ -9,10 +9,11 @@
 
 static const char *prog = "dcfg-profile";
 static const char help[] =
-    "usage: dcfg-profile --dcfg FILE --slice-size N [--loop-aligned [--loop-image NAME]...]\n"
-    "                    [--exclude-image NAME]... [-p PID] -o BASE [STREAM]\n"
+    "usage: dcfg-profile --dcfg FILE --slice-size N [--loop-aligned]\n"
+    "                    [--loop-image NAME]... [--exclude-image NAME]... [-p PID]\n"
+    "                    -o BASE [STREAM]\n"
     "       dcfg-profile ... --thread TID [-o FILE] [STREAM]\n"
-    "       dcfg-profile --dcfg FILE --slice-size N [options] --part [-o PART] [SHARD-STREAM]\n"
+    "       dcfg-profile ... --part [-o PART] [SHARD-STREAM]\n"
     "       dcfg-profile --dcfg FILE --merge [--thread TID] -o BASE PART...\n"
     "Write a PinPoints/LoopPoint profile (.bb: SimPoint's vectors, slice markers\n"
     "and block table) of each thread of a process: BASE.T.<tid>.bb.\n"

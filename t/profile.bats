@@ -468,6 +468,34 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	[ "$(ls prof.*)" = prof.T.0.bb ]
 }
 
+@test "SIGTERM while the files are written: the old ones stay, no temporary is left" {
+	env --default-signal=INT,TERM,HUP true 2> /dev/null || skip "env --default-signal is missing"
+	gen-pair --threads 2 --edges 300000 gp > /dev/null
+	echo old0 > p.T.0.bb
+	echo old1 > p.T.1.bb
+	mkfifo feed
+	# thread 0 whole and part of thread 1, then the FIFO held open
+	{ head -n 250000 gp/prog.edges || true; exec sleep 60; } > feed &
+	writer=$!
+	env --default-signal=INT,TERM,HUP dcfg-profile --dcfg gp/prog.dcfg.json -N 3 -o p feed 2> err &
+	pid=$!
+	# a temporary of each file holds bytes
+	seen=0
+	for i in $(seq 200); do
+		[ -n "$(find . -maxdepth 1 -name '.p.T.0.bb.*' -size +0)" ] &&
+		    [ -n "$(find . -maxdepth 1 -name '.p.T.1.bb.*' -size +0)" ] && { seen=1; break; }
+		sleep 0.1
+	done
+	kill -s TERM "$pid"
+	status=0
+	wait "$pid" || status=$?
+	kill "$writer" 2> /dev/null || true
+	[ "$status" -eq 143 ] || { echo "status $status"; cat err; false; }
+	[ "$seen" -eq 1 ] || { echo "no temporary held data"; false; }
+	[ "$(cat p.T.0.bb)" = old0 ] && [ "$(cat p.T.1.bb)" = old1 ]
+	[ -z "$(ls -A | grep '^\.')" ] || { ls -A; false; }
+}
+
 @test "output that cannot be written is an error; a closed pipe is a quiet stop" {
 	[ -w /dev/full ] || skip "no /dev/full"
 	status=0
@@ -491,6 +519,12 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	[ "$status" -eq 0 ]
 	grep -q '^usage: dcfg-profile ' stdout
 	[ ! -s stderr ]
+	# every option named, in 80 columns
+	for opt in --dcfg --slice-size --loop-aligned --loop-image --exclude-image --pid --thread \
+	    --output --part --merge --progress --quiet --help --version; do
+		grep -q -- "$opt" stdout || { echo "no $opt"; false; }
+	done
+	[ -z "$(awk 'length > 80' stdout)" ]
 	cp stdout help
 	dcfg_profile -h
 	cmp help stdout
@@ -498,104 +532,4 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	[ "$(cat stdout)" = "dcfg-profile (dcfg-tools) 0.1.0" ]
 	dcfg_profile -V
 	[ "$(cat stdout)" = "dcfg-profile (dcfg-tools) 0.1.0" ]
-}
-
-# ---------------------------------------------------------------------------
-# The man page
-
-MAN="$BATS_TEST_DIRNAME/../man/man1/dcfg-profile.1"
-
-@test "the man page is clean" {
-	command -v mandoc > /dev/null || skip "mandoc is not installed"
-	run mandoc -Tlint -Wwarning "$MAN"
-	[ "$status" -eq 0 ] || { echo "$output"; false; }
-	[ -z "$output" ]
-}
-
-# in_man FILE: FILE's lines, leading blanks dropped, are consecutive lines
-# of the man page as mandoc renders it.
-in_man() {
-	mandoc -Tascii "$MAN" | col -bx | sed 's/^ *//' > man.txt
-	sed 's/^ *//' "$1" > want.txt
-	awk 'NR == FNR { want[n++] = $0; next } { have[m++] = $0 }
-	    END { for (i = 0; i + n <= m; i++) { for (j = 0; j < n && have[i + j] == want[j]; j++) ;
-	            if (j == n) exit 0 }
-	          exit 1 }' want.txt man.txt || { echo "not in the man page:"; cat want.txt; false; }
-}
-
-@test "the man page's examples, run" {
-	command -v mandoc > /dev/null || skip "mandoc is not installed"
-	bzip2 -c nest.json > prog.dcfg.json.bz2
-	dcfg-encode --dcfg nest.json --chunk-edges 3 nest.stream | bzip2 -c > prog.trace.json.bz2
-	{
-		echo '$ dcfg-expand prog.trace.json.bz2 |'
-		echo 'dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 -o prog'
-		dcfg-expand prog.trace.json.bz2 |
-		    dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 -o prog
-		echo '$ ls prog.T.*'
-		ls prog.T.*
-		echo '$ cat prog.T.0.bb'
-		cat prog.T.0.bb
-	} > example1
-	in_man example1
-	{
-		echo '$ dcfg-expand prog.trace.json.bz2 |'
-		echo 'dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 --loop-aligned --thread 0 |'
-		echo "grep -E '^(#|T:|S:)'"
-		dcfg-expand prog.trace.json.bz2 |
-		    dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 --loop-aligned --thread 0 |
-		    grep -E '^(#|T:|S:)'
-	} > example2
-	in_man example2
-	{
-		echo '$ dcfg-expand prog.trace.json.bz2 |'
-		echo 'dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 \'
-		echo "--exclude-image \"\$(printf 'spin\\tlib.so')\" -o prog"
-		dcfg-expand prog.trace.json.bz2 |
-		    dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 \
-		    --exclude-image "$(printf 'spin\tlib.so')" -o prog 2>&1
-		echo "\$ grep '^T' prog.T.1.bb"
-		grep '^T' prog.T.1.bb
-	} > example3
-	in_man example3
-	{
-		echo '$ dcfg-expand --plan 3 prog.trace.json.bz2 > plan'
-		dcfg-expand --plan 3 prog.trace.json.bz2 > plan
-		echo '$ cat plan'
-		cat plan
-		echo '$ k=0; while read -r shard; do k=$((k + 1))'
-		echo 'dcfg-expand --chunks $shard prog.trace.json.bz2 |'
-		echo 'dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 --part -o part.$k'
-		echo 'done < plan'
-		k=0; while read -r shard; do k=$((k + 1))
-		    dcfg-expand --chunks $shard prog.trace.json.bz2 |
-		    dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 --part -o part.$k
-		done < plan
-		echo '$ dcfg-profile --dcfg prog.dcfg.json.bz2 --merge -o merged part.*'
-		dcfg-profile --dcfg prog.dcfg.json.bz2 --merge -o merged part.*
-		echo '$ dcfg-expand prog.trace.json.bz2 |'
-		echo 'dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 -o one'
-		dcfg-expand prog.trace.json.bz2 |
-		    dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 -o one
-		echo '$ diff -s merged.T.0.bb one.T.0.bb'
-		diff -s merged.T.0.bb one.T.0.bb
-	} > example4
-	in_man example4
-}
-
-@test "the man page's diagnostics are the messages the tests see" {
-	for m in 'edge id 99 is not in process 7 of the DCFG' 'chunk marker at instruction 5 goes back from 12' \
-	    'the stream holds processes 7 and 9: choose one with -p' 'process 8 is not in the stream' \
-	    'thread 5 of process 7 is not in the stream' \
-	    '--exclude-image nosuch.so: no image of process 7 has this path or basename' \
-	    'process 7: a count does not fit in 64 bits' \
-	    'a data line of a window shard before any chunk marker: its position is unknown (dcfg-expand --chunks)' \
-	    'shard 2 of 3 missing' 'shard 2 of 3 again: part.2 is that shard too' \
-	    'shards of two plans (one left from an earlier plan?)' \
-	    'a part of another profile than part.1 (their first two lines differ)' \
-	    'a part without its "# trace" line: it, or the stream it read, was cut short'; do
-		grep -qF -- "$m" "$MAN"
-		grep -qF -- "$m" "$BATS_TEST_DIRNAME/profile.bats" "$BATS_TEST_DIRNAME/profile-runs.bats" \
-		    "$BATS_TEST_DIRNAME/profile-merge.bats"
-	done
 }
