@@ -7,11 +7,12 @@
 # 1. The bomb: (1000000000*AB) with the spec's one-bit table, 1.2 x 10^10
 #    edges, over a DCFG of one block. Aims: dcfg-expand --count under 1 s;
 #    dcfg-expand --runs | dcfg-count --by edge, and with --bbv 100000000,
-#    each under 2 s; every answer exact (checked against the arithmetic).
+#    each under 2 s, and dcfg-profile --slice-size 100000000 too; every
+#    answer exact (checked against the arithmetic).
 # 2. A gen-pair program with long loops (--long-loops), when gen-pair
 #    has it, of BENCH_RUNS_EDGES edges (default 2 x 10^7): the plain
-#    pipeline against --runs, to dcfg-count --by block and --bbv, with
-#    equal output; the speed-up.
+#    pipeline against --runs, to dcfg-count --by block and --bbv and to
+#    dcfg-profile, with equal output; the speed-up.
 # 3. A trace without periodic repeats (gen-trace's random bits): dcfg-expand
 #    with and without --runs, to /dev/null. Aim: --runs no more than 5 %
 #    slower.
@@ -87,6 +88,23 @@ if best "'$bin/dcfg-expand' --runs '$b' | '$bin/dcfg-count' --dcfg '$d' --bbv 10
 	row "bomb: dcfg-expand --runs | dcfg-count --bbv 100000000" "< 2 s: $(aim 2), $ok"
 else status=1; fi
 
+# The profile's slices are bbv's (its fixed rule is bbv's cut), and the
+# marker after slice j is block 20's entry that starts at (j + 1) x 10^8,
+# its count the same number (entry i starts at i); the last marker is the
+# last entry, count 12000000001 (dcfg-profile(1)).
+if best "'$bin/dcfg-expand' --runs '$b' | '$bin/dcfg-profile' --dcfg '$d' --slice-size 100000000 --thread 0"; then
+	ok=$(awk '/^T/ { n++; v[n] = $0 } /^S: / { m++; s[m] = $2 " " $3 }
+	    END { for (i = 2; i < n; i++) if (v[i] != "T:20:100000000") bad = 1
+	        for (j = 1; j < n; j++) if (s[j + 1] != "0x1000 " j "00000000") bad = 1
+	        if (n == 121 && m == 122 && !bad && v[1] == "T:20:99999999" && v[n] == "T:20:2" &&
+	            s[1] == "0x1000 1" && s[m] == "0x1000 12000000001")
+	            print "exact"
+	        else
+	            print "WRONG" }' "$tmp/out")
+	[ "$ok" = exact ] || status=1
+	row "bomb: dcfg-expand --runs | dcfg-profile --slice-size 10^8" "< 2 s: $(aim 2), $ok"
+else status=1; fi
+
 # --- 2. a program with long loops ------------------------------------------
 pair=$tools/gen-pair
 if [ -x "$pair" ] && "$pair" --help 2>&1 | grep -q -- --long-loops; then
@@ -112,6 +130,16 @@ if [ -x "$pair" ] && "$pair" --help 2>&1 | grep -q -- --long-loops; then
 		row "long loops: dcfg-expand --runs | dcfg-count $what" \
 		    "$(awk -v a="$plain" -v b="$SEC" 'BEGIN { printf "%.1fx faster", (b > 0 ? a / b : 0) }'), $ok"
 	done
+	what="dcfg-profile --dcfg '$dd' --slice-size 10000000 --loop-aligned --part"
+	if best "'$bin/dcfg-expand' '$t' | '$bin/'$what"; then
+		cp "$tmp/out" "$tmp/plain"; plain=$SEC
+		row "long loops: dcfg-expand | dcfg-profile -N 10^7 -L --part" ""
+		if best "'$bin/dcfg-expand' --runs '$t' | '$bin/'$what"; then
+			if cmp -s "$tmp/plain" "$tmp/out"; then ok="equal output"; else ok="OUTPUT DIFFERS"; status=1; fi
+			row "long loops: dcfg-expand --runs | dcfg-profile ... --part" \
+			    "$(awk -v a="$plain" -v b="$SEC" 'BEGIN { printf "%.1fx faster", (b > 0 ? a / b : 0) }'), $ok"
+		else status=1; fi
+	else status=1; fi
 else
 	echo "long loops: not measured (gen-pair has no --long-loops)"
 fi
