@@ -66,6 +66,19 @@ shards() {
 	[ "$(ls m.T.*)" = "$(printf '%s\n' m.T.0.bb m.T.1.bb m.T.2.bb)" ]
 }
 
+@test "two blocks at one address: shards merged are one run, the marker counting both blocks' entries" {
+	# hello's block 11 moved to block 10's address (t/profile-exact.bats):
+	# thread 1 enters 10 first and 11 last, the 2nd execution of the PC
+	sed 's/\[ 11, "0x1c9f", 1, 1, 0, 2 \]/[ 11, "0x1c90", 1, 1, 0, 2 ]/' "$DATA/hello.dcfg.json" > dup.json
+	dcfg-encode --dcfg dup.json --chunk-edges 3 "$DATA/stage-hello.stream" > dup.trace.json
+	for n in 1 2 3 4 5 6; do
+		for size in 1 3 20; do
+			shards dup.json dup.trace.json "$n" "" "" --slice-size "$size"
+			[ "$(grep '^S: ' m.T.1.bb | tail -1 | cut -d' ' -f2,3)" = "0x2aaaaaaacc90 2" ]
+		done
+	done
+}
+
 @test "--merge --thread writes one thread's file" {
 	shards nest.json nest.trace.json 5 "" "" --slice-size 5
 	capture dcfg-profile --dcfg nest.json --merge --thread 0 part.*

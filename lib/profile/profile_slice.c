@@ -16,9 +16,14 @@ dcfg_pinpoints_thread_init(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thre
 	*t = (struct dcfg_pinpoints_thread){ .tid = tid, .last_block = DCFG_PINPOINTS_NONE,
 	    .piece_kind = 'h' };
 	if ((t->counts = calloc(pr->n_blocks + 1, sizeof *t->counts)) == NULL ||
+	    (t->pc_counts = calloc(pr->n_pcs + 1, sizeof *t->pc_counts)) == NULL ||
+	    (t->marked = calloc(pr->n_pcs + 1, 1)) == NULL ||
 	    dcfg_tally_init(&t->tally, pr->n_blocks, 1) < 0) {
 		free(t->counts);
-		t->counts = NULL;
+		free(t->pc_counts);
+		free(t->marked);
+		t->counts = t->pc_counts = NULL;
+		t->marked = NULL;
 		return -1;
 	}
 	return 0;
@@ -34,6 +39,8 @@ dcfg_pinpoints_thread_free(struct dcfg_pinpoints_thread *t)
 	t->out = NULL;
 	free(t->path);
 	free(t->counts);
+	free(t->pc_counts);
+	free(t->marked);
 	dcfg_tally_free(&t->tally);
 	free(t->held.v);
 	free(t->scratch.v);
@@ -233,6 +240,7 @@ write_slice(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, const st
 			return -1;
 		write_head(pr, t->out, t->tid);
 		write_marker(pr, t->out, t->first_block, 1);
+		t->marked[pr->pc_of[t->first_block]] = 1;
 		t->headed = 1;
 	}
 	out = t->out;
@@ -249,6 +257,7 @@ write_slice(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, const st
 	}
 	dcfg_out_char(out, '\n');
 	write_marker(pr, out, sl->block, sl->count);
+	t->marked[pr->pc_of[sl->block]] = 1;
 	return 0;
 }
 
@@ -322,6 +331,7 @@ dcfg_pinpoints_add(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, u
 
 	if (__builtin_mul_overflow(times, pr->blocks[b].ni, &x) ||
 	    __builtin_add_overflow(t->counts[b], times, &t->counts[b]) ||
+	    __builtin_add_overflow(t->pc_counts[pr->pc_of[b]], times, &t->pc_counts[pr->pc_of[b]]) ||
 	    __builtin_add_overflow(t->unfiltered, x, &t->unfiltered) ||
 	    __builtin_add_overflow(t->total_unfiltered, x, &t->total_unfiltered))
 		return overflow(pr);
@@ -353,7 +363,7 @@ dcfg_pinpoints_entry(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t,
 			t->last_q = q;
 		} else if (q > t->last_q) {
 			t->last_q = q;
-			if (dcfg_pinpoints_boundary(pr, t, b, t->pos, t->counts[b] + 1) < 0)
+			if (dcfg_pinpoints_boundary(pr, t, b, t->pos, t->pc_counts[pr->pc_of[b]] + 1) < 0)
 				return -1;
 		}
 	}
@@ -383,7 +393,7 @@ dcfg_pinpoints_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_threa
 	}
 	t->held.end = t->pos;
 	t->held.block = t->last_block;
-	t->held.count = t->counts[t->last_block];
+	t->held.count = t->pc_counts[pr->pc_of[t->last_block]];
 	if (write_slice(pr, t, &t->held) < 0)
 		return -1;
 	t->pending = 0;
