@@ -98,6 +98,7 @@ in_man() {
 	    '--exclude-image nosuch.so: no image of process 7 has this path or basename' \
 	    'process 7: a count does not fit in 64 bits' \
 	    'a data line of a window shard before any chunk marker: its position is unknown (dcfg-expand --chunks)' \
+	    "starts at instruction 100, not at the thread's start (a window or a shard of the trace): its markers would be counted from there; profile each shard's stream with --part and join the parts with --merge" \
 	    'shard 2 of 3 missing' 'shard 2 of 3 again: part.2 is that shard too' \
 	    'shards of two plans (one left from an earlier plan?)' \
 	    'a part of another profile than part.1 (their first two lines differ)' \

@@ -274,6 +274,23 @@ on_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
 	return 0;
 }
 
+/*
+ * Without --part, a thread's stream must start at the thread's start: a
+ * window's or a shard's counts its entries, and so its markers, from the
+ * window's start, where a simulator will not find them. FROM: where the
+ * stream says the thread starts.
+ */
+static int
+not_from_start(struct dcfg_pinpoints *pr, const struct dcfg_pinpoints_thread *t, unsigned long lineno,
+    uint64_t from)
+{
+	return dcfg_error_at(pr->err, pr->name, lineno, 1, "thread %llu of process %llu starts at "
+	    "instruction %llu, not at the thread's start (a window or a shard of the trace): its markers "
+	    "would be counted from there; profile each shard's stream with --part and join the parts "
+	    "with --merge", (unsigned long long)t->tid, (unsigned long long)pr->p->pid,
+	    (unsigned long long)from);
+}
+
 static int
 on_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e,
     struct dcfg_error *err)
@@ -290,6 +307,9 @@ on_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e
 	if (pr->o->part && pr->has_sel && pr->sel.from > 0 && !t->anchored)
 		return dcfg_error_at(pr->err, pr->name, r->lineno, 1, "a data line of a window "
 		    "shard before any chunk marker: its position is unknown (dcfg-expand --chunks)");
+	if (!pr->o->part && !t->begun && pr->has_sel && pr->sel.from > 0)
+		return not_from_start(pr, t, r->lineno, pr->sel.from);
+	t->begun = 1;
 	k = (size_t)(e - pr->d->edges) - pr->p->edges.first;
 	return dcfg_pinpoints_line(pr, pr->src[k], pr->target[k], r->weight);
 }
@@ -308,6 +328,9 @@ on_chunk(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
 		return dcfg_error_at(err, pr->name, r->lineno, 1,
 		    "chunk marker at instruction %llu goes back from %llu",
 		    (unsigned long long)r->preceding, (unsigned long long)t->pos);
+	if (!pr->o->part && !t->begun && r->preceding > 0)
+		return not_from_start(pr, t, r->lineno, r->preceding);
+	t->begun = 1;
 	t->pos = r->preceding;
 	t->anchored = 1;
 	return 0;
@@ -335,8 +358,15 @@ on_meta(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
 	struct dcfg_pinpoints *pr = ctx;
 	const char *why;
 
-	if (!pr->o->part)
+	if (!pr->o->part) {
+		/* where the stream's window starts: not_from_start */
+		if (!pr->has_sel && dcfg_is_selection_line(r->line, r->len)) {
+			if (dcfg_recorded_selection_parse(r->line, r->len, &pr->sel, &why) < 0)
+				return dcfg_error_at(err, pr->name, r->lineno, 1, "%s", why);
+			pr->has_sel = 1;
+		}
 		return 0;
+	}
 	if (pr->traced)
 		return dcfg_error_at(err, pr->name, r->lineno, 1, "the stream goes on after its "
 		    "\"# trace\" line: streams joined together are not one shard");

@@ -52,6 +52,7 @@ struct dcfg_pinpoints_thread {
 	int headed;                   /* its file is open and its head written */
 	int seen_eligible;            /* --part: an eligible entry came */
 	int anchored;                 /* a chunk marker came */
+	int begun;                    /* a data line or a chunk marker came */
 	char piece_kind;              /* --part: how the open piece starts: 'h' head, 'c', 'b' */
 	uint32_t piece_block;
 	uint64_t piece_start, piece_count;
