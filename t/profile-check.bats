@@ -29,18 +29,20 @@ head_lines() { # SLICE RULE
 	echo "G: /lib64/ld-linux-x86-64.so.2 LowAddress: 0x2aaaaaaab000 LoadOffset: 0x0"
 	echo "S: 0x2aaaaaaacc90 1 /lib64/ld-linux-x86-64.so.2 0x2aaaaaaab000 + 0x1c90 # Unknown:0"
 }
-# every block with its entries in thread 1, from the table above; the
+# every block with its entries in thread 1, from the table above, from
+# its address to its last instruction's (ADDR_OFFSET + LAST_INSTR_OFFSET:
+# 4 is 0x530 + 4, 10 0x1c90 + 10); the
 # source lines of SOURCE_DATA: 0x538+16 is line 8, 0x548+8 line 9, 0x550
 # line 3; ld.so has none (Unknown:0)
 block_lines() {
 	cat <<-'EOF'
-	Block id: 4 0x400530:0x400537 static instructions: 2 block count: 1 block size: 8
-	Block id: 5 0x400538:0x40053b static instructions: 1 block count: 3 block size: 4
-	Block id: 6 0x40053c:0x400547 static instructions: 3 block count: 3 block size: 12
-	Block id: 7 0x400548:0x40054d static instructions: 2 block count: 3 block size: 6
+	Block id: 4 0x400530:0x400534 static instructions: 2 block count: 1 block size: 8
+	Block id: 5 0x400538:0x400538 static instructions: 1 block count: 3 block size: 4
+	Block id: 6 0x40053c:0x400543 static instructions: 3 block count: 3 block size: 12
+	Block id: 7 0x400548:0x40054c static instructions: 2 block count: 3 block size: 6
 	Block id: 8 0x40054e:0x40054f static instructions: 2 block count: 1 block size: 2
 	Block id: 9 0x400550:0x40055d static instructions: 6 block count: 3 block size: 14
-	Block id: 10 0x2aaaaaaacc90:0x2aaaaaaacc9e static instructions: 5 block count: 1 block size: 15
+	Block id: 10 0x2aaaaaaacc90:0x2aaaaaaacc9a static instructions: 5 block count: 1 block size: 15
 	Block id: 11 0x2aaaaaaacc9f:0x2aaaaaaacc9f static instructions: 1 block count: 1 block size: 1
 	End of bb
 	EOF
@@ -284,7 +286,7 @@ S: 0x400530 1 hello-world 0x400000 + 0x530 # hello-world.c:7' | sed 's/^# Unfilt
 	grep -q 'w.bb:21: SliceSize: 10, expected 20' stdout
 	fixed20 | sed '/^Block id: 6 /s/block count: 3/block count: 2/' > w.bb
 	wrong w.bb --slice-size 20
-	grep -q "w.bb:24: 'Block id: 6 0x40053c:0x400547 static instructions: 3 block count: 2 block size: 12', expected 'Block id: 6 0x40053c:0x400547 static instructions: 3 block count: 3 block size: 12'" stdout
+	grep -q "w.bb:24: 'Block id: 6 0x40053c:0x400543 static instructions: 3 block count: 2 block size: 12', expected 'Block id: 6 0x40053c:0x400543 static instructions: 3 block count: 3 block size: 12'" stdout
 	fixed20 | sed '/^Block id: 6 /d' > w.bb
 	wrong w.bb --slice-size 20
 	grep -q 'w.bb:10: no Block id line covers the marker.s PC 0x40053c' stdout
@@ -337,17 +339,17 @@ S: 0x400530 1 hello-world 0x400000 + 0x530 # hello-world.c:7' | sed 's/^# Unfilt
 	# Executions of 5 run the instruction at 0x40053c too
 	sed 's/\[ 5, "0x538", 4, 1, 0, 7 \]/[ 5, "0x538", 8, 1, 4, 7 ]/' "$D" > in.dcfg.json
 	grown() {
-		fixed20 | sed "s|^Block id: 5 0x400538:0x40053b static instructions: 1 block count: 3 block size: 4|Block id: 5 0x400538:$1 static instructions: 1 block count: 3 block size: 8|;
+		fixed20 | sed "s|^Block id: 5 0x400538:0x400538 static instructions: 1 block count: 3 block size: 4|Block id: 5 0x400538:$1 static instructions: 1 block count: 3 block size: 8|;
 		    1s/dcfg=[^ ]*/dcfg=$(dcfg_id "$2")/"
 	}
-	grown 0x40053f in.dcfg.json > w.bb
+	grown 0x40053c in.dcfg.json > w.bb
 	check --slice-size 20 in.dcfg.json "$S" w.bb
 	[ "$status" -eq 1 ]
 	[ "$(cat stdout)" = "profile-check: w.bb:10: 0x40053c is inside block 5, which ran: a simulator counts it there too" ]
 	# its last instruction at offset 0 (one 8-byte instruction): 0x40053c
 	# is no instruction of 5, and the profile is right
 	sed 's/\[ 5, "0x538", 4, 1, 0, 7 \]/[ 5, "0x538", 8, 1, 0, 7 ]/' "$D" > one.dcfg.json
-	grown 0x40053f one.dcfg.json > r.bb
+	grown 0x400538 one.dcfg.json > r.bb
 	check --slice-size 20 one.dcfg.json "$S" r.bb
 	[ "$status" -eq 0 ] && [ ! -s stdout ] || { cat stdout stderr; false; }
 }

@@ -87,14 +87,14 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	Dynamic instruction count 40
 	Dynamic unfiltered instruction count 40
 	SliceSize: 10
-	Block id: 10 0x1000:0x1003 static instructions: 2 block count: 1 block size: 4
-	Block id: 11 0x1004:0x1007 static instructions: 1 block count: 2 block size: 4
-	Block id: 12 0x1008:0x100f static instructions: 3 block count: 4 block size: 8
-	Block id: 13 0x1010:0x1013 static instructions: 2 block count: 2 block size: 4
-	Block id: 14 0x1014:0x1015 static instructions: 1 block count: 1 block size: 2
-	Block id: 20 0x1020:0x1025 static instructions: 4 block count: 2 block size: 6
-	Block id: 21 0x1026:0x1027 static instructions: 1 block count: 1 block size: 2
-	Block id: 30 0x8000:0x8009 static instructions: 5 block count: 2 block size: 10
+	Block id: 10 0x1000:0x1002 static instructions: 2 block count: 1 block size: 4
+	Block id: 11 0x1004:0x1004 static instructions: 1 block count: 2 block size: 4
+	Block id: 12 0x1008:0x100e static instructions: 3 block count: 4 block size: 8
+	Block id: 13 0x1010:0x1012 static instructions: 2 block count: 2 block size: 4
+	Block id: 14 0x1014:0x1014 static instructions: 1 block count: 1 block size: 2
+	Block id: 20 0x1020:0x1024 static instructions: 4 block count: 2 block size: 6
+	Block id: 21 0x1026:0x1026 static instructions: 1 block count: 1 block size: 2
+	Block id: 30 0x8000:0x8008 static instructions: 5 block count: 2 block size: 10
 	End of bb
 	EOF
 	diff want prof.T.0.bb
@@ -257,7 +257,7 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	[ ! -e prof.T.2.bb ]
 	[ "$(cat stderr)" = "dcfg-profile: thread 2: no instructions outside the excluded images: no profile written" ]
 	# the image's blocks stay in the block table
-	grep -q '^Block id: 30 0x8000:0x8009 static instructions: 5 block count: 3 block size: 10$' prof.T.1.bb
+	grep -q '^Block id: 30 0x8000:0x8008 static instructions: 5 block count: 3 block size: 10$' prof.T.1.bb
 }
 
 @test "a block that spans several grid points makes one boundary" {

@@ -412,7 +412,8 @@ dcfg_pinpoints_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_threa
 		dcfg_out_char(out, ' ');
 		dcfg_out_hex(out, blk->addr);
 		dcfg_out_char(out, ':');
-		dcfg_out_hex(out, blk->size ? blk->addr + blk->size - 1 : blk->addr);
+		/* PinPoints' <first PC>:<last PC>: the last instruction's address */
+		dcfg_out_hex(out, dcfg_pinpoints_last_pc(blk));
 		dcfg_out_str(out, " static instructions: ");
 		dcfg_out_u64(out, blk->num_instrs);
 		dcfg_out_str(out, " block count: ");

@@ -353,7 +353,7 @@ def check_blocks(p, f, proc, entries):
         b = proc.blocks[bid]
         if b["ninstr"] > 0:
             want.append("Block id: %d 0x%x:0x%x static instructions: %d block count: %d block size: %d" % (
-                bid, b["pc"], b["pc"] + b["size"] - 1, b["ninstr"], counts.get(bid, 0), b["size"]))
+                bid, b["pc"], b["last"], b["ninstr"], counts.get(bid, 0), b["size"]))
     got = [t for _, t in p.blocks]
     covered = set(int(t.split(" ")[3][:t.split(" ")[3].index(":")], 16) for t in got
                   if len(t.split(" ")) > 3 and ":" in t.split(" ")[3])
