@@ -65,6 +65,7 @@ struct dcfg_pinpoints_thread {
 	uint64_t unfiltered;          /* the open slice's instructions, every block */
 	uint32_t last_block;          /* the last entry's */
 	int pending;                  /* HELD is a closed slice not yet written */
+	uint64_t slices;              /* T lines written */
 	struct dcfg_pinpoints_slice held, scratch;
 	uint64_t total, total_unfiltered;
 };

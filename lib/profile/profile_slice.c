@@ -225,6 +225,45 @@ dcfg_pinpoints_take_vector(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thre
 		qsort(sl->v, n, sizeof *sl->v, dcfg_pinpoints_pair_cmp);
 }
 
+static uint64_t
+digits(uint64_t v)
+{
+	uint64_t n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Stock SimPoint 3.2 reads a line into a buffer of 1 MiB and refuses one
+ * of 1 MiB - 3 bytes or more (Intel's build reads 16 MiB): a warning, as
+ * the file is right all the same.
+ */
+#define SIMPOINT_LINE_MAX ((uint64_t)1024 * 1024 - 3)
+
+static void
+check_line_length(struct dcfg_pinpoints *pr, const struct dcfg_pinpoints_thread *t,
+    const struct dcfg_pinpoints_slice *sl)
+{
+	uint64_t len = 0;
+	char msg[320];
+	size_t i;
+
+	for (i = 0; i < sl->n; i++)   /* "T:" or " :", NODE, ':', VALUE */
+		len += 2 + digits(sl->v[i].node) + 1 + digits(sl->v[i].value);
+	if (len < SIMPOINT_LINE_MAX || pr->o->warning == NULL)
+		return;
+	snprintf(msg, sizeof msg, "thread %llu: slice %llu (ending at instruction %llu): its T line "
+	    "is %llu bytes long; stock SimPoint refuses a line of %llu bytes or more (Intel's "
+	    "build reads 16 MiB)", (unsigned long long)t->tid, (unsigned long long)t->slices,
+	    (unsigned long long)sl->end, (unsigned long long)len,
+	    (unsigned long long)SIMPOINT_LINE_MAX);
+	pr->o->warning(pr->o->ctx, msg);
+}
+
 /*
  * The file is opened, and its head written, with its first slice: a
  * thread whose every block is excluded gets none.
@@ -256,6 +295,8 @@ write_slice(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, const st
 		dcfg_out_u64(out, sl->v[i].value);
 	}
 	dcfg_out_char(out, '\n');
+	t->slices++;
+	check_line_length(pr, t, sl);
 	write_marker(pr, out, sl->block, sl->count);
 	t->marked[pr->pc_of[sl->block]] = 1;
 	return 0;
