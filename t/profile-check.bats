@@ -29,18 +29,20 @@ head_lines() { # SLICE RULE
 	echo "G: /lib64/ld-linux-x86-64.so.2 LowAddress: 0x2aaaaaaab000 LoadOffset: 0x0"
 	echo "S: 0x2aaaaaaacc90 1 /lib64/ld-linux-x86-64.so.2 0x2aaaaaaab000 + 0x1c90 # Unknown:0"
 }
-# every block with its entries in thread 1, from the table above; the
+# every block with its entries in thread 1, from the table above, from
+# its address to its last instruction's (ADDR_OFFSET + LAST_INSTR_OFFSET:
+# 4 is 0x530 + 4, 10 0x1c90 + 10); the
 # source lines of SOURCE_DATA: 0x538+16 is line 8, 0x548+8 line 9, 0x550
 # line 3; ld.so has none (Unknown:0)
 block_lines() {
 	cat <<-'EOF'
-	Block id: 4 0x400530:0x400537 static instructions: 2 block count: 1 block size: 8
-	Block id: 5 0x400538:0x40053b static instructions: 1 block count: 3 block size: 4
-	Block id: 6 0x40053c:0x400547 static instructions: 3 block count: 3 block size: 12
-	Block id: 7 0x400548:0x40054d static instructions: 2 block count: 3 block size: 6
+	Block id: 4 0x400530:0x400534 static instructions: 2 block count: 1 block size: 8
+	Block id: 5 0x400538:0x400538 static instructions: 1 block count: 3 block size: 4
+	Block id: 6 0x40053c:0x400543 static instructions: 3 block count: 3 block size: 12
+	Block id: 7 0x400548:0x40054c static instructions: 2 block count: 3 block size: 6
 	Block id: 8 0x40054e:0x40054f static instructions: 2 block count: 1 block size: 2
 	Block id: 9 0x400550:0x40055d static instructions: 6 block count: 3 block size: 14
-	Block id: 10 0x2aaaaaaacc90:0x2aaaaaaacc9e static instructions: 5 block count: 1 block size: 15
+	Block id: 10 0x2aaaaaaacc90:0x2aaaaaaacc9a static instructions: 5 block count: 1 block size: 15
 	Block id: 11 0x2aaaaaaacc9f:0x2aaaaaaacc9f static instructions: 1 block count: 1 block size: 1
 	End of bb
 	EOF
@@ -284,7 +286,7 @@ S: 0x400530 1 hello-world 0x400000 + 0x530 # hello-world.c:7' | sed 's/^# Unfilt
 	grep -q 'w.bb:21: SliceSize: 10, expected 20' stdout
 	fixed20 | sed '/^Block id: 6 /s/block count: 3/block count: 2/' > w.bb
 	wrong w.bb --slice-size 20
-	grep -q "w.bb:24: 'Block id: 6 0x40053c:0x400547 static instructions: 3 block count: 2 block size: 12', expected 'Block id: 6 0x40053c:0x400547 static instructions: 3 block count: 3 block size: 12'" stdout
+	grep -q "w.bb:24: 'Block id: 6 0x40053c:0x400543 static instructions: 3 block count: 2 block size: 12', expected 'Block id: 6 0x40053c:0x400543 static instructions: 3 block count: 3 block size: 12'" stdout
 	fixed20 | sed '/^Block id: 6 /d' > w.bb
 	wrong w.bb --slice-size 20
 	grep -q 'w.bb:10: no Block id line covers the marker.s PC 0x40053c' stdout
@@ -311,27 +313,45 @@ S: 0x400530 1 hello-world 0x400000 + 0x530 # hello-world.c:7' | sed 's/^# Unfilt
 	grep -qx "profile-check: $S: thread 1 enters 14 blocks outside the excluded images: it should have a profile" stdout
 }
 
-@test "a marker PC that another block that ran also holds: a simulator's count of it is not the block's" {
+@test "two blocks that ran at one address: a marker counts the PC's executions, both blocks' entries" {
 	# block 11 moved to 10's address (the format allows two blocks at one
 	# address when an image is unloaded and another loaded there): the
-	# thread's last entry is the 2nd execution of 0x2aaaaaaacc90, so a
-	# profile counting per block ("... 1") names the first
+	# thread's last entry, of 11, is the 2nd execution of 0x2aaaaaaacc90
+	# (10 ran once before it, #14): "... 2", not 11's own count "... 1"
 	sed 's/\[ 11, "0x1c9f", 1, 1, 0, 2 \]/[ 11, "0x1c90", 1, 1, 0, 2 ]/' "$D" > dup.dcfg.json
-	fixed20 | sed "s|^$LAST\$|S: 0x2aaaaaaacc90 1 /lib64/ld-linux-x86-64.so.2 0x2aaaaaaab000 + 0x1c90 # Unknown:0|;
-	    s|^Block id: 11 0x2aaaaaaacc9f:0x2aaaaaaacc9f |Block id: 11 0x2aaaaaaacc90:0x2aaaaaaacc90 |;
-	    1s/dcfg=[^ ]*/dcfg=$(dcfg_id dup.dcfg.json)/" > w.bb
+	right() {
+		fixed20 | sed "s|^$LAST\$|S: 0x2aaaaaaacc90 $1 /lib64/ld-linux-x86-64.so.2 0x2aaaaaaab000 + 0x1c90 # Unknown:0|;
+		    s|^Block id: 11 0x2aaaaaaacc9f:0x2aaaaaaacc9f |Block id: 11 0x2aaaaaaacc90:0x2aaaaaaacc90 |;
+		    1s/dcfg=[^ ]*/dcfg=$(dcfg_id dup.dcfg.json)/"
+	}
+	right 2 > r.bb
+	check --slice-size 20 dup.dcfg.json "$S" r.bb
+	[ "$status" -eq 0 ] && [ ! -s stdout ] || { cat stdout stderr; false; }
+	right 1 > w.bb
 	check --slice-size 20 dup.dcfg.json "$S" w.bb
 	[ "$status" -eq 1 ]
-	grep -qx 'profile-check: w.bb:18: 0x2aaaaaaacc90 starts blocks 10 and 11, which all ran: its count is not one block.s' stdout
 	grep -qx "profile-check: w.bb:18: the last marker should be the thread's last entry, 0x2aaaaaaacc90 2" stdout
-	# block 5 grown to 8 bytes holds 0x40053c, 6's start: executions of 5
-	# run the instruction at 0x40053c too
-	sed 's/\[ 5, "0x538", 4, 1, 0, 7 \]/[ 5, "0x538", 8, 1, 0, 7 ]/' "$D" > in.dcfg.json
-	fixed20 | sed "s|^Block id: 5 0x400538:0x40053b static instructions: 1 block count: 3 block size: 4|Block id: 5 0x400538:0x40053f static instructions: 1 block count: 3 block size: 8|;
-	    1s/dcfg=[^ ]*/dcfg=$(dcfg_id in.dcfg.json)/" > w.bb
+}
+
+@test "a marker PC inside another block that ran (after its first instruction, at or before its last): a simulator's count of it is not known" {
+	# block 5 given 8 bytes, its last instruction at offset 4: 0x40053c,
+	# 6's start (NUM_INSTRS stays 1, so that no position moves).
+	# Executions of 5 run the instruction at 0x40053c too
+	sed 's/\[ 5, "0x538", 4, 1, 0, 7 \]/[ 5, "0x538", 8, 1, 4, 7 ]/' "$D" > in.dcfg.json
+	grown() {
+		fixed20 | sed "s|^Block id: 5 0x400538:0x400538 static instructions: 1 block count: 3 block size: 4|Block id: 5 0x400538:$1 static instructions: 1 block count: 3 block size: 8|;
+		    1s/dcfg=[^ ]*/dcfg=$(dcfg_id "$2")/"
+	}
+	grown 0x40053c in.dcfg.json > w.bb
 	check --slice-size 20 in.dcfg.json "$S" w.bb
 	[ "$status" -eq 1 ]
 	[ "$(cat stdout)" = "profile-check: w.bb:10: 0x40053c is inside block 5, which ran: a simulator counts it there too" ]
+	# its last instruction at offset 0 (one 8-byte instruction): 0x40053c
+	# is no instruction of 5, and the profile is right
+	sed 's/\[ 5, "0x538", 4, 1, 0, 7 \]/[ 5, "0x538", 8, 1, 0, 7 ]/' "$D" > one.dcfg.json
+	grown 0x400538 one.dcfg.json > r.bb
+	check --slice-size 20 one.dcfg.json "$S" r.bb
+	[ "$status" -eq 0 ] && [ ! -s stdout ] || { cat stdout stderr; false; }
 }
 
 @test "an image without a name is no image to a profile: M: markers, no G: line" {

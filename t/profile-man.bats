@@ -98,13 +98,17 @@ in_man() {
 	    '--exclude-image nosuch.so: no image of process 7 has this path or basename' \
 	    'process 7: a count does not fit in 64 bits' \
 	    'a data line of a window shard before any chunk marker: its position is unknown (dcfg-expand --chunks)' \
+	    "starts at instruction 100, not at the thread's start (a window or a shard of the trace): its markers would be counted from there; profile each shard's stream with --part and join the parts with --merge" \
 	    'shard 2 of 3 missing' 'shard 2 of 3 again: part.2 is that shard too' \
 	    'shards of two plans (one left from an earlier plan?)' \
 	    'a part of another profile than part.1 (their first two lines differ)' \
-	    'a part without its "# trace" line: it, or the stream it read, was cut short'; do
+	    'a part without its "# trace" line: it, or the stream it read, was cut short' \
+	    'which ran: a simulator counts the PC'"'"'s executions there too, which the DCFG does not give, so its count may not be the simulator'"'"'s' \
+	    "thread 0: slice 1 (ending at instruction 299594): its T line is 1048573 bytes long; stock SimPoint refuses a line of 1048573 bytes or more (Intel's build reads 16 MiB)"; do
 		grep -qF -- "$m" "$MAN"
 		# in a test, as it is or inside double quotes
 		grep -qF -e "$m" -e "${m//\"/\\\"}" "$BATS_TEST_DIRNAME/profile.bats" "$BATS_TEST_DIRNAME/profile-runs.bats" \
-		    "$BATS_TEST_DIRNAME/profile-merge.bats"
+		    "$BATS_TEST_DIRNAME/profile-merge.bats" "$BATS_TEST_DIRNAME/profile-exact.bats" \
+		    "$BATS_TEST_DIRNAME/profile-simpoint.bats"
 	done
 }

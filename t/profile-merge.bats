@@ -66,6 +66,38 @@ shards() {
 	[ "$(ls m.T.*)" = "$(printf '%s\n' m.T.0.bb m.T.1.bb m.T.2.bb)" ]
 }
 
+@test "two blocks at one address: shards merged are one run, the marker counting both blocks' entries" {
+	# hello's block 11 moved to block 10's address (t/profile-exact.bats):
+	# thread 1 enters 10 first and 11 last, the 2nd execution of the PC
+	sed 's/\[ 11, "0x1c9f", 1, 1, 0, 2 \]/[ 11, "0x1c90", 1, 1, 0, 2 ]/' "$DATA/hello.dcfg.json" > dup.json
+	dcfg-encode --dcfg dup.json --chunk-edges 3 "$DATA/stage-hello.stream" > dup.trace.json
+	for n in 1 2 3 4 5 6; do
+		for size in 1 3 20; do
+			shards dup.json dup.trace.json "$n" "" "" --slice-size "$size"
+			[ "$(grep '^S: ' m.T.1.bb | tail -1 | cut -d' ' -f2,3)" = "0x2aaaaaaacc90 2" ]
+		done
+	done
+}
+
+@test "a marker inside a block that ran: the merge warns as one run does, and its --part is silent" {
+	# hello's block 5 holds 0x40053c, block 6's start (t/profile-exact.bats)
+	sed 's/\[ 5, "0x538", 4, 1, 0, 7 \]/[ 5, "0x538", 8, 1, 4, 7 ]/' "$DATA/hello.dcfg.json" > in.json
+	dcfg-encode --dcfg in.json --chunk-edges 3 "$DATA/stage-hello.stream" > in.trace.json
+	dcfg-expand in.trace.json | dcfg-profile --dcfg in.json --slice-size 20 -o one 2> one.err
+	grep -q '^dcfg-profile: warning: thread 1: the marker at 0x40053c ' one.err
+	dcfg-expand --plan 3 in.trace.json > plan
+	k=0
+	while read -r line; do
+		k=$((k + 1))
+		dcfg-expand --chunks $line in.trace.json |
+		    dcfg-profile --dcfg in.json --slice-size 20 --part -o "part.$k" 2> err.k
+		[ ! -s err.k ]
+	done < plan
+	dcfg-profile --dcfg in.json --merge -o m part.* 2> m.err
+	cmp one.err m.err
+	cmp one.T.1.bb m.T.1.bb
+}
+
 @test "--merge --thread writes one thread's file" {
 	shards nest.json nest.trace.json 5 "" "" --slice-size 5
 	capture dcfg-profile --dcfg nest.json --merge --thread 0 part.*

@@ -128,7 +128,7 @@ wrap() {
 	SliceSize: 2000000000
 	EOF
 	sed -n '/^S: /,/^SliceSize: /p' got | diff want -
-	grep -qx 'Block id: 30 0x8000:0x8009 static instructions: 5 block count: 1000000001 block size: 10' got
+	grep -qx 'Block id: 30 0x8000:0x8008 static instructions: 5 block count: 1000000001 block size: 10' got
 	# the same copies as 10^6 runs of 10^3: the same file
 	printf '%s\n' '# dcfg-stream 2' '# process 7' '# thread 0' 1 2 13 \
 	    '# run 1000000' '# run 1000' 14 '# end run' '# end run' 15 5 7 8 > huge.stream

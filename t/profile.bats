@@ -87,14 +87,14 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	Dynamic instruction count 40
 	Dynamic unfiltered instruction count 40
 	SliceSize: 10
-	Block id: 10 0x1000:0x1003 static instructions: 2 block count: 1 block size: 4
-	Block id: 11 0x1004:0x1007 static instructions: 1 block count: 2 block size: 4
-	Block id: 12 0x1008:0x100f static instructions: 3 block count: 4 block size: 8
-	Block id: 13 0x1010:0x1013 static instructions: 2 block count: 2 block size: 4
-	Block id: 14 0x1014:0x1015 static instructions: 1 block count: 1 block size: 2
-	Block id: 20 0x1020:0x1025 static instructions: 4 block count: 2 block size: 6
-	Block id: 21 0x1026:0x1027 static instructions: 1 block count: 1 block size: 2
-	Block id: 30 0x8000:0x8009 static instructions: 5 block count: 2 block size: 10
+	Block id: 10 0x1000:0x1002 static instructions: 2 block count: 1 block size: 4
+	Block id: 11 0x1004:0x1004 static instructions: 1 block count: 2 block size: 4
+	Block id: 12 0x1008:0x100e static instructions: 3 block count: 4 block size: 8
+	Block id: 13 0x1010:0x1012 static instructions: 2 block count: 2 block size: 4
+	Block id: 14 0x1014:0x1014 static instructions: 1 block count: 1 block size: 2
+	Block id: 20 0x1020:0x1024 static instructions: 4 block count: 2 block size: 6
+	Block id: 21 0x1026:0x1026 static instructions: 1 block count: 1 block size: 2
+	Block id: 30 0x8000:0x8008 static instructions: 5 block count: 2 block size: 10
 	End of bb
 	EOF
 	diff want prof.T.0.bb
@@ -257,7 +257,7 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	[ ! -e prof.T.2.bb ]
 	[ "$(cat stderr)" = "dcfg-profile: thread 2: no instructions outside the excluded images: no profile written" ]
 	# the image's blocks stay in the block table
-	grep -q '^Block id: 30 0x8000:0x8009 static instructions: 5 block count: 3 block size: 10$' prof.T.1.bb
+	grep -q '^Block id: 30 0x8000:0x8008 static instructions: 5 block count: 3 block size: 10$' prof.T.1.bb
 }
 
 @test "a block that spans several grid points makes one boundary" {
@@ -373,27 +373,53 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	[ ! -e prof.T.0.bb ]
 }
 
-@test "chunk markers place a thread's slices on the whole thread's grid" {
+@test "a stream that starts inside its thread is refused without --part; its part is on the whole thread's grid" {
 	# thread 0 from instruction 100: 10@100 11@102 12@103 12@106 12@109 13@112;
-	# grid 110 -> 13@112 (13's 1st)
+	# counted from there, the first marker would be 0x1000's 1st
+	# execution, which a simulator finds at instruction 0, not 100
 	printf '%s\n' '# dcfg-stream 1' '# process 7' '# thread 0' '# chunk 100 14 6' 1 2 3 4 4 5 > c.stream
 	dcfg_profile --dcfg nest.json -N 10 --thread 0 c.stream
+	[ "$status" -eq 2 ] && [ ! -s stdout ]
+	[ "$(cat stderr)" = "dcfg-profile: c.stream:4:1: thread 0 of process 7 starts at instruction 100, not at the thread's start (a window or a shard of the trace): its markers would be counted from there; profile each shard's stream with --part and join the parts with --merge" ]
+	dcfg_profile --dcfg nest.json -N 10 -o prof c.stream
+	[ "$status" -eq 2 ] && [ ! -e prof.T.0.bb ]
+	# its part: the candidate 10@100 and, past grid point 110, 13@112
+	dcfg_profile --dcfg nest.json -N 10 --part c.stream
 	[ "$status" -eq 0 ] || { cat stderr; false; }
-	cat > want <<-EOF
-	S: 0x1000 1 $MAIN + 0x0 # prog.c:5
-	# Slice ending at 112 global 112
-	# Unfiltered count 12
-	T:10:2 :11:1 :12:9
-	S: 0x1010 1 $MAIN + 0x10 # prog.c:8
-	# Slice ending at 112 global 112
-	# Unfiltered count 2
-	T:13:2
-	S: 0x1010 1 $MAIN + 0x10 # prog.c:8
-	Dynamic instruction count 14
-	Dynamic unfiltered instruction count 14
-	SliceSize: 10
-	EOF
-	slices stdout | diff want -
+	grep -qx 'p 0 c 10 100 1 12 :10:2 :11:1 :12:9' stdout
+	grep -qx 'p 0 b 13 112 1 2 :13:2' stdout
+	# a shard's stream without chunk markers: its "# selection" line says
+	# where it starts
+	printf '%s\n' '# dcfg-stream 1' '# selection shard=2/2 process=7 thread=0 from-icount=100' \
+	    '# process 7' '# thread 0' 1 2 > s.stream
+	dcfg_profile --dcfg nest.json -N 10 -o prof s.stream
+	[ "$status" -eq 2 ]
+	[ "$(cat stderr)" = "dcfg-profile: s.stream:5:1: thread 0 of process 7 starts at instruction 100, not at the thread's start (a window or a shard of the trace): its markers would be counted from there; profile each shard's stream with --part and join the parts with --merge" ]
+	# thread 1 whole, thread 0 a window: refused, naming thread 0
+	printf '%s\n' '# dcfg-stream 1' '# process 7' '# thread 1' '# chunk 0 3 1' 1 '# thread 0' '# chunk 100 14 6' 1 > t.stream
+	dcfg_profile --dcfg nest.json -N 10 -o prof t.stream
+	[ "$status" -eq 2 ]
+	grep -q '^dcfg-profile: t.stream:7:1: thread 0 of process 7 starts at instruction 100, ' stderr
+}
+
+@test "whole threads are profiled with chunk markers, with runs, or with neither: the same files" {
+	dcfg-encode --dcfg nest.json --chunk-edges 3 nest.stream > nest.trace.json
+	dcfg-profile --dcfg nest.json -N 10 -o plain nest.stream
+	for how in --chunks --runs "--chunks --runs --dcfg nest.json"; do
+		rm -f other.T.*
+		dcfg-expand $how nest.trace.json > s
+		[ "$how" = --runs ] || grep -q '^# chunk [1-9]' s
+		dcfg-profile --dcfg nest.json -N 10 -o other s
+		for f in plain.T.*; do cmp "$f" "other${f#plain}"; done
+	done
+	# a window from instruction 0 starts at its threads' starts
+	dcfg-expand --chunks --dcfg nest.json -p 7 -t 0 --to-icount 20 nest.trace.json > w
+	dcfg-profile --dcfg nest.json -N 10 --thread 0 w > /dev/null
+	# and one from instruction 20: refused
+	dcfg-expand --chunks --dcfg nest.json -p 7 -t 0 --from-icount 20 nest.trace.json > w
+	dcfg_profile --dcfg nest.json -N 10 --thread 0 w
+	[ "$status" -eq 2 ]
+	grep -q 'thread 0 of process 7 starts at instruction 20, .* --part .* --merge$' stderr
 }
 
 @test "bad option values are usage errors" {

@@ -4,6 +4,7 @@
  */
 #include "profile_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,6 +74,65 @@ blocks_by_node(struct dcfg_pinpoints *pr)
 	return 0;
 }
 
+uint64_t
+dcfg_pinpoints_last_pc(const struct dcfg_block *b)
+{
+	if (b->size == 0)
+		return b->addr;
+	return b->last_instr_offset < b->size ? b->addr + b->last_instr_offset : b->addr + b->size - 1;
+}
+
+struct at_addr {
+	uint64_t addr;
+	uint32_t node, b;
+};
+
+static int
+at_addr_cmp(const void *a, const void *b)
+{
+	const struct at_addr *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* The blocks of instructions in address order, and each block's PC. */
+static int
+blocks_by_addr(struct dcfg_pinpoints *pr)
+{
+	const struct dcfg_block *blocks = &pr->d->blocks[pr->p->blocks.first];
+	struct at_addr *v = malloc((pr->n_blocks + 1) * sizeof *v);
+	size_t i, n = 0;
+
+	pr->by_addr = malloc((pr->n_blocks + 1) * sizeof *pr->by_addr);
+	pr->pc_of = malloc((pr->n_blocks + 1) * sizeof *pr->pc_of);
+	if (v == NULL || pr->by_addr == NULL || pr->pc_of == NULL) {
+		free(v);
+		return -1;
+	}
+	for (i = 0; i < pr->n_blocks; i++)
+		if (pr->blocks[i].ni > 0)
+			v[n++] = (struct at_addr){ blocks[i].addr, blocks[i].node_id, (uint32_t)i };
+	qsort(v, n, sizeof *v, at_addr_cmp);
+	pr->n_pcs = 0;
+	for (i = 0; i < n; i++) {
+		if (i > 0 && v[i].addr != v[i - 1].addr)
+			pr->n_pcs++;
+		pr->by_addr[i] = v[i].b;
+		pr->pc_of[v[i].b] = (uint32_t)pr->n_pcs;
+	}
+	if (n > 0)
+		pr->n_pcs++;
+	pr->n_by_addr = n;
+	/* a block of no instructions is never entered: a PC of its own, never counted */
+	for (i = 0; i < pr->n_blocks; i++)
+		if (pr->blocks[i].ni == 0)
+			pr->pc_of[i] = (uint32_t)pr->n_pcs;
+	free(v);
+	return (pr->warned = calloc(pr->n_pcs + 1, 1)) ? 0 : -1;
+}
+
 /* What each block and edge of P is to the slices. */
 int
 dcfg_pinpoints_setup_process(struct dcfg_pinpoints *pr, const struct dcfg_process *p)
@@ -119,7 +179,7 @@ dcfg_pinpoints_setup_process(struct dcfg_pinpoints *pr, const struct dcfg_proces
 		pr->src[i] = s == DCFG_NONE ? 0 : pr->blocks[s].ni;
 		pr->target[i] = b == DCFG_NONE || pr->blocks[b].ni == 0 ? DCFG_PINPOINTS_NONE : b;
 	}
-	if (blocks_by_node(pr) < 0) {
+	if (blocks_by_node(pr) < 0 || blocks_by_addr(pr) < 0) {
 		dcfg_error_set(pr->err, pr->name, "out of memory");
 		goto done;
 	}
@@ -214,6 +274,23 @@ on_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
 	return 0;
 }
 
+/*
+ * Without --part, a thread's stream must start at the thread's start: a
+ * window's or a shard's counts its entries, and so its markers, from the
+ * window's start, where a simulator will not find them. FROM: where the
+ * stream says the thread starts.
+ */
+static int
+not_from_start(struct dcfg_pinpoints *pr, const struct dcfg_pinpoints_thread *t, unsigned long lineno,
+    uint64_t from)
+{
+	return dcfg_error_at(pr->err, pr->name, lineno, 1, "thread %llu of process %llu starts at "
+	    "instruction %llu, not at the thread's start (a window or a shard of the trace): its markers "
+	    "would be counted from there; profile each shard's stream with --part and join the parts "
+	    "with --merge", (unsigned long long)t->tid, (unsigned long long)pr->p->pid,
+	    (unsigned long long)from);
+}
+
 static int
 on_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e,
     struct dcfg_error *err)
@@ -230,6 +307,9 @@ on_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e
 	if (pr->o->part && pr->has_sel && pr->sel.from > 0 && !t->anchored)
 		return dcfg_error_at(pr->err, pr->name, r->lineno, 1, "a data line of a window "
 		    "shard before any chunk marker: its position is unknown (dcfg-expand --chunks)");
+	if (!pr->o->part && !t->begun && pr->has_sel && pr->sel.from > 0)
+		return not_from_start(pr, t, r->lineno, pr->sel.from);
+	t->begun = 1;
 	k = (size_t)(e - pr->d->edges) - pr->p->edges.first;
 	return dcfg_pinpoints_line(pr, pr->src[k], pr->target[k], r->weight);
 }
@@ -248,6 +328,9 @@ on_chunk(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
 		return dcfg_error_at(err, pr->name, r->lineno, 1,
 		    "chunk marker at instruction %llu goes back from %llu",
 		    (unsigned long long)r->preceding, (unsigned long long)t->pos);
+	if (!pr->o->part && !t->begun && r->preceding > 0)
+		return not_from_start(pr, t, r->lineno, r->preceding);
+	t->begun = 1;
 	t->pos = r->preceding;
 	t->anchored = 1;
 	return 0;
@@ -275,8 +358,15 @@ on_meta(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
 	struct dcfg_pinpoints *pr = ctx;
 	const char *why;
 
-	if (!pr->o->part)
+	if (!pr->o->part) {
+		/* where the stream's window starts: not_from_start */
+		if (!pr->has_sel && dcfg_is_selection_line(r->line, r->len)) {
+			if (dcfg_recorded_selection_parse(r->line, r->len, &pr->sel, &why) < 0)
+				return dcfg_error_at(err, pr->name, r->lineno, 1, "%s", why);
+			pr->has_sel = 1;
+		}
 		return 0;
+	}
 	if (pr->traced)
 		return dcfg_error_at(err, pr->name, r->lineno, 1, "the stream goes on after its "
 		    "\"# trace\" line: streams joined together are not one shard");
@@ -296,6 +386,67 @@ on_meta(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
 	return 0;
 }
 
+/* The warning that the marker at block B's PC lies inside block HOLDER, which ran in thread T. */
+static void
+warn_inside(struct dcfg_pinpoints *pr, const struct dcfg_pinpoints_thread *t, uint32_t b,
+    uint32_t holder)
+{
+	const struct dcfg_block *blk = &pr->d->blocks[pr->p->blocks.first + b];
+	const struct dcfg_block *h = &pr->d->blocks[pr->p->blocks.first + holder];
+	const struct dcfg_image *im = dcfg_block_image(pr->d, blk);
+	const char *path = im ? dcfg_file_name(pr->d, im->file_name_id) : NULL;
+	char shown[256], where[320], msg[640];
+
+	if (path) {
+		dcfg_escape(shown, sizeof shown, path);
+		snprintf(where, sizeof where, "%s 0x%llx + 0x%llx", shown,
+		    (unsigned long long)im->load_addr, (unsigned long long)(blk->addr - im->load_addr));
+	} else {
+		snprintf(where, sizeof where, "no_image");
+	}
+	snprintf(msg, sizeof msg, "thread %llu: the marker at 0x%llx (%s) lies inside block %lu "
+	    "(0x%llx:0x%llx), which ran: a simulator counts the PC's executions there too, which "
+	    "the DCFG does not give, so its count may not be the simulator's",
+	    (unsigned long long)t->tid, (unsigned long long)blk->addr, where,
+	    (unsigned long)h->node_id, (unsigned long long)h->addr,
+	    (unsigned long long)dcfg_pinpoints_last_pc(h));
+	pr->o->warning(pr->o->ctx, msg);
+}
+
+/*
+ * Each PC of a marker of thread T that lies after the first instruction of
+ * a block that ran in T, at or before its last: once per PC. In address
+ * order, REACH is the furthest last instruction of the blocks before.
+ */
+static void
+check_inside(struct dcfg_pinpoints *pr, const struct dcfg_pinpoints_thread *t)
+{
+	const struct dcfg_block *blocks = &pr->d->blocks[pr->p->blocks.first];
+	uint32_t holder = DCFG_PINPOINTS_NONE;
+	uint64_t reach = 0;
+	size_t i = 0, j;
+
+	if (pr->o->warning == NULL)
+		return;
+	while (i < pr->n_by_addr) {
+		uint32_t first = pr->by_addr[i], pc = pr->pc_of[first];
+		if (t->marked[pc] && !pr->warned[pc] && holder != DCFG_PINPOINTS_NONE &&
+		    reach >= blocks[first].addr) {
+			pr->warned[pc] = 1;
+			warn_inside(pr, t, first, holder);
+		}
+		for (j = i; j < pr->n_by_addr && pr->pc_of[pr->by_addr[j]] == pc; j++) {
+			uint32_t b = pr->by_addr[j];
+			uint64_t last = dcfg_pinpoints_last_pc(&blocks[b]);
+			if (t->counts[b] > 0 && (holder == DCFG_PINPOINTS_NONE || last > reach)) {
+				holder = b;
+				reach = last;
+			}
+		}
+		i = j;
+	}
+}
+
 int
 dcfg_pinpoints_finish_threads(struct dcfg_pinpoints *pr, struct dcfg_error *err)
 {
@@ -306,6 +457,8 @@ dcfg_pinpoints_finish_threads(struct dcfg_pinpoints *pr, struct dcfg_error *err)
 		struct dcfg_pinpoints_thread *t = pr->threads[i];
 		if ((rc = dcfg_pinpoints_thread_end(pr, t)) < 0)
 			return -1;
+		if (rc == 0)
+			check_inside(pr, t);
 		if (rc == 1 && pr->o->no_profile)
 			pr->o->no_profile(pr->o->ctx, t->tid, t->started ?
 			    "no instructions outside the excluded images" : "no block entries");
@@ -363,6 +516,9 @@ dcfg_pinpoints_free(struct dcfg_pinpoints *pr)
 	free(pr->threads);
 	free(pr->blocks);
 	free(pr->by_node);
+	free(pr->by_addr);
+	free(pr->pc_of);
+	free(pr->warned);
 	free(pr->src);
 	free(pr->target);
 	dcfg_recorded_selection_free(&pr->sel);

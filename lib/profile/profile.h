@@ -32,6 +32,8 @@ struct dcfg_pinpoints_options {
 	const char *const *inputs; size_t n_inputs;   /* refused as outputs */
 	/* a thread that leaves no instructions and so gets no file; may be NULL */
 	void (*no_profile)(void *ctx, uint64_t tid, const char *why);
+	/* a marker whose simulator count the DCFG cannot give (MSG: why); may be NULL */
+	void (*warning)(void *ctx, const char *msg);
 	void *ctx;
 };
 

@@ -52,16 +52,20 @@ struct dcfg_pinpoints_thread {
 	int headed;                   /* its file is open and its head written */
 	int seen_eligible;            /* --part: an eligible entry came */
 	int anchored;                 /* a chunk marker came */
+	int begun;                    /* a data line or a chunk marker came */
 	char piece_kind;              /* --part: how the open piece starts: 'h' head, 'c', 'b' */
 	uint32_t piece_block;
 	uint64_t piece_start, piece_count;
 	uint32_t first_block;
 	uint64_t pos, last_q;
 	uint64_t *counts;             /* per block: entries so far */
+	uint64_t *pc_counts;          /* per PC (pc_of): entries of its blocks so far, a marker's count */
+	uint8_t *marked;              /* per PC: a marker of the file names it */
 	struct dcfg_tally tally;           /* per block: instructions in the open slice, kept blocks */
 	uint64_t unfiltered;          /* the open slice's instructions, every block */
 	uint32_t last_block;          /* the last entry's */
 	int pending;                  /* HELD is a closed slice not yet written */
+	uint64_t slices;              /* T lines written */
 	struct dcfg_pinpoints_slice held, scratch;
 	uint64_t total, total_unfiltered;
 };
@@ -78,6 +82,16 @@ struct dcfg_pinpoints {
 	struct dcfg_error *err;
 	struct dcfg_pinpoints_block *blocks; size_t n_blocks;
 	uint32_t *by_node;             /* the blocks in ascending node id */
+	/*
+	 * A simulator counts a PC's executions, not a block's entries: blocks
+	 * that start at one address (an image loaded over an unloaded one,
+	 * code modified) share one PC, numbered in ascending address order.
+	 */
+	uint32_t *by_addr;             /* the blocks of instructions in ascending address */
+	size_t n_by_addr;
+	uint32_t *pc_of;               /* per block: its PC */
+	size_t n_pcs;
+	uint8_t *warned;               /* per PC: its marker was said to be inside a block */
 	uint64_t *src;                 /* per edge of P: its source's NUM_INSTRS */
 	uint32_t *target;              /* per edge of P: the block of instructions it enters, or NONE */
 	struct dcfg_pinpoints_thread **threads; size_t n_threads, cap_threads;
@@ -102,6 +116,8 @@ struct dcfg_pinpoints {
 int dcfg_pinpoints_setup_process(struct dcfg_pinpoints *pr, const struct dcfg_process *p);
 /* Thread TID's state, made on first sight; NULL when out of memory. */
 struct dcfg_pinpoints_thread *dcfg_pinpoints_thread_for(struct dcfg_pinpoints *pr, uint64_t tid);
+/* The address of block B's last instruction. */
+uint64_t dcfg_pinpoints_last_pc(const struct dcfg_block *b);
 /* Every thread's end, and the files renamed into place. 0, 1 (a write failed), -1. */
 int dcfg_pinpoints_finish_threads(struct dcfg_pinpoints *pr, struct dcfg_error *err);
 void dcfg_pinpoints_free(struct dcfg_pinpoints *pr);

@@ -218,7 +218,11 @@ pairs(struct reader *r, struct dcfg_pinpoints_thread *t,
 static int
 add_count(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint32_t b, uint64_t v)
 {
-	return __builtin_add_overflow(t->counts[b], v, &t->counts[b]) ? dcfg_pinpoints_overflow(pr) : 0;
+	uint32_t pc = pr->pc_of[b];
+
+	return __builtin_add_overflow(t->counts[b], v, &t->counts[b]) ||
+	    __builtin_add_overflow(t->pc_counts[pc], v, &t->pc_counts[pc]) ?
+	    dcfg_pinpoints_overflow(pr) : 0;
 }
 
 /* "p TID KIND [NODE START COUNT] UNFILTERED :NODE:INSTRS ..." */
@@ -243,7 +247,7 @@ piece(struct reader *r, struct dcfg_pinpoints_thread *t)
 		if (kind[0] == 'b' || q > t->last_q) {
 			if (q > t->last_q)
 				t->last_q = q;
-			if (__builtin_add_overflow(count, t->counts[b], &count))
+			if (__builtin_add_overflow(count, t->pc_counts[pr->pc_of[b]], &count))
 				return dcfg_pinpoints_overflow(pr);
 			if (dcfg_pinpoints_boundary(pr, t, b, start, count) < 0)
 				return -1;

@@ -13,8 +13,8 @@
  *   t TID FIRST LAST POSITION LAST_Q FILTERED UNFILTERED
  *   c TID :NODE:ENTRIES ...
  *
- * COUNT is the entry's count in the shard (the merge adds the earlier
- * shards'); FIRST and LAST are the shard's first and last entries' nodes
+ * COUNT is the entry's count in the shard, its PC's executions (the merge
+ * adds the earlier shards' entries of the blocks at that PC); FIRST and LAST are the shard's first and last entries' nodes
  * and LAST_Q the grid interval of its last eligible entry ("-": none).
  */
 #include "profile_internal.h"
@@ -70,7 +70,7 @@ dcfg_pinpoints_piece(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t,
 	t->piece_kind = kind;
 	t->piece_block = b;
 	t->piece_start = t->pos;
-	t->piece_count = b == DCFG_PINPOINTS_NONE ? 0 : t->counts[b] + 1;
+	t->piece_count = b == DCFG_PINPOINTS_NONE ? 0 : t->pc_counts[pr->pc_of[b]] + 1;
 }
 
 void

@@ -16,9 +16,14 @@ dcfg_pinpoints_thread_init(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thre
 	*t = (struct dcfg_pinpoints_thread){ .tid = tid, .last_block = DCFG_PINPOINTS_NONE,
 	    .piece_kind = 'h' };
 	if ((t->counts = calloc(pr->n_blocks + 1, sizeof *t->counts)) == NULL ||
+	    (t->pc_counts = calloc(pr->n_pcs + 1, sizeof *t->pc_counts)) == NULL ||
+	    (t->marked = calloc(pr->n_pcs + 1, 1)) == NULL ||
 	    dcfg_tally_init(&t->tally, pr->n_blocks, 1) < 0) {
 		free(t->counts);
-		t->counts = NULL;
+		free(t->pc_counts);
+		free(t->marked);
+		t->counts = t->pc_counts = NULL;
+		t->marked = NULL;
 		return -1;
 	}
 	return 0;
@@ -34,6 +39,8 @@ dcfg_pinpoints_thread_free(struct dcfg_pinpoints_thread *t)
 	t->out = NULL;
 	free(t->path);
 	free(t->counts);
+	free(t->pc_counts);
+	free(t->marked);
 	dcfg_tally_free(&t->tally);
 	free(t->held.v);
 	free(t->scratch.v);
@@ -218,6 +225,45 @@ dcfg_pinpoints_take_vector(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thre
 		qsort(sl->v, n, sizeof *sl->v, dcfg_pinpoints_pair_cmp);
 }
 
+static uint64_t
+digits(uint64_t v)
+{
+	uint64_t n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Stock SimPoint 3.2 reads a line into a buffer of 1 MiB and refuses one
+ * of 1 MiB - 3 bytes or more (Intel's build reads 16 MiB): a warning, as
+ * the file is right all the same.
+ */
+#define SIMPOINT_LINE_MAX ((uint64_t)1024 * 1024 - 3)
+
+static void
+check_line_length(struct dcfg_pinpoints *pr, const struct dcfg_pinpoints_thread *t,
+    const struct dcfg_pinpoints_slice *sl)
+{
+	uint64_t len = 0;
+	char msg[320];
+	size_t i;
+
+	for (i = 0; i < sl->n; i++)   /* "T:" or " :", NODE, ':', VALUE */
+		len += 2 + digits(sl->v[i].node) + 1 + digits(sl->v[i].value);
+	if (len < SIMPOINT_LINE_MAX || pr->o->warning == NULL)
+		return;
+	snprintf(msg, sizeof msg, "thread %llu: slice %llu (ending at instruction %llu): its T line "
+	    "is %llu bytes long; stock SimPoint refuses a line of %llu bytes or more (Intel's "
+	    "build reads 16 MiB)", (unsigned long long)t->tid, (unsigned long long)t->slices,
+	    (unsigned long long)sl->end, (unsigned long long)len,
+	    (unsigned long long)SIMPOINT_LINE_MAX);
+	pr->o->warning(pr->o->ctx, msg);
+}
+
 /*
  * The file is opened, and its head written, with its first slice: a
  * thread whose every block is excluded gets none.
@@ -233,6 +279,7 @@ write_slice(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, const st
 			return -1;
 		write_head(pr, t->out, t->tid);
 		write_marker(pr, t->out, t->first_block, 1);
+		t->marked[pr->pc_of[t->first_block]] = 1;
 		t->headed = 1;
 	}
 	out = t->out;
@@ -248,7 +295,10 @@ write_slice(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, const st
 		dcfg_out_u64(out, sl->v[i].value);
 	}
 	dcfg_out_char(out, '\n');
+	t->slices++;
+	check_line_length(pr, t, sl);
 	write_marker(pr, out, sl->block, sl->count);
+	t->marked[pr->pc_of[sl->block]] = 1;
 	return 0;
 }
 
@@ -322,6 +372,7 @@ dcfg_pinpoints_add(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, u
 
 	if (__builtin_mul_overflow(times, pr->blocks[b].ni, &x) ||
 	    __builtin_add_overflow(t->counts[b], times, &t->counts[b]) ||
+	    __builtin_add_overflow(t->pc_counts[pr->pc_of[b]], times, &t->pc_counts[pr->pc_of[b]]) ||
 	    __builtin_add_overflow(t->unfiltered, x, &t->unfiltered) ||
 	    __builtin_add_overflow(t->total_unfiltered, x, &t->total_unfiltered))
 		return overflow(pr);
@@ -353,7 +404,7 @@ dcfg_pinpoints_entry(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t,
 			t->last_q = q;
 		} else if (q > t->last_q) {
 			t->last_q = q;
-			if (dcfg_pinpoints_boundary(pr, t, b, t->pos, t->counts[b] + 1) < 0)
+			if (dcfg_pinpoints_boundary(pr, t, b, t->pos, t->pc_counts[pr->pc_of[b]] + 1) < 0)
 				return -1;
 		}
 	}
@@ -383,7 +434,7 @@ dcfg_pinpoints_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_threa
 	}
 	t->held.end = t->pos;
 	t->held.block = t->last_block;
-	t->held.count = t->counts[t->last_block];
+	t->held.count = t->pc_counts[pr->pc_of[t->last_block]];
 	if (write_slice(pr, t, &t->held) < 0)
 		return -1;
 	t->pending = 0;
@@ -402,7 +453,8 @@ dcfg_pinpoints_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_threa
 		dcfg_out_char(out, ' ');
 		dcfg_out_hex(out, blk->addr);
 		dcfg_out_char(out, ':');
-		dcfg_out_hex(out, blk->size ? blk->addr + blk->size - 1 : blk->addr);
+		/* PinPoints' <first PC>:<last PC>: the last instruction's address */
+		dcfg_out_hex(out, dcfg_pinpoints_last_pc(blk));
 		dcfg_out_str(out, " static instructions: ");
 		dcfg_out_u64(out, blk->num_instrs);
 		dcfg_out_str(out, " block count: ");

@@ -21,8 +21,9 @@ found again as the count-th execution of its PC, starting exactly at the
 last its last entry), the T lines (the sums over the entries between
 consecutive markers, --exclude-image blocks left out; never empty), the
 comment lines, the totals and the Block id trailer. It also reports a
-marker whose PC another block that ran holds (at its start or inside),
-since a simulator counts the PC's executions, not one block's entries.
+marker whose PC lies inside another block that ran (after its first
+instruction, at or before its last): a simulator counts the PC's
+executions there too, which the DCFG does not give.
 
 Nothing here is taken from the C code: profile_model.py beside it reads
 the stream line by line and the DCFG by Python's json module, and the
@@ -230,27 +231,23 @@ def check_marker_fields(p, f, proc, line, m):
 
 
 def check_marker_alone(p, f, proc, entries):
-    """A simulator counts a PC's executions, so a marker's count is the
-    count-th execution of its PC only if no other block that ran holds
-    the PC: as its start (two blocks at one address, which the format
-    allows when images are unloaded or code is modified) or inside."""
+    """A simulator counts a PC's executions. The entries of every block
+    that starts at the PC count (two blocks at one address, which the
+    format allows when images are unloaded or code is modified:
+    read_thread counts them together), but not the executions of the PC
+    inside another block that ran (after its first instruction, at or
+    before its last), which the DCFG does not give."""
     ran = sorted(set(e[0] for e in entries), key=lambda b: proc.blocks[b]["pc"])
     starts = [proc.blocks[b]["pc"] for b in ran]
     reach = []
     for b in ran:
-        end = proc.blocks[b]["pc"] + proc.blocks[b]["size"]
-        reach.append(max(end, reach[-1]) if reach else end)
-    shared = {}
-    for b in ran:
-        shared.setdefault(proc.blocks[b]["pc"], []).append(b)
+        last = proc.blocks[b]["last"]
+        reach.append(max(last, reach[-1]) if reach else last)
     for line, m in p.markers:
         pc = m[0]
-        if len(shared.get(pc, [])) > 1:
-            f.add(line, "0x%x starts blocks %s, which all ran: its count is not one block's" % (
-                pc, " and ".join(str(b) for b in sorted(shared[pc]))))
         k = bisect.bisect_left(starts, pc)
-        if k > 0 and reach[k - 1] > pc:
-            holder = next(ran[i] for i in range(k) if starts[i] + proc.blocks[ran[i]]["size"] > pc)
+        if k > 0 and reach[k - 1] >= pc:
+            holder = next(ran[i] for i in range(k) if proc.blocks[ran[i]]["last"] >= pc)
             f.add(line, "0x%x is inside block %d, which ran: a simulator counts it there too" % (pc, holder))
 
 
@@ -356,7 +353,7 @@ def check_blocks(p, f, proc, entries):
         b = proc.blocks[bid]
         if b["ninstr"] > 0:
             want.append("Block id: %d 0x%x:0x%x static instructions: %d block count: %d block size: %d" % (
-                bid, b["pc"], b["pc"] + b["size"] - 1, b["ninstr"], counts.get(bid, 0), b["size"]))
+                bid, b["pc"], b["last"], b["ninstr"], counts.get(bid, 0), b["size"]))
     got = [t for _, t in p.blocks]
     covered = set(int(t.split(" ")[3][:t.split(" ")[3].index(":")], 16) for t in got
                   if len(t.split(" ")) > 3 and ":" in t.split(" ")[3])

@@ -124,10 +124,15 @@ class Process:
                             names.get(s["FILE_NAME_ID"], b""), number(s["LINE_NUM"])))
             for b in rows(idata.get("BASIC_BLOCKS")):
                 off = number(b["ADDR_OFFSET"])
+                size = number(b["SIZE"])
+                # the last instruction's address: LAST_INSTR_OFFSET when it
+                # is an offset in the block, else the block's last byte
+                last_off = number(b["LAST_INSTR_OFFSET"]) if "LAST_INSTR_OFFSET" in b else size
+                last = low + off + (last_off if last_off < size else max(size - 1, 0))
                 lines = ["%s:%d" % (escape_word(f), ln) for (o, sz, f, ln) in src if o <= off < o + sz]
                 self.blocks[b["NODE_ID"]] = {
                     "pc": low + off, "low": low, "off": off, "path": path,
-                    "size": number(b["SIZE"]), "ninstr": number(b["NUM_INSTRS"]),
+                    "size": size, "last": last, "ninstr": number(b["NUM_INSTRS"]),
                     "lines": lines or ["Unknown:0"]}
             for r in rows(idata.get("ROUTINES")):
                 for lp in rows(r.get("LOOPS")):
