@@ -130,34 +130,36 @@ wide() {
 	{ printf '%s\n' '# dcfg-stream 1' '# process 5' '# thread 0'; seq 1 "$1"; } > wide.s
 }
 
-@test "a T line too long for stock SimPoint (1 MiB - 3 bytes or more): a warning naming the thread and slice; the file is written" {
-	# 74898 blocks: 14 * 74898 = 1048572 bytes, one below: no warning
-	wide 74898 4
-	dcfg-profile -d wide.dcfg.json --slice-size 1000000000 --thread 0 -o w.bb wide.s 2> err
-	[ ! -s err ] || { cat err; false; }
-	[ "$(grep '^T' w.bb | tr -d '\n' | wc -c)" -eq 1048572 ]
-	loads_all w.bb
-	# its first block of 10 instructions: 1048573 bytes, the first length
-	# warned of (simpoint-fv-check.py still reads it, taking fgets' limit
-	# of 1 MiB - 1 bytes, newline included; the warning is one byte on the
-	# safe side of that reading of SimPoint's check). The thread ends
-	# at instruction 10 + 4 * 74896 = 299594 (the last block's own
+@test "a T line too long for stock SimPoint (1 MiB - 2 bytes or more): a warning naming the thread and slice; the file is written" {
+	# 74898 blocks: 14 * 74898 = 1048572 bytes; with a first block of 10
+	# instructions 1048573, the longest line SimPoint reads (fgets fills
+	# at most 1 MiB - 1 bytes, the newline one of them, and SimPoint
+	# refuses a line that fills them): no warning
+	for first in 4 10; do
+		wide 74898 $first
+		dcfg-profile -d wide.dcfg.json --slice-size 1000000000 --thread 0 -o w.bb wide.s 2> err
+		[ ! -s err ] || { cat err; false; }
+		loads_all w.bb
+	done
+	[ "$(grep '^T' w.bb | tr -d '\n' | wc -c)" -eq 1048573 ]
+	# a first block of 100 instructions: 1048574 bytes, the first length
+	# warned of, and the first simpoint-fv-check.py fails. The thread ends
+	# at instruction 100 + 4 * 74896 = 299684 (the last block's own
 	# instructions are not before any edge)
-	wide 74898 10
+	wide 74898 100
 	capture dcfg-profile -d wide.dcfg.json --slice-size 1000000000 --thread 0 -o w.bb wide.s
 	[ "$status" -eq 0 ] && [ ! -s stdout ]
-	[ "$(cat stderr)" = "dcfg-profile: warning: thread 0: slice 1 (ending at instruction 299594): its T line is 1048573 bytes long; stock SimPoint refuses a line of 1048573 bytes or more (Intel's build reads 16 MiB)" ]
-	[ "$(grep '^T' w.bb | tr -d '\n' | wc -c)" -eq 1048573 ]
-	grep -qx '# Slice ending at 299594 global 299594' w.bb
-	# a block more, 1048587 bytes: SimPoint's reader fails on it too. In
-	# slices of 150000 instructions (about 37500 blocks each), no line is
-	# that long
+	[ "$(cat stderr)" = "dcfg-profile: warning: thread 0: slice 1 (ending at instruction 299684): its T line is 1048574 bytes long; stock SimPoint refuses a line of 1048574 bytes or more (Intel's build reads 16 MiB)" ]
+	[ "$(grep '^T' w.bb | tr -d '\n' | wc -c)" -eq 1048574 ]
+	grep -qx '# Slice ending at 299684 global 299684' w.bb
+	fv w.bb
+	[ "$status" -eq 1 ]
+	grep -q 'w.bb:8: a line of 1048574 bytes and its newline' stderr
+	# a block more, 1048587 bytes: warned too. In slices of 150000
+	# instructions (about 37500 blocks each), no line is that long
 	wide 74899 10
 	capture dcfg-profile -d wide.dcfg.json --slice-size 1000000000 --thread 0 -o w.bb wide.s
 	grep -q '^dcfg-profile: warning: thread 0: slice 1 (ending at instruction 299598): its T line is 1048587 bytes long;' stderr
-	fv w.bb
-	[ "$status" -eq 1 ]
-	grep -q 'w.bb:8: a line of 1048587 bytes and its newline' stderr
 	capture dcfg-profile -d wide.dcfg.json --slice-size 150000 --thread 0 -o two.bb wide.s
 	[ "$status" -eq 0 ] && [ ! -s stderr ] || { cat stderr; false; }
 	[ "$(grep -c '^T' two.bb)" -eq 2 ]
