@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "common/textlines.h"
+#include "common/vec.h"
 
 struct part {
 	const char *path;
@@ -139,11 +140,23 @@ check(const struct dcfg *d, struct part *pts, size_t n, struct part **by_shard,
 
 /* ---- pass 2: the lines of the parts, replayed ---- */
 
+/*
+ * What the "t" lines so far say each thread (as PR->threads) holds, the
+ * sums of its pieces kept in its TOTAL and TOTAL_UNFILTERED: a "p" line
+ * deleted or edited shows as a difference, never as a profile silently
+ * short of it.
+ */
+struct said {
+	struct said_sums { uint64_t filtered, unfiltered; } *v;
+	size_t cap;
+};
+
 struct reader {
 	struct dcfg_pinpoints *pr;
 	const char *path;
 	unsigned long line;
 	char *p;     /* the rest of the line */
+	struct said *said;
 };
 
 static int
@@ -215,6 +228,19 @@ pairs(struct reader *r, struct dcfg_pinpoints_thread *t,
 	return 0;
 }
 
+/* A piece's X instructions of B: a nonzero multiple of its NUM_INSTRS, counted in the thread's totals. */
+static int
+add_piece_instrs(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint32_t b, uint64_t x)
+{
+	if (x == 0 || pr->blocks[b].ni == 0 || x % pr->blocks[b].ni != 0)
+		return dcfg_error_set(pr->err, pr->name, "thread %llu: %llu instructions of block %lu, "
+		    "not a nonzero multiple of its %llu", (unsigned long long)t->tid, (unsigned long long)x,
+		    (unsigned long)pr->blocks[b].node, (unsigned long long)pr->blocks[b].ni);
+	if (__builtin_add_overflow(t->total, x, &t->total))
+		return dcfg_pinpoints_overflow(pr);
+	return dcfg_pinpoints_add_instrs(pr, t, b, x);
+}
+
 static int
 add_count(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint32_t b, uint64_t v)
 {
@@ -236,6 +262,8 @@ piece(struct reader *r, struct dcfg_pinpoints_thread *t)
 		uint64_t q;
 		if (block(r, &b, 0) < 0 || number(r, &start) < 0 || number(r, &count) < 0)
 			return -1;
+		if (count == 0)
+			return bad(r, "an entry's count of 0");
 		if (start < t->pos)
 			return bad(r, "an entry before the end of the thread in the shard before: "
 			    "shards out of order");
@@ -251,9 +279,10 @@ piece(struct reader *r, struct dcfg_pinpoints_thread *t)
 	}
 	if (number(r, &unf) < 0)
 		return -1;
-	if (__builtin_add_overflow(t->unfiltered, unf, &t->unfiltered))
+	if (__builtin_add_overflow(t->unfiltered, unf, &t->unfiltered) ||
+	    __builtin_add_overflow(t->total_unfiltered, unf, &t->total_unfiltered))
 		return dcfg_pinpoints_overflow(pr);
-	return pairs(r, t, dcfg_pinpoints_add_instrs);
+	return pairs(r, t, add_piece_instrs);
 }
 
 /* "f TID NODE": the thread's first entry, if no shard before had one */
@@ -268,6 +297,37 @@ first(struct reader *r, struct dcfg_pinpoints_thread *t)
 		t->started = 1;
 		t->first_block = b;
 	}
+	return 0;
+}
+
+/* The sums the "t" lines so far give thread T; NULL when out of memory. */
+static struct said_sums *
+said_of(struct said *said, const struct dcfg_pinpoints *pr, const struct dcfg_pinpoints_thread *t)
+{
+	size_t i, had = said->cap;
+
+	for (i = 0; pr->threads[i] != t; i++)
+		;
+	if (dcfg_reserve((void **)&said->v, &said->cap, pr->n_threads, sizeof *said->v) < 0)
+		return NULL;
+	memset(said->v + had, 0, (said->cap - had) * sizeof *said->v);
+	return &said->v[i];
+}
+
+/* A "t" line's FILTERED and UNFILTERED: with the earlier parts', the sums of the thread's pieces. */
+static int
+said_adds(struct reader *r, struct dcfg_pinpoints_thread *t, uint64_t filt, uint64_t unf)
+{
+	struct said_sums *s = said_of(r->said, r->pr, t);
+
+	if (s == NULL)
+		return dcfg_error_set(r->pr->err, r->path, "out of memory");
+	if (__builtin_add_overflow(s->filtered, filt, &s->filtered) ||
+	    __builtin_add_overflow(s->unfiltered, unf, &s->unfiltered))
+		return dcfg_pinpoints_overflow(r->pr);
+	if (s->filtered != t->total || s->unfiltered != t->total_unfiltered)
+		return bad(r, "the thread's instructions are not those of its \"p\" lines: "
+		    "a line of the part was deleted, edited or moved");
 	return 0;
 }
 
@@ -296,16 +356,13 @@ summary(struct reader *r, struct dcfg_pinpoints_thread *t)
 	t->pos = pos;
 	if (q > t->last_q)
 		t->last_q = q;
-	if (__builtin_add_overflow(t->total, filt, &t->total) ||
-	    __builtin_add_overflow(t->total_unfiltered, unf, &t->total_unfiltered))
-		return dcfg_pinpoints_overflow(r->pr);
-	return 0;
+	return said_adds(r, t, filt, unf);
 }
 
 static int
-replay(struct dcfg_pinpoints *pr, const char *path)
+replay(struct dcfg_pinpoints *pr, const char *path, struct said *said)
 {
-	struct reader r = { .pr = pr, .path = path };
+	struct reader r = { .pr = pr, .path = path, .said = said };
 	struct dcfg_textlines *tl = dcfg_textlines_open(path, pr->err);
 	char *line;
 	size_t len;
@@ -370,6 +427,7 @@ dcfg_pinpoints_merge(const struct dcfg *d, const char *const *paths, size_t n,
 	struct dcfg_pinpoints pr = { .d = d, .o = &mo, .name = paths[0], .err = err };
 	struct part *pts = calloc(n, sizeof *pts);
 	struct part **by_shard = calloc(n, sizeof *by_shard);
+	struct said said = { NULL, 0 };
 	const struct dcfg_process *p;
 	uint64_t pid = 0;
 	size_t i;
@@ -397,9 +455,17 @@ dcfg_pinpoints_merge(const struct dcfg *d, const char *const *paths, size_t n,
 		goto done;
 	for (i = 0; i < n; i++) {
 		pr.name = by_shard[i]->path;
-		if (replay(&pr, by_shard[i]->path) < 0)
+		if (replay(&pr, by_shard[i]->path, &said) < 0)
 			goto done;
 	}
+	for (i = 0; i < pr.n_threads; i++)
+		if (i >= said.cap || said.v[i].filtered != pr.threads[i]->total ||
+		    said.v[i].unfiltered != pr.threads[i]->total_unfiltered) {
+			dcfg_error_set(err, by_shard[n - 1]->path, "thread %llu: \"p\" lines without "
+			    "the \"t\" line that ends them: the part was cut short or edited",
+			    (unsigned long long)pr.threads[i]->tid);
+			goto done;
+		}
 	if (o->has_tid && pr.n_threads == 0) {
 		dcfg_error_set(err, paths[0], "thread %llu of process %llu is not in the parts",
 		    (unsigned long long)o->tid, (unsigned long long)pid);
@@ -414,6 +480,7 @@ done:
 	}
 	free(pts);
 	free(by_shard);
+	free(said.v);
 	dcfg_pinpoints_free(&pr);
 	return rc;
 }
