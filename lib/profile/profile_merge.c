@@ -359,6 +359,31 @@ summary(struct reader *r, struct dcfg_pinpoints_thread *t)
 	return said_adds(r, t, filt, unf);
 }
 
+/* After the last part: each thread's pieces all summed up by "t" lines, and all counted by "c" lines. */
+static int
+check_said(struct dcfg_pinpoints *pr, const struct said *said, const char *last)
+{
+	size_t i, b;
+
+	for (i = 0; i < pr->n_threads; i++) {
+		const struct dcfg_pinpoints_thread *t = pr->threads[i];
+		uint64_t counted = 0, x;
+		if (i >= said->cap || said->v[i].filtered != t->total ||
+		    said->v[i].unfiltered != t->total_unfiltered)
+			return dcfg_error_set(pr->err, last, "thread %llu: \"p\" lines without the \"t\" "
+			    "line that ends them: a part was cut short or edited", (unsigned long long)t->tid);
+		for (b = 0; b < pr->n_blocks; b++)
+			if (__builtin_mul_overflow(t->counts[b], pr->blocks[b].ni, &x) ||
+			    __builtin_add_overflow(counted, x, &counted))
+				return dcfg_pinpoints_overflow(pr);
+		if (counted != t->total_unfiltered)
+			return dcfg_error_set(pr->err, last, "thread %llu: the entries of its \"c\" lines are "
+			    "not the instructions of its \"p\" lines: a part was cut short or edited",
+			    (unsigned long long)t->tid);
+	}
+	return 0;
+}
+
 static int
 replay(struct dcfg_pinpoints *pr, const char *path, struct said *said)
 {
@@ -458,14 +483,8 @@ dcfg_pinpoints_merge(const struct dcfg *d, const char *const *paths, size_t n,
 		if (replay(&pr, by_shard[i]->path, &said) < 0)
 			goto done;
 	}
-	for (i = 0; i < pr.n_threads; i++)
-		if (i >= said.cap || said.v[i].filtered != pr.threads[i]->total ||
-		    said.v[i].unfiltered != pr.threads[i]->total_unfiltered) {
-			dcfg_error_set(err, by_shard[n - 1]->path, "thread %llu: \"p\" lines without "
-			    "the \"t\" line that ends them: the part was cut short or edited",
-			    (unsigned long long)pr.threads[i]->tid);
-			goto done;
-		}
+	if (check_said(&pr, &said, by_shard[n - 1]->path) < 0)
+		goto done;
 	if (o->has_tid && pr.n_threads == 0) {
 		dcfg_error_set(err, paths[0], "thread %llu of process %llu is not in the parts",
 		    (unsigned long long)o->tid, (unsigned long long)pid);
