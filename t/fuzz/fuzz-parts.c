@@ -15,7 +15,8 @@
  * that block's block count; Block id lines ascending; "Dynamic
  * instruction count" the sum of the T lines and "Dynamic unfiltered
  * instruction count" the sum of the slices' unfiltered counts, no less.
- * A merge that fails leaves no file. FUZZ_PARTS_SHOW=1 prints each
+ * A merge that fails leaves no file (with --thread, one whose thread has
+ * no instructions left writes an empty one). FUZZ_PARTS_SHOW=1 prints each
  * profile it checks, and each refusal.
  */
 #include "fuzz.h"
@@ -229,6 +230,13 @@ check_profile(const char *name, char *buf)
 }
 
 /* Every file in DIR: checked when the merge succeeded (none may be there when it failed), then removed. */
+/* At exit: the directory, empty after each input's check. */
+static void
+remove_dir(void)
+{
+	rmdir(dir);
+}
+
 static void
 check_dir(int merged)
 {
@@ -252,7 +260,8 @@ check_dir(int merged)
 		n = fread(buf, 1, sizeof buf - 1, f);
 		fclose(f);
 		buf[n] = '\0';
-		if (n < sizeof buf - 1)
+		/* --thread of a thread with no instructions left writes nothing */
+		if (n > 0 && n < sizeof buf - 1)
 			check_profile(name, buf);
 		unlink(name);
 	}
@@ -276,6 +285,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (mkdtemp(dir) == NULL)
 			abort();
 		snprintf(base, sizeof base, "%s/m", dir);
+		atexit(remove_dir);
 	}
 	while (n < FILES && (at < size || n == 0)) {
 		const uint8_t *end = NULL, *p;
