@@ -147,7 +147,10 @@ check(const struct dcfg *d, struct part *pts, size_t n, struct part **by_shard,
  * short of it.
  */
 struct said {
-	struct said_sums { uint64_t filtered, unfiltered; } *v;
+	struct said_sums {
+		uint64_t filtered, unfiltered;
+		uint64_t *marked;   /* per block: the largest count of a marker since the last "c" line */
+	} *v;
 	size_t cap;
 };
 
@@ -163,6 +166,52 @@ static int
 bad(struct reader *r, const char *what)
 {
 	return dcfg_error_at(r->pr->err, r->path, r->line, 1, "%s", what);
+}
+
+/* What the lines so far say of thread T; NULL when out of memory. */
+static struct said_sums *
+said_of(struct said *said, const struct dcfg_pinpoints *pr, const struct dcfg_pinpoints_thread *t)
+{
+	size_t i, had = said->cap;
+
+	for (i = 0; pr->threads[i] != t; i++)
+		;
+	if (dcfg_reserve((void **)&said->v, &said->cap, pr->n_threads, sizeof *said->v) < 0)
+		return NULL;
+	memset(said->v + had, 0, (said->cap - had) * sizeof *said->v);
+	if (said->v[i].marked == NULL && (said->v[i].marked = calloc(pr->n_blocks, sizeof (uint64_t))) == NULL)
+		return NULL;
+	return &said->v[i];
+}
+
+/* A marker of B, the COUNT-th entry: no more than the entries the thread's next "c" line counts. */
+static int
+said_marks(struct reader *r, struct dcfg_pinpoints_thread *t, uint32_t b, uint64_t count)
+{
+	struct said_sums *s = said_of(r->said, r->pr, t);
+
+	if (s == NULL)
+		return dcfg_error_set(r->pr->err, r->path, "out of memory");
+	if (count > s->marked[b])
+		s->marked[b] = count;
+	return 0;
+}
+
+/* After a "c" line: the markers since the one before within the entries it counts. */
+static int
+said_counted(struct reader *r, struct dcfg_pinpoints_thread *t)
+{
+	struct said_sums *s = said_of(r->said, r->pr, t);
+	size_t b;
+
+	if (s == NULL)
+		return dcfg_error_set(r->pr->err, r->path, "out of memory");
+	for (b = 0; b < r->pr->n_blocks; b++) {
+		if (s->marked[b] > t->counts[b])
+			return bad(r, "a marker's count is past the entries of its block counted here");
+		s->marked[b] = 0;
+	}
+	return 0;
 }
 
 /* The next word, or NULL at the end of the line. */
@@ -273,7 +322,7 @@ piece(struct reader *r, struct dcfg_pinpoints_thread *t)
 				t->last_q = q;
 			if (__builtin_add_overflow(count, t->counts[b], &count))
 				return dcfg_pinpoints_overflow(pr);
-			if (dcfg_pinpoints_boundary(pr, t, b, start, count) < 0)
+			if (said_marks(r, t, b, count) < 0 || dcfg_pinpoints_boundary(pr, t, b, start, count) < 0)
 				return -1;
 		}
 	}
@@ -298,20 +347,6 @@ first(struct reader *r, struct dcfg_pinpoints_thread *t)
 		t->first_block = b;
 	}
 	return 0;
-}
-
-/* The sums the "t" lines so far give thread T; NULL when out of memory. */
-static struct said_sums *
-said_of(struct said *said, const struct dcfg_pinpoints *pr, const struct dcfg_pinpoints_thread *t)
-{
-	size_t i, had = said->cap;
-
-	for (i = 0; pr->threads[i] != t; i++)
-		;
-	if (dcfg_reserve((void **)&said->v, &said->cap, pr->n_threads, sizeof *said->v) < 0)
-		return NULL;
-	memset(said->v + had, 0, (said->cap - had) * sizeof *said->v);
-	return &said->v[i];
 }
 
 /* A "t" line's FILTERED and UNFILTERED: with the earlier parts', the sums of the thread's pieces. */
@@ -376,7 +411,8 @@ check_said(struct dcfg_pinpoints *pr, const struct said *said, const char *last)
 			if (__builtin_mul_overflow(t->counts[b], pr->blocks[b].ni, &x) ||
 			    __builtin_add_overflow(counted, x, &counted))
 				return dcfg_pinpoints_overflow(pr);
-		if (counted != t->total_unfiltered)
+		if (counted != t->total_unfiltered || (t->started && t->counts[t->first_block] == 0) ||
+		    (t->last_block != DCFG_PINPOINTS_NONE && t->counts[t->last_block] == 0))
 			return dcfg_error_set(pr->err, last, "thread %llu: the entries of its \"c\" lines are "
 			    "not the instructions of its \"p\" lines: a part was cut short or edited",
 			    (unsigned long long)t->tid);
@@ -417,7 +453,7 @@ replay(struct dcfg_pinpoints *pr, const char *path, struct said *said)
 			break;
 		}
 		rc = kind[0] == 'p' ? piece(&r, t) : kind[0] == 't' ? summary(&r, t) :
-		    kind[0] == 'f' ? first(&r, t) : pairs(&r, t, add_count);
+		    kind[0] == 'f' ? first(&r, t) : pairs(&r, t, add_count) < 0 ? -1 : said_counted(&r, t);
 		if (rc < 0)
 			break;
 	}
@@ -499,6 +535,8 @@ done:
 	}
 	free(pts);
 	free(by_shard);
+	for (i = 0; i < said.cap; i++)
+		free(said.v[i].marked);
 	free(said.v);
 	dcfg_pinpoints_free(&pr);
 	return rc;
