@@ -197,11 +197,16 @@ said_marks(struct reader *r, struct dcfg_pinpoints_thread *t, uint32_t b, uint64
 	return 0;
 }
 
-/* After a "c" line: the markers since the one before within the entries it counts. */
+/*
+ * After a "c" line (which follows the thread's "t" line): the entries
+ * counted so far make the instructions the "t" lines say, and the markers
+ * since the "c" line before are within them.
+ */
 static int
 said_counted(struct reader *r, struct dcfg_pinpoints_thread *t)
 {
 	struct said_sums *s = said_of(r->said, r->pr, t);
+	uint64_t counted = 0, x;
 	size_t b;
 
 	if (s == NULL)
@@ -210,7 +215,13 @@ said_counted(struct reader *r, struct dcfg_pinpoints_thread *t)
 		if (s->marked[b] > t->counts[b])
 			return bad(r, "a marker's count is past the entries of its block counted here");
 		s->marked[b] = 0;
+		if (__builtin_mul_overflow(t->counts[b], r->pr->blocks[b].ni, &x) ||
+		    __builtin_add_overflow(counted, x, &counted))
+			return dcfg_pinpoints_overflow(r->pr);
 	}
+	if (counted != s->unfiltered)
+		return bad(r, "the entries counted are not the instructions of the \"t\" lines: "
+		    "a line of the part was deleted, edited or moved");
 	return 0;
 }
 
@@ -403,15 +414,19 @@ check_said(struct dcfg_pinpoints *pr, const struct said *said, const char *last)
 	for (i = 0; i < pr->n_threads; i++) {
 		const struct dcfg_pinpoints_thread *t = pr->threads[i];
 		uint64_t counted = 0, x;
+		int uncounted = 0;
 		if (i >= said->cap || said->v[i].filtered != t->total ||
 		    said->v[i].unfiltered != t->total_unfiltered)
 			return dcfg_error_set(pr->err, last, "thread %llu: \"p\" lines without the \"t\" "
 			    "line that ends them: a part was cut short or edited", (unsigned long long)t->tid);
-		for (b = 0; b < pr->n_blocks; b++)
+		for (b = 0; b < pr->n_blocks; b++) {
 			if (__builtin_mul_overflow(t->counts[b], pr->blocks[b].ni, &x) ||
 			    __builtin_add_overflow(counted, x, &counted))
 				return dcfg_pinpoints_overflow(pr);
-		if (counted != t->total_unfiltered || (t->started && t->counts[t->first_block] == 0) ||
+			if (said->v[i].marked && said->v[i].marked[b] > 0)
+				uncounted = 1;   /* markers after the last "c" line */
+		}
+		if (counted != t->total_unfiltered || uncounted || (t->started && t->counts[t->first_block] == 0) ||
 		    (t->last_block != DCFG_PINPOINTS_NONE && t->counts[t->last_block] == 0))
 			return dcfg_error_set(pr->err, last, "thread %llu: the entries of its \"c\" lines are "
 			    "not the instructions of its \"p\" lines: a part was cut short or edited",
