@@ -192,6 +192,8 @@ said_marks(struct reader *r, struct dcfg_pinpoints_thread *t, uint32_t b, uint64
 
 	if (s == NULL)
 		return dcfg_error_set(r->pr->err, r->path, "out of memory");
+	if (!t->started)
+		return bad(r, "an entry before the thread's first (its \"f\" line)");
 	if (count > s->marked[b])
 		s->marked[b] = count;
 	return 0;
@@ -212,7 +214,12 @@ said_counted(struct reader *r, struct dcfg_pinpoints_thread *t)
 	if (s == NULL)
 		return dcfg_error_set(r->pr->err, r->path, "out of memory");
 	for (b = 0; b < r->pr->n_blocks; b++) {
+#ifdef FUZZ_PLANT_PARTS
+		/* an off-by-one planted for the parts fuzz target to find (README, Fuzzing) */
+		if (s->marked[b] > t->counts[b] + 1)
+#else
 		if (s->marked[b] > t->counts[b])
+#endif
 			return bad(r, "a marker's count is past the entries of its block counted here");
 		s->marked[b] = 0;
 		if (__builtin_mul_overflow(t->counts[b], r->pr->blocks[b].ni, &x) ||
@@ -292,6 +299,9 @@ pairs(struct reader *r, struct dcfg_pinpoints_thread *t,
 static int
 add_piece_instrs(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint32_t b, uint64_t x)
 {
+	if (!t->started)
+		return dcfg_error_set(pr->err, pr->name, "thread %llu: instructions before its first entry "
+		    "(its \"f\" line)", (unsigned long long)t->tid);
 	if (x == 0 || pr->blocks[b].ni == 0 || x % pr->blocks[b].ni != 0)
 		return dcfg_error_set(pr->err, pr->name, "thread %llu: %llu instructions of block %lu, "
 		    "not a nonzero multiple of its %llu", (unsigned long long)t->tid, (unsigned long long)x,
