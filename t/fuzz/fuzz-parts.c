@@ -130,16 +130,45 @@ block_of(size_t n, unsigned long long id)
 	return NULL;
 }
 
+/* A T line: ":ID:VALUE" words, ids ascending, each value a nonzero multiple of its block's. */
+static void
+check_t_line(const char *name, unsigned long no, char *line, size_t n_blocks,
+    unsigned long long *sum, long double *sum_wide)
+{
+	unsigned long long last = 0, id, v;
+	char *p;
+	int n = 0;
+
+	if (line[1] != ':' || line[2] == '\0')
+		fail(name, no, "an empty T line");
+	for (p = line + 1; *p; n++) {
+		const struct block_line *b;
+		char *e;
+		if (*p != ':' || (id = strtoull(p + 1, &e, 10), *e != ':') ||
+		    (v = strtoull(e + 1, &p, 10), *p != ' ' && *p != '\0'))
+			fail(name, no, "a T line of another form");
+		if (*p == ' ')
+			p++;
+		if ((n > 0 && id <= last) || (b = block_of(n_blocks, id)) == NULL)
+			fail(name, no, "T ids not ascending, or not a block of the Block id lines");
+		if (v == 0 || v % b->ni != 0)
+			fail(name, no, "a T value that is not a nonzero multiple of the block's instructions");
+		last = id;
+		*sum += v;   /* wraps: SUM_WIDE shows it */
+		*sum_wide += v;
+	}
+}
+
 /* The oracle: one profile, NUL-terminated in BUF (modified). */
 static void
 check_profile(const char *name, char *buf)
 {
 	enum { HEAD, SLICE_COMMENT, UNFILTERED, T, MARKER, TRAILER, BLOCKS, END } want = HEAD;
-	unsigned long long v, pc, id, start, end, ni, count, sum_t = 0, sum_unf = 0, dyn = 0, dyn_unf = 0;
+	unsigned long long pc, id, start, end, ni, count, sum_t = 0, sum_unf = 0, dyn = 0, dyn_unf = 0;
 	long double sum_t_wide = 0;
 	unsigned long no = 0;
 	size_t n_blocks = 0, markers = 0, slices = 0;
-	char *line, *next, *p;
+	char *line, *next;
 	int seen_trailer = 0;
 
 	if (getenv("FUZZ_PARTS_SHOW"))
@@ -183,26 +212,7 @@ check_profile(const char *name, char *buf)
 				fail(name, no, "unfiltered counts past 2^64 - 1");
 			want = T;
 		} else if (line[0] == 'T' && want == T) {
-			unsigned long long last = 0;
-			int n = 0;
-			if (line[1] != ':' || line[2] == '\0')
-				fail(name, no, "an empty T line");
-			for (p = line + 1; *p; n++) {
-				const struct block_line *b;
-				char *e;
-				if (*p != ':' || (id = strtoull(p + 1, &e, 10), *e != ':') ||
-				    (v = strtoull(e + 1, &p, 10), *p != ' ' && *p != '\0'))
-					fail(name, no, "a T line of another form");
-				if (*p == ' ')
-					p++;
-				if ((n > 0 && id <= last) || (b = block_of(n_blocks, id)) == NULL)
-					fail(name, no, "T ids not ascending, or not a block of the Block id lines");
-				if (v == 0 || v % b->ni != 0)
-					fail(name, no, "a T value that is not a nonzero multiple of the block's instructions");
-				last = id;
-				sum_t += v;
-				sum_t_wide += v;
-			}
+			check_t_line(name, no, line, n_blocks, &sum_t, &sum_t_wide);
 			slices++;
 			want = MARKER;
 		} else if (!strncmp(line, "Dynamic instruction count ", 26) && want == SLICE_COMMENT && !seen_trailer) {
