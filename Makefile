@@ -62,7 +62,7 @@ TEST_TOOLS = $(BUILD)/t/lookup $(BUILD)/t/gen-trace $(BUILD)/t/gen-pair \
 # every reproducer kept in t/fuzz-regressions and every seed. The
 # structure-aware mutator (t/fuzz/mutate*.c) is linked into the libFuzzer
 # builds without coverage instrumentation, and into fuzz-mutate for tests.
-FUZZ_TARGETS = dcfg trace stream sequence convert merge routes regions
+FUZZ_TARGETS = dcfg trace stream sequence convert merge routes regions parts
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= -1
 CHECK_FUZZ_SECONDS ?= 20

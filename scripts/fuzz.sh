@@ -149,6 +149,7 @@ for name in "$@"; do
 	merge) seed_merge "$seeds" ;;
 	routes) seed_routes "$seeds" ;;
 	regions) cp "$top"/t/fuzz/seeds/regions/* "$seeds"/ ;;
+	parts) cp "$top"/t/fuzz/seeds/parts/* "$seeds"/ ;;
 	esac
 	log=$fb/fuzz-$name.log
 	set -- -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb="$rss" \

@@ -63,3 +63,15 @@ fake_tree() {
 	[ "$status" -eq 2 ] || { show; false; }
 	grep -q 'fuzz-missing is missing (make fuzz builds it)' stderr
 }
+
+@test "fuzz.sh: the parts target starts from the seeds of t/fuzz/seeds/parts" {
+	fake_tree 0 'stat::number_of_executed_units: 1'
+	mv tree/build-fuzz/fuzz-fake tree/build-fuzz/fuzz-parts
+	mkdir -p tree/t/fuzz/seeds/parts
+	printf 'p 0 h 0\n' > tree/t/fuzz/seeds/parts/ok-one
+	capture sh tree/scripts/fuzz.sh 5 parts
+	[ "$status" -eq 0 ] || { show; false; }
+	cmp tree/t/fuzz/seeds/parts/ok-one tree/build-fuzz/seeds/parts/ok-one
+	grep -qx '.*/build-fuzz/seeds/parts' tree/args
+	grep -qx '.*/t/fuzz-regressions/parts' tree/args
+}

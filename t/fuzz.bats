@@ -47,7 +47,7 @@ expect_shapes() {
 
 @test "every kept reproducer replays cleanly through its target" {
 	local t files
-	for t in dcfg trace stream sequence convert merge routes regions; do
+	for t in dcfg trace stream sequence convert merge routes regions parts; do
 		mapfile -t files < <(regressions "$t")
 		[ "${#files[@]}" -eq 0 ] || replay "$t" "${files[@]}"
 	done
@@ -442,4 +442,62 @@ count() {
 		[ "$(grep -c '^%%$' "$f")" -le 3 ]
 	done
 	replay regions out/*
+}
+
+@test "the parts seeds are what t/fuzz/seeds-parts.sh writes, with the DCFG they were made with" {
+	mkdir one
+	sh "$BATS_TEST_DIRNAME/fuzz/seeds-parts.sh" made one 2> /dev/null
+	diff -r "$SEEDS/parts" made
+	gen-pair --seed 3 --threads 3 --edges 2000 --blocks 40 --long-loops 20 gp > /dev/null
+	cmp gp/prog.dcfg.json "$BATS_TEST_DIRNAME/fuzz/parts-prog.dcfg.json"
+}
+
+@test "the parts seeds: every plan's parts merged are exactly one run's profiles" {
+	local f k n=0
+	mkdir one
+	sh "$BATS_TEST_DIRNAME/fuzz/seeds-parts.sh" made one 2> /dev/null
+	for f in "$SEEDS"/parts/ok-*; do
+		rm -rf split && mkdir split
+		# the "%%" lines part the seed into the files dcfg-profile --part wrote
+		awk '/^%%$/ { k++; next } { print > ("split/part." (k + 1)) }' "$f"
+		case ${f##*/} in ok-gp-*) d=$BATS_TEST_DIRNAME/fuzz/parts-prog.dcfg.json ;;
+		*) d=$DATA/profile-nest.dcfg.json ;; esac
+		capture dcfg-profile --dcfg "$d" --merge -o "split/${f##*/}" split/part.*
+		[ "$status" -eq 0 ] || { show; return 1; }
+		[ "$(cd one && ls "${f##*/}".T.*)" = "$(cd split && ls "${f##*/}".T.*)" ] || return 1
+		for k in one/"${f##*/}".T.*; do
+			cmp "$k" "split/${k#one/}"
+			n=$((n + 1))
+		done
+	done
+	[ "$n" -ge 40 ]
+}
+
+@test "the parts seeds: every shape, the whole plans merged and checked, the lone parts of larger plans refused" {
+	local f n
+	replay parts "$SEEDS"/parts/*
+	for f in "$SEEDS"/parts/*; do
+		FUZZ_PARTS_SHOW=1 capture fuzz-parts "$f"
+		[ "$status" -eq 0 ] || { show; return 1; }
+		n=$(grep -c '^refused: ' stdout || true)
+		case "${f##*/}" in
+		ok-*|part-*-1-*-1) [ "$n" -eq 0 ] || { echo "${f##*/}: refused"; cat stdout; return 1; }
+		      grep -q '^--- .*\.T\.[0-9]*\.bb$' stdout ;;
+		*) [ "$n" -ge 1 ] || { echo "${f##*/}: accepted"; return 1; }
+		   grep -q 'shard [0-9]* of [0-9]* missing' stdout ;;
+		esac
+	done
+	cd "$SEEDS/parts"
+	# both DCFGs, both rules, --exclude-image, piece kinds h, c and b, several threads, up to 6 parts
+	grep -l ' rule=loop ' ok-nest-* > /dev/null && grep -l ' rule=loop ' ok-gp-* > /dev/null
+	grep -l ' rule=fixed ' ok-nest-* > /dev/null && grep -l ' rule=fixed ' ok-gp-* > /dev/null
+	grep -q -- '--exclude-image spin\\tlib.so' ok-nest-4-exclude5
+	grep -q -- '--exclude-image libc.so.6' ok-gp-3-exclude-libc800
+	grep -q '^p [0-9]* h ' ok-nest-3-fixed4 && grep -q '^p [0-9]* c ' ok-nest-3-fixed4
+	grep -q '^p [0-9]* b ' ok-nest-3-fixed4
+	grep -q '^t 2 ' ok-gp-3-fixed700 && grep -q '^t 2 ' ok-nest-3-fixed4
+	[ "$(grep -c '^%%$' ok-nest-6-loop4)" -ge 4 ]
+	# the size picks --thread in one seed in five; some ok seed has it, some has not
+	for f in ok-*; do echo "thread $(( $(wc -c < "$f") % 5 == 4 ))"; done | sort -u > "$BATS_TEST_TMPDIR/threads"
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/threads")" -eq 2 ]
 }

@@ -166,6 +166,26 @@ parts() {
 	done
 }
 
+@test "a part edited by hand but well-formed is refused, never merged into a wrong profile" {
+	parts 3 --slice-size 10
+	cp part.2 good.2 && cp part.3 good.3
+	# thread 0 in shard 2 enters block 20 (4 instructions) twice; thread 2 starts in shard 3
+	grep -qx 'p 0 b 20 32 2 8 :13:2 :14:1 :20:4 :21:1' good.2 && grep -qx 'c 0 :12:1 :13:1 :14:1 :20:2 :21:1' good.2
+	grep -qx 'f 2 30' good.3
+	# a vector's instructions edited (the "t" line says 15); the block counts lost;
+	# a marker past block 20's 2 entries; thread 2's first entry lost
+	for bad in '2 s/:20:4 :21:1$/:20:8 :21:1/' '2 /^c 0 /d' '2 s/^p 0 b 20 32 2 /p 0 b 20 32 3 /' \
+	    '3 /^f 2 /d'; do
+		cp good.2 part.2 && cp good.3 part.3
+		sed "${bad#? }" "good.${bad%% *}" > "part.${bad%% *}"
+		cmp -s "good.${bad%% *}" "part.${bad%% *}" && { echo "no change: $bad"; false; }
+		capture dcfg-profile --dcfg nest.json --merge -o m part.1 part.2 part.3
+		[ "$status" -eq 2 ] || { echo "$bad: status $status"; false; }
+		grep -q "^dcfg-profile: part.[23]:" stderr || { echo "$bad:"; cat stderr; false; }
+		[ -z "$(ls m.* 2> /dev/null)" ]
+	done
+}
+
 @test "a part needs a shard's stream, whole, with chunk markers where it is a window" {
 	parts 3 --slice-size 10
 	# a stream that is no shard of a plan

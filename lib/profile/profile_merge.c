@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "common/textlines.h"
+#include "common/vec.h"
 
 struct part {
 	const char *path;
@@ -139,17 +140,96 @@ check(const struct dcfg *d, struct part *pts, size_t n, struct part **by_shard,
 
 /* ---- pass 2: the lines of the parts, replayed ---- */
 
+/*
+ * What the "t" lines so far say each thread (as PR->threads) holds, the
+ * sums of its pieces kept in its TOTAL and TOTAL_UNFILTERED: a "p" line
+ * deleted or edited shows as a difference, never as a profile silently
+ * short of it.
+ */
+struct said {
+	struct said_sums {
+		uint64_t filtered, unfiltered;
+		uint64_t *marked;   /* per block: the largest count of a marker since the last "c" line */
+	} *v;
+	size_t cap;
+};
+
 struct reader {
 	struct dcfg_pinpoints *pr;
 	const char *path;
 	unsigned long line;
 	char *p;     /* the rest of the line */
+	struct said *said;
 };
 
 static int
 bad(struct reader *r, const char *what)
 {
 	return dcfg_error_at(r->pr->err, r->path, r->line, 1, "%s", what);
+}
+
+/* What the lines so far say of thread T; NULL when out of memory. */
+static struct said_sums *
+said_of(struct said *said, const struct dcfg_pinpoints *pr, const struct dcfg_pinpoints_thread *t)
+{
+	size_t i, had = said->cap;
+
+	for (i = 0; pr->threads[i] != t; i++)
+		;
+	if (dcfg_reserve((void **)&said->v, &said->cap, pr->n_threads, sizeof *said->v) < 0)
+		return NULL;
+	memset(said->v + had, 0, (said->cap - had) * sizeof *said->v);
+	if (said->v[i].marked == NULL && (said->v[i].marked = calloc(pr->n_blocks, sizeof (uint64_t))) == NULL)
+		return NULL;
+	return &said->v[i];
+}
+
+/* A marker of B, the COUNT-th entry: no more than the entries the thread's next "c" line counts. */
+static int
+said_marks(struct reader *r, struct dcfg_pinpoints_thread *t, uint32_t b, uint64_t count)
+{
+	struct said_sums *s = said_of(r->said, r->pr, t);
+
+	if (s == NULL)
+		return dcfg_error_set(r->pr->err, r->path, "out of memory");
+	if (!t->started)
+		return bad(r, "an entry before the thread's first (its \"f\" line)");
+	if (count > s->marked[b])
+		s->marked[b] = count;
+	return 0;
+}
+
+/*
+ * After a "c" line (which follows the thread's "t" line): the entries
+ * counted so far make the instructions the "t" lines say, and the markers
+ * since the "c" line before are within them.
+ */
+static int
+said_counted(struct reader *r, struct dcfg_pinpoints_thread *t)
+{
+	struct said_sums *s = said_of(r->said, r->pr, t);
+	uint64_t counted = 0, x;
+	size_t b;
+
+	if (s == NULL)
+		return dcfg_error_set(r->pr->err, r->path, "out of memory");
+	for (b = 0; b < r->pr->n_blocks; b++) {
+#ifdef FUZZ_PLANT_PARTS
+		/* an off-by-one planted for the parts fuzz target to find (README, Fuzzing) */
+		if (s->marked[b] > t->counts[b] + 1)
+#else
+		if (s->marked[b] > t->counts[b])
+#endif
+			return bad(r, "a marker's count is past the entries of its block counted here");
+		s->marked[b] = 0;
+		if (__builtin_mul_overflow(t->counts[b], r->pr->blocks[b].ni, &x) ||
+		    __builtin_add_overflow(counted, x, &counted))
+			return dcfg_pinpoints_overflow(r->pr);
+	}
+	if (counted != s->unfiltered)
+		return bad(r, "the entries counted are not the instructions of the \"t\" lines: "
+		    "a line of the part was deleted, edited or moved");
+	return 0;
 }
 
 /* The next word, or NULL at the end of the line. */
@@ -215,6 +295,22 @@ pairs(struct reader *r, struct dcfg_pinpoints_thread *t,
 	return 0;
 }
 
+/* A piece's X instructions of B: a nonzero multiple of its NUM_INSTRS, counted in the thread's totals. */
+static int
+add_piece_instrs(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint32_t b, uint64_t x)
+{
+	if (!t->started)
+		return dcfg_error_set(pr->err, pr->name, "thread %llu: instructions before its first entry "
+		    "(its \"f\" line)", (unsigned long long)t->tid);
+	if (x == 0 || pr->blocks[b].ni == 0 || x % pr->blocks[b].ni != 0)
+		return dcfg_error_set(pr->err, pr->name, "thread %llu: %llu instructions of block %lu, "
+		    "not a nonzero multiple of its %llu", (unsigned long long)t->tid, (unsigned long long)x,
+		    (unsigned long)pr->blocks[b].node, (unsigned long long)pr->blocks[b].ni);
+	if (__builtin_add_overflow(t->total, x, &t->total))
+		return dcfg_pinpoints_overflow(pr);
+	return dcfg_pinpoints_add_instrs(pr, t, b, x);
+}
+
 static int
 add_count(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint32_t b, uint64_t v)
 {
@@ -240,6 +336,8 @@ piece(struct reader *r, struct dcfg_pinpoints_thread *t)
 		uint64_t q;
 		if (block(r, &b, 0) < 0 || number(r, &start) < 0 || number(r, &count) < 0)
 			return -1;
+		if (count == 0)
+			return bad(r, "an entry's count of 0");
 		if (start < t->pos)
 			return bad(r, "an entry before the end of the thread in the shard before: "
 			    "shards out of order");
@@ -249,15 +347,16 @@ piece(struct reader *r, struct dcfg_pinpoints_thread *t)
 				t->last_q = q;
 			if (__builtin_add_overflow(count, t->pc_counts[pr->pc_of[b]], &count))
 				return dcfg_pinpoints_overflow(pr);
-			if (dcfg_pinpoints_boundary(pr, t, b, start, count) < 0)
+			if (said_marks(r, t, b, count) < 0 || dcfg_pinpoints_boundary(pr, t, b, start, count) < 0)
 				return -1;
 		}
 	}
 	if (number(r, &unf) < 0)
 		return -1;
-	if (__builtin_add_overflow(t->unfiltered, unf, &t->unfiltered))
+	if (__builtin_add_overflow(t->unfiltered, unf, &t->unfiltered) ||
+	    __builtin_add_overflow(t->total_unfiltered, unf, &t->total_unfiltered))
 		return dcfg_pinpoints_overflow(pr);
-	return pairs(r, t, dcfg_pinpoints_add_instrs);
+	return pairs(r, t, add_piece_instrs);
 }
 
 /* "f TID NODE": the thread's first entry, if no shard before had one */
@@ -272,6 +371,23 @@ first(struct reader *r, struct dcfg_pinpoints_thread *t)
 		t->started = 1;
 		t->first_block = b;
 	}
+	return 0;
+}
+
+/* A "t" line's FILTERED and UNFILTERED: with the earlier parts', the sums of the thread's pieces. */
+static int
+said_adds(struct reader *r, struct dcfg_pinpoints_thread *t, uint64_t filt, uint64_t unf)
+{
+	struct said_sums *s = said_of(r->said, r->pr, t);
+
+	if (s == NULL)
+		return dcfg_error_set(r->pr->err, r->path, "out of memory");
+	if (__builtin_add_overflow(s->filtered, filt, &s->filtered) ||
+	    __builtin_add_overflow(s->unfiltered, unf, &s->unfiltered))
+		return dcfg_pinpoints_overflow(r->pr);
+	if (s->filtered != t->total || s->unfiltered != t->total_unfiltered)
+		return bad(r, "the thread's instructions are not those of its \"p\" lines: "
+		    "a line of the part was deleted, edited or moved");
 	return 0;
 }
 
@@ -300,16 +416,43 @@ summary(struct reader *r, struct dcfg_pinpoints_thread *t)
 	t->pos = pos;
 	if (q > t->last_q)
 		t->last_q = q;
-	if (__builtin_add_overflow(t->total, filt, &t->total) ||
-	    __builtin_add_overflow(t->total_unfiltered, unf, &t->total_unfiltered))
-		return dcfg_pinpoints_overflow(r->pr);
+	return said_adds(r, t, filt, unf);
+}
+
+/* After the last part: each thread's pieces all summed up by "t" lines, and all counted by "c" lines. */
+static int
+check_said(struct dcfg_pinpoints *pr, const struct said *said, const char *last)
+{
+	size_t i, b;
+
+	for (i = 0; i < pr->n_threads; i++) {
+		const struct dcfg_pinpoints_thread *t = pr->threads[i];
+		uint64_t counted = 0, x;
+		int uncounted = 0;
+		if (i >= said->cap || said->v[i].filtered != t->total ||
+		    said->v[i].unfiltered != t->total_unfiltered)
+			return dcfg_error_set(pr->err, last, "thread %llu: \"p\" lines without the \"t\" "
+			    "line that ends them: a part was cut short or edited", (unsigned long long)t->tid);
+		for (b = 0; b < pr->n_blocks; b++) {
+			if (__builtin_mul_overflow(t->counts[b], pr->blocks[b].ni, &x) ||
+			    __builtin_add_overflow(counted, x, &counted))
+				return dcfg_pinpoints_overflow(pr);
+			if (said->v[i].marked && said->v[i].marked[b] > 0)
+				uncounted = 1;   /* markers after the last "c" line */
+		}
+		if (counted != t->total_unfiltered || uncounted || (t->started && t->counts[t->first_block] == 0) ||
+		    (t->last_block != DCFG_PINPOINTS_NONE && t->counts[t->last_block] == 0))
+			return dcfg_error_set(pr->err, last, "thread %llu: the entries of its \"c\" lines are "
+			    "not the instructions of its \"p\" lines: a part was cut short or edited",
+			    (unsigned long long)t->tid);
+	}
 	return 0;
 }
 
 static int
-replay(struct dcfg_pinpoints *pr, const char *path)
+replay(struct dcfg_pinpoints *pr, const char *path, struct said *said)
 {
-	struct reader r = { .pr = pr, .path = path };
+	struct reader r = { .pr = pr, .path = path, .said = said };
 	struct dcfg_textlines *tl = dcfg_textlines_open(path, pr->err);
 	char *line;
 	size_t len;
@@ -339,7 +482,7 @@ replay(struct dcfg_pinpoints *pr, const char *path)
 			break;
 		}
 		rc = kind[0] == 'p' ? piece(&r, t) : kind[0] == 't' ? summary(&r, t) :
-		    kind[0] == 'f' ? first(&r, t) : pairs(&r, t, add_count);
+		    kind[0] == 'f' ? first(&r, t) : pairs(&r, t, add_count) < 0 ? -1 : said_counted(&r, t);
 		if (rc < 0)
 			break;
 	}
@@ -374,6 +517,7 @@ dcfg_pinpoints_merge(const struct dcfg *d, const char *const *paths, size_t n,
 	struct dcfg_pinpoints pr = { .d = d, .o = &mo, .name = paths[0], .err = err };
 	struct part *pts = calloc(n, sizeof *pts);
 	struct part **by_shard = calloc(n, sizeof *by_shard);
+	struct said said = { NULL, 0 };
 	const struct dcfg_process *p;
 	uint64_t pid = 0;
 	size_t i;
@@ -401,9 +545,11 @@ dcfg_pinpoints_merge(const struct dcfg *d, const char *const *paths, size_t n,
 		goto done;
 	for (i = 0; i < n; i++) {
 		pr.name = by_shard[i]->path;
-		if (replay(&pr, by_shard[i]->path) < 0)
+		if (replay(&pr, by_shard[i]->path, &said) < 0)
 			goto done;
 	}
+	if (check_said(&pr, &said, by_shard[n - 1]->path) < 0)
+		goto done;
 	if (o->has_tid && pr.n_threads == 0) {
 		dcfg_error_set(err, paths[0], "thread %llu of process %llu is not in the parts",
 		    (unsigned long long)o->tid, (unsigned long long)pid);
@@ -418,6 +564,9 @@ done:
 	}
 	free(pts);
 	free(by_shard);
+	for (i = 0; i < said.cap; i++)
+		free(said.v[i].marked);
+	free(said.v);
 	dcfg_pinpoints_free(&pr);
 	return rc;
 }
