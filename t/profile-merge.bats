@@ -184,6 +184,12 @@ parts() {
 		grep -q "^dcfg-profile: part.[23]:" stderr || { echo "$bad:"; cat stderr; false; }
 		[ -z "$(ls m.* 2> /dev/null)" ]
 	done
+	# the marker past its PC's entries is named for what it is
+	cp good.3 part.3
+	sed 's/^p 0 b 20 32 2 /p 0 b 20 32 3 /' good.2 > part.2
+	capture dcfg-profile --dcfg nest.json --merge -o m part.1 part.2 part.3
+	grep -q "^dcfg-profile: part.2:[0-9]*:1: a marker's count is past the entries of its PC counted here$" stderr ||
+	    { cat stderr; false; }
 }
 
 @test "a part needs a shard's stream, whole, with chunk markers where it is a window" {

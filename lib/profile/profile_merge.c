@@ -149,7 +149,7 @@ check(const struct dcfg *d, struct part *pts, size_t n, struct part **by_shard,
 struct said {
 	struct said_sums {
 		uint64_t filtered, unfiltered;
-		uint64_t *marked;   /* per block: the largest count of a marker since the last "c" line */
+		uint64_t *marked;   /* per PC: the largest count of a marker since the last "c" line */
 	} *v;
 	size_t cap;
 };
@@ -179,12 +179,15 @@ said_of(struct said *said, const struct dcfg_pinpoints *pr, const struct dcfg_pi
 	if (dcfg_reserve((void **)&said->v, &said->cap, pr->n_threads, sizeof *said->v) < 0)
 		return NULL;
 	memset(said->v + had, 0, (said->cap - had) * sizeof *said->v);
-	if (said->v[i].marked == NULL && (said->v[i].marked = calloc(pr->n_blocks, sizeof (uint64_t))) == NULL)
+	if (said->v[i].marked == NULL && (said->v[i].marked = calloc(pr->n_pcs + 1, sizeof (uint64_t))) == NULL)
 		return NULL;
 	return &said->v[i];
 }
 
-/* A marker of B, the COUNT-th entry: no more than the entries the thread's next "c" line counts. */
+/*
+ * A marker of B, the COUNT-th execution of its PC: no more than the
+ * entries of the PC's blocks that the thread's next "c" line counts.
+ */
 static int
 said_marks(struct reader *r, struct dcfg_pinpoints_thread *t, uint32_t b, uint64_t count)
 {
@@ -194,8 +197,8 @@ said_marks(struct reader *r, struct dcfg_pinpoints_thread *t, uint32_t b, uint64
 		return dcfg_error_set(r->pr->err, r->path, "out of memory");
 	if (!t->started)
 		return bad(r, "an entry before the thread's first (its \"f\" line)");
-	if (count > s->marked[b])
-		s->marked[b] = count;
+	if (count > s->marked[r->pr->pc_of[b]])
+		s->marked[r->pr->pc_of[b]] = count;
 	return 0;
 }
 
@@ -214,18 +217,19 @@ said_counted(struct reader *r, struct dcfg_pinpoints_thread *t)
 	if (s == NULL)
 		return dcfg_error_set(r->pr->err, r->path, "out of memory");
 	for (b = 0; b < r->pr->n_blocks; b++) {
+		uint32_t pc = r->pr->pc_of[b];
 #ifdef FUZZ_PLANT_PARTS
 		/* an off-by-one planted for the parts fuzz target to find (README, Fuzzing) */
-		if (s->marked[b] > t->counts[b] + 1)
+		if (s->marked[pc] > t->pc_counts[pc] + 1)
 #else
-		if (s->marked[b] > t->counts[b])
+		if (s->marked[pc] > t->pc_counts[pc])
 #endif
-			return bad(r, "a marker's count is past the entries of its block counted here");
-		s->marked[b] = 0;
+			return bad(r, "a marker's count is past the entries of its PC counted here");
 		if (__builtin_mul_overflow(t->counts[b], r->pr->blocks[b].ni, &x) ||
 		    __builtin_add_overflow(counted, x, &counted))
 			return dcfg_pinpoints_overflow(r->pr);
 	}
+	memset(s->marked, 0, (r->pr->n_pcs + 1) * sizeof *s->marked);
 	if (counted != s->unfiltered)
 		return bad(r, "the entries counted are not the instructions of the \"t\" lines: "
 		    "a line of the part was deleted, edited or moved");
