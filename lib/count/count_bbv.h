@@ -25,11 +25,11 @@
 #include "common/output.h"
 #include <dcfg/stream.h>
 #include "common/tally.h"
+#include "stream/runwalk.h"
 
 /* A data line that enters no block (or one of no instructions). */
 #define DCFG_BBV_NO_BLOCK UINT32_MAX
 
-struct dcfg_bbv_item;
 struct dcfg_bbv_entry;
 
 struct dcfg_bbv {
@@ -50,9 +50,7 @@ struct dcfg_bbv {
 	uint64_t lo, hi;           /* the instructions of interval CUR, [LO, HI); HI saturates */
 	int overflow;              /* a count went past 2^64 - 1: the vectors would lie */
 	/* the outermost open run and the runs in it, kept until it ends */
-	struct dcfg_bbv_item *items; size_t n_items, cap_items;
-	uint32_t open_runs[DCFG_RUN_DEPTH_MAX];
-	unsigned depth;
+	struct dcfg_runwalk runs;
 };
 
 /* 0, or -1 when out of memory. */

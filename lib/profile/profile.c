@@ -532,6 +532,7 @@ dcfg_pinpoints_stream(struct dcfg_stage *s, const char *path,
 	struct dcfg_pinpoints pr = { .d = s->dcfg, .o = o, .s = s, .name = path, .err = err };
 	int rc;
 
+	dcfg_pinpoints_runs_init(&pr);
 	s->out = NULL;
 	s->line = on_line;
 	s->run = on_run;

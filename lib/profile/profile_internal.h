@@ -18,6 +18,7 @@
 #include "profile.h"
 #include "common/tally.h"
 #include "stream/provenance.h"
+#include "stream/runwalk.h"
 
 #define DCFG_PINPOINTS_NONE UINT32_MAX
 
@@ -70,7 +71,6 @@ struct dcfg_pinpoints_thread {
 	uint64_t total, total_unfiltered;
 };
 
-struct dcfg_pinpoints_item;
 
 struct dcfg_pinpoints {
 	const struct dcfg *d;
@@ -106,9 +106,7 @@ struct dcfg_pinpoints {
 	uint64_t trace_bytes;
 	int overflow;                  /* a count went past 2^64 - 1 */
 	/* the outermost open run and the runs in it, kept until it ends */
-	struct dcfg_pinpoints_item *items; size_t n_items, cap_items;
-	uint32_t open_runs[DCFG_RUN_DEPTH_MAX];
-	unsigned depth;
+	struct dcfg_runwalk runs;
 };
 
 /* ---- profile.c ---- */
@@ -176,6 +174,8 @@ int dcfg_pinpoints_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_t
 int dcfg_pinpoints_line(struct dcfg_pinpoints *pr, uint64_t src, uint32_t b, uint64_t weight);
 /* A "# run" or "# end run" record; at the outermost end the run is added. */
 int dcfg_pinpoints_run(struct dcfg_pinpoints *pr, const struct dcfg_stream_record *r);
+/* PR's runs, walked by this file's callbacks with PR (a run comes only after this). */
+void dcfg_pinpoints_runs_init(struct dcfg_pinpoints *pr);
 void dcfg_pinpoints_runs_free(struct dcfg_pinpoints *pr);
 
 #endif

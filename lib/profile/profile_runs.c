@@ -6,56 +6,12 @@
  * the last eligible entry before them hold none either. Only a copy that
  * holds a boundary is walked line by line, so the time goes with the
  * slices written, not with the run's count (as dcfg-count --bbv does).
+ * Keeping and walking the run is stream/runwalk.h's; what is decided
+ * here are its callbacks.
  */
 #include "profile_internal.h"
 
-#include <stdlib.h>
-
-#include "common/vec.h"
-
-/* An item of a kept run that is itself a run. */
-#define RUN (UINT32_MAX - 1)
-
-/*
- * A line of a kept run (BLOCK a block or DCFG_PINPOINTS_NONE) or a run (BLOCK
- * RUN). A run's S is how far a copy of its period moves the position, and
- * FIRST and LAST where, from the copy's start, its first and last eligible
- * entries start (FIRST > LAST: none); all three saturate, and BIG says S
- * did. BLOCKS: a copy enters some block.
- */
-struct dcfg_pinpoints_item {
-	uint64_t n;          /* a run: its COUNT */
-	uint64_t s;          /* a line: its source's NUM_INSTRS; a run: as above */
-	uint64_t weight;     /* a line: its weight; a run: the weight of its period's own lines */
-	uint64_t first, last;
-	uint32_t block;
-	uint32_t end;        /* a run: the index after the last item of its period */
-	int big, blocks;
-};
-
-static uint64_t
-sat_add(uint64_t a, uint64_t b)
-{
-	uint64_t r;
-
-	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
-}
-
-static uint64_t
-sat_mul(uint64_t a, uint64_t b)
-{
-	uint64_t r;
-
-	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
-}
-
-void
-dcfg_pinpoints_runs_free(struct dcfg_pinpoints *pr)
-{
-	free(pr->items);
-	pr->items = NULL;
-	pr->n_items = pr->cap_items = 0;
-}
+_Static_assert(DCFG_PINPOINTS_NONE == DCFG_RUNWALK_NONE, "a line of no block is the runs' too");
 
 /* One execution of a line: the position moves by SRC, and block B (unless NONE) is entered there. */
 static inline int
@@ -66,54 +22,49 @@ step(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint64_t src, u
 	return b == DCFG_PINPOINTS_NONE ? 0 : dcfg_pinpoints_entry(pr, t, b);
 }
 
+/* One line of a walked copy. */
 static int
-keep(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_item it)
+run_step(void *ctx, const struct dcfg_runwalk_item *it)
 {
-	if (pr->n_items >= RUN || dcfg_reserve((void **)&pr->items, &pr->cap_items,
-	    pr->n_items + 1, sizeof *pr->items) < 0)
-		return dcfg_error_set(pr->err, pr->name, "out of memory");
-	pr->items[pr->n_items++] = it;
-	return 0;
+	struct dcfg_pinpoints *pr = ctx;
+
+	return step(pr, pr->cur, it->s, it->block);
 }
 
-int
-dcfg_pinpoints_line(struct dcfg_pinpoints *pr, uint64_t src, uint32_t b, uint64_t weight)
+/*
+ * The LEFT copies of run R: past 2^64 - 1 at their end, fail now, not
+ * after their slices; with no entries, they only move the position.
+ */
+static int
+run_bare(void *ctx, const struct dcfg_runwalk_item *r, uint64_t left)
 {
-	struct dcfg_pinpoints_item *r;
-	uint64_t at;
+	struct dcfg_pinpoints *pr = ctx;
+	struct dcfg_pinpoints_thread *t = pr->cur;
+	uint64_t w;
 
-	if (pr->depth == 0)
-		return step(pr, pr->cur, src, b);
-	if (src == 0 && b == DCFG_PINPOINTS_NONE)
+	if (r->big || __builtin_mul_overflow(left, r->s, &w) ||
+	    __builtin_add_overflow(t->pos, w, &w))
+		return dcfg_pinpoints_overflow(pr);
+	if (r->blocks)
 		return 0;
-	r = &pr->items[pr->open_runs[pr->depth - 1]];
-	if (__builtin_add_overflow(r->s, src, &at)) {
-		r->big = 1;
-		at = UINT64_MAX;
-	}
-	r->s = at;
-	if (b != DCFG_PINPOINTS_NONE) {
-		r->blocks = 1;
-		if (pr->blocks[b].eligible) {
-			if (r->first > r->last)
-				r->first = at;
-			r->last = at;
-		}
-	}
-	return keep(pr, (struct dcfg_pinpoints_item){ .s = src, .weight = weight, .block = b });
+	if (__builtin_mul_overflow(left, r->s, &w) || __builtin_add_overflow(t->pos, w, &t->pos))
+		return dcfg_pinpoints_overflow(pr);
+	return 1;
 }
 
 /* K whole copies of run RUN's period, none of which holds a boundary. */
 static int
-add_copies(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint32_t run, uint64_t k)
+add_copies(void *ctx, const struct dcfg_runwalk *rw, uint32_t run, uint64_t k)
 {
-	const struct dcfg_pinpoints_item *r = &pr->items[run];
+	struct dcfg_pinpoints *pr = ctx;
+	struct dcfg_pinpoints_thread *t = pr->cur;
+	const struct dcfg_runwalk_item *r = &rw->items[run];
 	uint32_t i;
 	uint64_t x;
 
 	for (i = run + 1; i < r->end; i++) {
-		const struct dcfg_pinpoints_item *it = &pr->items[i];
-		if (it->block == DCFG_PINPOINTS_NONE || it->block == RUN)
+		const struct dcfg_runwalk_item *it = &rw->items[i];
+		if (it->block == DCFG_PINPOINTS_NONE || it->block == DCFG_RUNWALK_RUN)
 			continue;
 		if (__builtin_mul_overflow(k, it->weight / r->weight, &x))
 			return dcfg_pinpoints_overflow(pr);
@@ -131,9 +82,10 @@ add_copies(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint32_t 
  * may hold a boundary, or the thread's first entry).
  */
 static uint64_t
-whole(const struct dcfg_pinpoints *pr, const struct dcfg_pinpoints_thread *t,
-    const struct dcfg_pinpoints_item *r, uint64_t left)
+whole(void *ctx, const struct dcfg_runwalk_item *r, uint64_t left)
 {
+	const struct dcfg_pinpoints *pr = ctx;
+	const struct dcfg_pinpoints_thread *t = pr->cur;
 	uint64_t n = pr->o->slice_size, b, room;
 
 	if (r->big || !t->started)
@@ -149,105 +101,44 @@ whole(const struct dcfg_pinpoints *pr, const struct dcfg_pinpoints_thread *t,
 	return r->s == 0 || room / r->s >= left ? left : room / r->s + 1;
 }
 
-/*
- * The kept run (item 0), on an explicit stack of the runs being walked. A
- * frame whose POS is its RUN is deciding what to add next.
- */
-static int
-add_run(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t)
-{
-	struct frame {
-		uint32_t run, pos;
-		uint64_t left;       /* copies not yet added or walked */
-	} st[DCFG_RUN_DEPTH_MAX];
-	unsigned sp = 0;
+static const struct dcfg_runwalk_ops run_ops = {
+	.bare = run_bare, .whole = whole, .add = add_copies, .step = run_step,
+};
 
-	st[sp++] = (struct frame){ 0, 0, pr->items[0].n };
-	while (sp > 0) {
-		struct frame *f = &st[sp - 1];
-		const struct dcfg_pinpoints_item *r = &pr->items[f->run], *it;
-		if (f->pos == f->run) {
-			uint64_t k, w;
-			if (f->left == 0) {
-				sp--;
-				continue;
-			}
-			/* the copies left end the position there: past 2^64 - 1, fail now, not after its slices */
-			if (r->big || __builtin_mul_overflow(f->left, r->s, &w) ||
-			    __builtin_add_overflow(t->pos, w, &w))
-				return dcfg_pinpoints_overflow(pr);
-			if (!r->blocks) {
-				/* no entries: the copies only move the position */
-				if (__builtin_mul_overflow(f->left, r->s, &w) ||
-				    __builtin_add_overflow(t->pos, w, &t->pos))
-					return dcfg_pinpoints_overflow(pr);
-				sp--;
-				continue;
-			}
-			if ((k = whole(pr, t, r, f->left)) > 0) {
-				if (add_copies(pr, t, f->run, k) < 0)
-					return -1;
-				f->left -= k;
-				continue;
-			}
-			f->left--;
-			f->pos = f->run + 1;
-		} else if (f->pos == r->end) {
-			f->pos = f->run;
-		} else if ((it = &pr->items[f->pos])->block != RUN) {
-			if (step(pr, t, it->s, it->block) < 0)
-				return -1;
-			f->pos++;
-		} else {
-			uint32_t inner = f->pos;
-			if (sp == DCFG_RUN_DEPTH_MAX)   /* the reader allows no deeper runs */
-				return dcfg_error_set(pr->err, pr->name, "runs nested too deep");
-			f->pos = it->end;
-			st[sp++] = (struct frame){ inner, inner, it->n };
-		}
-	}
-	return 0;
+void
+dcfg_pinpoints_runs_init(struct dcfg_pinpoints *pr)
+{
+	dcfg_runwalk_init(&pr->runs, &run_ops, pr, 0);
+}
+
+void
+dcfg_pinpoints_runs_free(struct dcfg_pinpoints *pr)
+{
+	dcfg_runwalk_free(&pr->runs);
+}
+
+/* A code of runwalk.h as the command's error. */
+static int
+runs_error(struct dcfg_pinpoints *pr, int rc)
+{
+	if (rc == DCFG_RUNWALK_ENOMEM)
+		return dcfg_error_set(pr->err, pr->name, "out of memory");
+	if (rc == DCFG_RUNWALK_EDEEP)
+		return dcfg_error_set(pr->err, pr->name, "runs nested too deep");
+	return rc < 0 ? -1 : 0;
+}
+
+int
+dcfg_pinpoints_line(struct dcfg_pinpoints *pr, uint64_t src, uint32_t b, uint64_t weight)
+{
+	if (!dcfg_runwalk_open(&pr->runs))
+		return step(pr, pr->cur, src, b);
+	return runs_error(pr, dcfg_runwalk_line(&pr->runs, src, b, 0, weight,
+	    b != DCFG_PINPOINTS_NONE && pr->blocks[b].eligible));
 }
 
 int
 dcfg_pinpoints_run(struct dcfg_pinpoints *pr, const struct dcfg_stream_record *r)
 {
-	struct dcfg_pinpoints_item *it, *outer;
-	uint64_t w;
-	int rc;
-
-	if (r->kind == DCFG_STREAM_RUN) {
-		if (pr->depth == DCFG_RUN_DEPTH_MAX)
-			return dcfg_error_set(pr->err, pr->name, "runs nested too deep");
-		if (keep(pr, (struct dcfg_pinpoints_item){ .n = r->value, .weight = r->weight * r->value,
-		    .first = UINT64_MAX, .last = 0, .block = RUN }) < 0)
-			return -1;
-		pr->open_runs[pr->depth++] = (uint32_t)(pr->n_items - 1);
-		return 0;
-	}
-	if (r->kind != DCFG_STREAM_RUN_END || pr->depth == 0)
-		return 0;
-	it = &pr->items[pr->open_runs[--pr->depth]];
-	it->end = (uint32_t)pr->n_items;
-	if (pr->depth == 0) {
-		rc = it->n == 0 ? 0 : add_run(pr, pr->cur);
-		pr->n_items = 0;
-		return rc;
-	}
-	/* the inner run's copies, as part of a copy of the outer run */
-	outer = &pr->items[pr->open_runs[pr->depth - 1]];
-	if (it->n > 0 && it->blocks)
-		outer->blocks = 1;
-	if (it->n > 0 && it->first <= it->last) {
-		uint64_t last = sat_add(outer->s, sat_add(sat_mul(it->n - 1, it->s), it->last));
-		if (outer->first > outer->last)
-			outer->first = sat_add(outer->s, it->first);
-		outer->last = last;
-	}
-	if (it->big || __builtin_mul_overflow(it->n, it->s, &w) ||
-	    __builtin_add_overflow(outer->s, w, &outer->s)) {
-		outer->big = 1;
-		outer->s = UINT64_MAX;
-	}
-	return 0;
+	return runs_error(pr, dcfg_runwalk_record(&pr->runs, r));
 }
