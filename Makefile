@@ -160,7 +160,10 @@ fuzz: $(FUZZ_TARGETS:%=build-fuzz/fuzz-%)
 	@FUZZ_RUNS=$(FUZZ_RUNS) sh scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 deps:
-	@sh scripts/deps.sh
+	@sh scripts/deps.sh check
+
+deps-demo:
+	@sh scripts/deps.sh demo
 
 lint-man: deps
 	mandoc -Tlint -Wwarning $(MANPAGES)
@@ -180,7 +183,7 @@ check: deps
 	$(MAKE) BUILD=build-asan SAN=1 test
 	$(MAKE) fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
 
-demo: deps all
+demo: deps-demo all
 	@sh scripts/demo.sh $(BUILD)/bin $(BUILD)/demo
 
 bench: deps all $(BUILD)/t/gen-pair $(BUILD)/t/gen-trace
@@ -221,7 +224,7 @@ uninstall:
 clean:
 	rm -rf build build-asan build-fuzz build-cov
 
-.PHONY: all test-tools deps lint-man test check demo bench install uninstall clean fuzz fuzz-lib coverage
+.PHONY: all test-tools deps deps-demo lint-man test check demo bench install uninstall clean fuzz fuzz-lib coverage
 .SUFFIXES:
 
 # The Python package (python/dcfg, README "Python"): installed where

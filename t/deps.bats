@@ -23,8 +23,8 @@ setup() {
 	chmod +x bin/id
 	run env PATH="$PWD/bin" PYTHON="$PWD/bin/python3" sh "$ROOT/scripts/deps.sh"
 	[ "$status" -eq 1 ]
-	[ "${lines[0]}" = "deps: missing: bats mandoc bzip2 gzip jq valgrind graphviz parallel python3 python3-numpy clang" ]
-	[ "${lines[1]}" = "deps: run: sudo apt-get install -y bats mandoc bzip2 gzip jq valgrind graphviz parallel python3 python3-numpy clang" ]
+	[ "${lines[0]}" = "deps: missing: valgrind graphviz bats mandoc bzip2 gzip jq parallel bsdutils python3 python3-numpy clang" ]
+	[ "${lines[1]}" = "deps: run: sudo apt-get install -y valgrind graphviz bats mandoc bzip2 gzip jq parallel bsdutils python3 python3-numpy clang" ]
 }
 
 @test "a python3 without numpy asks for python3-numpy, which the tests need to run both ways" {
@@ -36,4 +36,44 @@ setup() {
 	[ "$status" -eq 1 ]
 	[ "${lines[0]}" = "deps: missing: python3-numpy" ]
 	[ "${lines[1]}" = "deps: run: sudo apt-get install -y python3-numpy" ]
+}
+
+# make demo asks only for what the demo uses: the build's headers and
+# compiler, and (optionally) dot and callgrind_annotate to show its outputs.
+
+@test "make demo with everything installed checks quietly" {
+	run sh "$ROOT/scripts/deps.sh" demo
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
+}
+
+@test "make demo for a user who is not root, without clang, bats or the viewers: one apt-get line, and the demo runs" {
+	mkdir bin
+	for t in sh pkg-config cc; do ln -s "$(command -v "$t")" bin/; done
+	printf '#!/bin/sh\necho 1000\n' > bin/id
+	chmod +x bin/id
+	run env PATH="$PWD/bin" sh "$ROOT/scripts/deps.sh" demo
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[ "${lines[0]}" = "deps: the demo skips the steps that need: valgrind graphviz" ]
+	[ "${lines[1]}" = "deps: to see them, run: sudo apt-get install -y valgrind graphviz" ]
+}
+
+@test "make demo without yajl's headers: the one apt-get line, and it stops, since nothing builds" {
+	mkdir bin
+	for t in sh cc dot callgrind_annotate; do ln -s "$(command -v "$t")" bin/; done
+	# a pkg-config that knows zlib but not yajl
+	printf '#!/bin/sh\ncase "$*" in *yajl*) exit 1;; esac\nexit 0\n' > bin/pkg-config
+	printf '#!/bin/sh\necho 1000\n' > bin/id
+	chmod +x bin/pkg-config bin/id
+	run env PATH="$PWD/bin" sh "$ROOT/scripts/deps.sh" demo
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "deps: missing: libyajl-dev" ]
+	[ "${lines[1]}" = "deps: run: sudo apt-get install -y libyajl-dev" ]
+}
+
+@test "make demo depends on the demo's check, make check on the full one" {
+	make -s -n -C "$ROOT" demo | grep -q 'scripts/deps.sh demo'
+	! make -s -n -C "$ROOT" demo | grep -q 'scripts/deps.sh check'
+	make -s -n -C "$ROOT" check | grep -q 'scripts/deps.sh check'
 }
