@@ -5,14 +5,31 @@
 # file, drawn when it is done, is certain).
 #
 # A line is drawn as "\r" TEXT "\e[K" and cleared with "\r\e[K"; `cat -v`
-# shows them as ^M TEXT ^[[K and ^M^[[K.
+# shows them as ^M TEXT ^[[K and ^M^[[K. Where TERM is dumb or unset, it is
+# "\r" TEXT and spaces over the rest of the line before, and cleared with
+# "\r", spaces over the whole line, "\r".
+#
+# What a command shows by default needs a terminal on standard error:
+# on_tty runs a command line under script(1)'s pseudo-terminal and keeps
+# what reached the terminal in ./tty.
 
 load test_helper
+
+# A terminal that knows "\e[K", unless a test says otherwise.
+export TERM=xterm
+unset DCFG_PROGRESS
 
 # lines FILE: what was drawn, one line each, without the control bytes;
 # clearings leave no line.
 lines() {
-	tr '\r' '\n' < "$1" | sed 's/\x1b\[K//g' | grep -v '^$' || true
+	tr '\r' '\n' < "$1" | sed 's/\x1b\[K//g; s/ *$//' | grep -v '^$' || true
+}
+
+# on_tty 'COMMAND LINE': runs it under a pseudo-terminal (stdin, stderr:
+# the terminal); what it wrote there goes to ./tty.
+on_tty() {
+	command -v script > /dev/null || skip "script(1) (util-linux) is not installed"
+	script -qec "$1" /dev/null < /dev/null > tty
 }
 
 # ends_clear FILE: the last bytes are the clearing "\r\e[K".
@@ -116,6 +133,80 @@ ends_clear() {
 	progress-meter at 0 bytes 100 at 1 bytes 2048 end | cat -v > out
 	printf '%s' '^Mmeter: 2.0 KiB, 2.0 KiB/s^[[K^Mmeter: 2.0 KiB, 2.0 KiB/s^[[K^M^[[K' > expected
 	diff -u expected out
+}
+
+@test "a narrow terminal: the name is shortened first, then fields go, the ETA last" {
+	truncate -s 10485760 abcdefghijklmnopqrstuvwxyz.bin    # 10 MiB, a name of 30
+	# 2 MiB in 0.5 s, as above: 20%, 4.0 MiB/s, 600.0k edges/s, 8/4 = 2 s left.
+	# The whole line is 7 ("meter: ") + 32 (name, ": ") + 3 (20%) + 9
+	# (", 2.0 MiB") + 11 (", 4.0 MiB/s") + 16 (", 600.0k edges/s") + 13
+	# (", ETA 0:00:02") = 91 columns; a width W leaves W - 1 to draw in.
+	# 91 fits 92; in 90 the name loses 1: "..." and its last 26; in 79,
+	# 12: "..." and its last 15; in 59 (32 over) it stops at 8, "...z.bin",
+	# 69, and the count rate goes: 53; in 44 the byte rate: 42; in 34 the
+	# bytes: 33; in 29 the name: 23; in 19 the share: 18 ("meter: ETA
+	# 0:00:02"); in 11 the program's name: 11; in 7 the ETA itself is cut.
+	for w in 92 91 80 60 45 35 30 20 12 8; do
+		progress-meter width $w file abcdefghijklmnopqrstuvwxyz.bin edges \
+		    at 0.5 update 2097152 300000 | cat -v
+		echo
+	done > out
+	cat > expected <<-'EOF'
+	^Mmeter: abcdefghijklmnopqrstuvwxyz.bin: 20%, 2.0 MiB, 4.0 MiB/s, 600.0k edges/s, ETA 0:00:02^[[K
+	^Mmeter: ...efghijklmnopqrstuvwxyz.bin: 20%, 2.0 MiB, 4.0 MiB/s, 600.0k edges/s, ETA 0:00:02^[[K
+	^Mmeter: ...pqrstuvwxyz.bin: 20%, 2.0 MiB, 4.0 MiB/s, 600.0k edges/s, ETA 0:00:02^[[K
+	^Mmeter: ...z.bin: 20%, 2.0 MiB, 4.0 MiB/s, ETA 0:00:02^[[K
+	^Mmeter: ...z.bin: 20%, 2.0 MiB, ETA 0:00:02^[[K
+	^Mmeter: ...z.bin: 20%, ETA 0:00:02^[[K
+	^Mmeter: 20%, ETA 0:00:02^[[K
+	^Mmeter: ETA 0:00:02^[[K
+	^META 0:00:02^[[K
+	^META 0:0^[[K
+	EOF
+	diff -u expected out
+	# at 80 columns, the width the issue met: the ETA is there
+	progress-meter width 80 file abcdefghijklmnopqrstuvwxyz.bin edges at 0.5 update 2097152 300000 |
+	    grep -q 'ETA 0:00:02'
+}
+
+@test "TERM dumb or unset: no escape sequence; a shorter line is padded over, the clearing is spaces" {
+	truncate -s 10485760 big
+	# the lines of the first test: 64, 62 and 64 columns ("meter: big: " is
+	# 12, "20%" 3, ", 2.0 MiB" 9, ", 4.0 MiB/s" 11, ", 600.0k edges/s"
+	# 16, ", 1.2M edges/s" 14, ", ETA 0:00:02" 13): the second is padded
+	# with 2 spaces, and the clearing covers 64.
+	{
+		printf '\r%s' 'meter: big: 20%, 2.0 MiB, 4.0 MiB/s, 600.0k edges/s, ETA 0:00:02' \
+		    'meter: big: 70%, 7.0 MiB, 3.5 MiB/s, 1.2M edges/s, ETA 0:00:01  ' \
+		    'meter: big: 70%, 7.0 MiB, 1.4 MiB/s, 480.0k edges/s, ETA 0:00:02'
+		printf '\r%64s\r' ''
+	} > expected
+	for term in dumb ''; do
+		TERM=$term progress-meter file big edges at 0.5 update 2097152 300000 \
+		    at 2 update 7340032 2400000 at 5 done end > out
+		cmp expected out
+	done
+	env -u TERM progress-meter file big edges at 0.5 update 2097152 300000 \
+	    at 2 update 7340032 2400000 at 5 done end > out
+	cmp expected out
+	! grep -q $'\e' out
+}
+
+@test "passes: the ETA is the whole job's, falling steadily on a steady clock" {
+	printf '%1000s' '' > f
+	# three passes over 1000 B at 250 B/s, 1 s apart: at t seconds 250 t
+	# of the job's 3000 B are read, so 3000/250 - t = 12 - t s are left,
+	# across the passes (each pass is done, and drawn again, at 4 and 8 s).
+	progress-meter at 0 file f lines pass 1 3 at 1 update 250 1 at 2 update 500 2 \
+	    at 3 update 750 3 at 4 update 1000 4 file f lines pass 2 3 at 5 update 250 1 \
+	    at 6 update 500 2 at 7 update 750 3 at 8 update 1000 4 file f lines pass 3 3 \
+	    at 9 update 250 1 at 10 update 500 2 at 11 update 750 3 at 12 update 1000 4 \
+	    end > out
+	lines out | sed 's/.*ETA 0:00:0\{0,1\}//' | tr '\n' ' ' > etas
+	[ "$(cat etas)" = "11 10 9 8 8 7 6 5 4 4 3 2 1 0 0 " ]
+	# the share and the rates stay the pass's: pass 2 at 5 s (begun at 4)
+	# is 25%, 250 B and 1 line in 1 s
+	lines out | grep -qx 'meter: f (pass 2 of 3): 25%, 250 B, 250 B/s, 1 lines/s, ETA 0:00:07'
 }
 
 # ---------------------------------------------------------------------------
