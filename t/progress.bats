@@ -300,9 +300,11 @@ ends_clear() {
 	dcfg-encode t.edges > plain
 	cmp out plain
 	ends_clear err
-	for p in 1 2 3; do
-		lines err | grep -q "^dcfg-encode: t.edges (pass $p of 3): 100%, $size B, .* lines/s, ETA 0:00:00\$"
+	# the ETA is the job's: nothing is left only at the end of pass 3
+	for p in 1 2; do
+		lines err | grep -q "^dcfg-encode: t.edges (pass $p of 3): 100%, $size B, .* lines/s, ETA [0-9:]*\$"
 	done
+	lines err | grep -q "^dcfg-encode: t.edges (pass 3 of 3): 100%, $size B, .* lines/s, ETA 0:00:00\$"
 	cat t.edges | dcfg-encode --progress > out 2> err
 	cmp out plain
 	lines err | tail -n 1 | grep -q "^dcfg-encode: <stdin> (pass 3 of 3): 100%, $size B, "
@@ -329,4 +331,106 @@ ends_clear() {
 	grep -q $'\r\e\\[Kdcfg-edges: bad.stream:2:1: process 1 is not in the DCFG$' err
 	[ "$(tail -c 1 err)" = "" ]
 	lines err | grep -q '^dcfg-edges: bad\.stream: 100%, 28 B, '
+}
+
+# ---------------------------------------------------------------------------
+# Which stage draws: on a terminal, by default, only one reading a file
+
+# pipeline: the three stages of the issue on t/data/sample, stdout to ./out
+pipeline='dcfg-expand prog.trace.json.bz2 | dcfg-edges --dcfg prog.dcfg.json.gz | dcfg-blocks --dcfg prog.dcfg.json.gz > out'
+
+# drawers FILE: the programs that drew on it, one a line, sorted
+drawers() {
+	lines "$1" | cut -d: -f1 | sort -u
+}
+
+@test "a three-stage pipeline on a terminal shows one meter: the stage that reads the file" {
+	cp "$DATA/sample/prog.dcfg.json.gz" "$DATA/sample/prog.trace.json.bz2" .
+	on_tty "$pipeline"
+	eval "${pipeline/> out/> plain}" 2> plain.err
+	cmp out plain
+	[ ! -s plain.err ]
+	# dcfg-edges and dcfg-blocks read a pipe: they draw nothing, not even
+	# while they load the DCFG, a file
+	[ "$(drawers tty)" = dcfg-expand ]
+	lines tty | tail -n 1 | grep -q '^dcfg-expand: prog\.trace\.json\.bz2: 100%, '
+	ends_clear tty
+}
+
+@test "DCFG_PROGRESS=0 silences every stage; DCFG_PROGRESS=1 makes every stage draw" {
+	cp "$DATA/sample/prog.dcfg.json.gz" "$DATA/sample/prog.trace.json.bz2" .
+	on_tty "DCFG_PROGRESS=0; export DCFG_PROGRESS; $pipeline"
+	[ ! -s tty ]
+	on_tty "DCFG_PROGRESS=1; export DCFG_PROGRESS; $pipeline"
+	[ "$(drawers tty)" = "dcfg-blocks
+dcfg-edges
+dcfg-expand" ]
+	# a piped stage with DCFG_PROGRESS=1 draws as with --progress: no share
+	lines tty | grep -q '^dcfg-edges: <stdin>: [0-9.]* [KMG]\{0,1\}i\{0,1\}B, '
+}
+
+@test "an option wins over DCFG_PROGRESS; 1 acts as --progress; other values are as unset" {
+	f="$DATA/trace-multi.json"
+	DCFG_PROGRESS=0 dcfg-expand --progress "$f" > /dev/null 2> err
+	lines err | tail -n 1 | grep -q '^dcfg-expand: trace-multi\.json: 100%, '
+	DCFG_PROGRESS=1 dcfg-expand --quiet "$f" > /dev/null 2> err
+	[ ! -s err ]
+	# stderr a file, no option: 1 draws as --progress does
+	DCFG_PROGRESS=1 dcfg-expand "$f" > /dev/null 2> err
+	lines err | tail -n 1 | grep -q '^dcfg-expand: trace-multi\.json: 100%, '
+	for v in yes '' 2 on; do
+		DCFG_PROGRESS=$v dcfg-expand "$f" > /dev/null 2> err
+		[ ! -s err ]
+	done
+	# the same for a command with options of its own, on a terminal
+	on_tty "DCFG_PROGRESS=0 dcfg-info $f > out"
+	[ ! -s tty ]
+	on_tty "DCFG_PROGRESS=0 dcfg-info --progress $f > out"
+	[ "$(drawers tty)" = dcfg-info ]
+}
+
+@test "by default on a terminal: standard input from a file draws, from a pipe or the terminal not" {
+	f="$DATA/trace-multi.json"
+	on_tty "dcfg-expand < $f > out"
+	lines tty | tail -n 1 | grep -q '^dcfg-expand: <stdin>: 100%, 1\.5 KiB, '
+	on_tty "cat $f | dcfg-expand > out"
+	[ ! -s tty ]
+	on_tty "dcfg-info $f > out"
+	[ "$(drawers tty)" = dcfg-info ]
+	on_tty "cat $f | dcfg-info > out"
+	[ ! -s tty ]
+	# dcfg-encode reads its standard input three times (from a spool): a pipe still draws nothing
+	dcfg-expand "$f" > t.edges
+	on_tty "cat t.edges | dcfg-encode > out"
+	[ ! -s tty ]
+	on_tty "dcfg-encode t.edges > out"
+	lines tty | grep -q '^dcfg-encode: t\.edges (pass 3 of 3): 100%, '
+}
+
+@test "the main input of dcfg-convert and dcfg-check is the trace; of dcfg-count --from-dcfg, the DCFG" {
+	cp "$DATA/sample/prog.dcfg.json.gz" "$DATA/sample/prog.trace.json.bz2" .
+	on_tty "cat prog.trace.json.bz2 | dcfg-convert --to callgrind --dcfg prog.dcfg.json.gz --trace - > out"
+	[ ! -s tty ]
+	on_tty "dcfg-convert --to callgrind --dcfg prog.dcfg.json.gz --trace prog.trace.json.bz2 > out"
+	[ "$(lines tty | cut -d: -f1-2 | uniq)" = "dcfg-convert: prog.dcfg.json.gz
+dcfg-convert: prog.trace.json.bz2" ]
+	on_tty "cat prog.trace.json.bz2 | dcfg-check prog.dcfg.json.gz - > out"
+	[ ! -s tty ]
+	on_tty "dcfg-check prog.dcfg.json.gz prog.trace.json.bz2 > out"
+	[ "$(drawers tty)" = dcfg-check ]
+	# no stream is read: standard input (the terminal) is not the main input
+	on_tty "dcfg-count --from-dcfg --dcfg prog.dcfg.json.gz > out"
+	lines tty | tail -n 1 | grep -q '^dcfg-count: prog\.dcfg\.json\.gz: 100%, '
+}
+
+@test "TERM=dumb: the pipeline's meter has no escape byte" {
+	cp "$DATA/sample/prog.dcfg.json.gz" "$DATA/sample/prog.trace.json.bz2" .
+	on_tty "TERM=dumb; export TERM; $pipeline"
+	[ "$(drawers tty)" = dcfg-expand ]
+	! grep -q $'\e' tty
+	# cleared with spaces: the last bytes are a space and a carriage return
+	[ "$(tail -c 2 tty | od -An -tx1 | tr -d ' \n')" = 200d ]
+	on_tty "unset TERM; $pipeline"
+	[ "$(drawers tty)" = dcfg-expand ]
+	! grep -q $'\e' tty
 }
