@@ -434,3 +434,20 @@ dcfg-convert: prog.trace.json.bz2" ]
 	[ "$(drawers tty)" = dcfg-expand ]
 	! grep -q $'\e' tty
 }
+
+@test "every command that shows progress documents DCFG_PROGRESS and TERM in its man page" {
+	command -v mandoc > /dev/null || skip "mandoc is not installed"
+	n=0
+	for cmd in "$BATS_TEST_DIRNAME"/../cmd/dcfg-*.c; do
+		cmd=$(basename "$cmd" .c)
+		"$cmd" --help | grep -q -- '--progress' || continue
+		man="$BATS_TEST_DIRNAME/../man/man1/$cmd.1"
+		mandoc -Tlint -Wwarning "$man"
+		mandoc -Tascii "$man" | col -bx | sed -n '/^ENVIRONMENT/,/^[A-Z]/p' > env
+		grep -q '^ *DCFG_PROGRESS$' env || { echo "$cmd: no DCFG_PROGRESS"; false; }
+		grep -q '^ *TERM ' env || { echo "$cmd: no TERM"; false; }
+		n=$((n + 1))
+	done
+	# all but dcfg-regions
+	[ "$n" -eq 9 ]
+}
