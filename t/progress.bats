@@ -451,3 +451,28 @@ dcfg-convert: prog.trace.json.bz2" ]
 	# all but dcfg-regions
 	[ "$n" -eq 9 ]
 }
+
+# ---------------------------------------------------------------------------
+# The real DCFG (../shared/real, see t/real.bats), skipped when it is absent
+
+REAL="$BATS_TEST_DIRNAME/../../shared/real/omp-dijkstra-8threads.dcfg.json"
+
+@test "real: only the stage that reads the real DCFG draws; --list reads no stream, so its DCFG is the main input" {
+	[ -f "$REAL" ] || skip "the real DCFG ../shared/real/omp-dijkstra-8threads.dcfg.json is absent (it is not part of the checkout)"
+	# the size as the meter prints it: 461707 B is 450.9 KiB
+	kib=$(awk -v n="$(wc -c < "$REAL")" 'BEGIN { printf "%.1f KiB", n / 1024 }')
+	on_tty "dcfg-edges --dcfg '$REAL' --list | cat > out"
+	[ "$(drawers tty)" = dcfg-edges ]
+	lines tty | tail -n 1 | grep -q "^dcfg-edges: omp-dijkstra-8threads\.dcfg\.json: 100%, $kib, "
+	on_tty "dcfg-blocks --dcfg '$REAL' --list > out"
+	lines tty | tail -n 1 | grep -q "^dcfg-blocks: omp-dijkstra-8threads\.dcfg\.json: 100%, $kib, "
+	on_tty "cat '$REAL' | dcfg-info > out"
+	[ ! -s tty ]
+	on_tty "dcfg-info '$REAL' | cat > out"
+	[ "$(drawers tty)" = dcfg-info ]
+	on_tty "DCFG_PROGRESS=0 dcfg-info '$REAL' > out"
+	[ ! -s tty ]
+	on_tty "TERM=dumb dcfg-info '$REAL' > out"
+	[ "$(drawers tty)" = dcfg-info ]
+	! grep -q $'\e' tty
+}
