@@ -70,6 +70,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s: the DCFG and the trace cannot both be standard input\n", prog);
 		return DCFG_EXIT_USAGE;
 	}
+	/* the main input: the trace, when there is one */
+	mode = dcfg_progress_mode_for(mode, argv[argc - 1]);
 	if (dcfg_cli_check_output(prog, out_path, (const char *const *)argv + optind,
 	    (size_t)(argc - optind)) < 0 ||
 	    dcfg_cli_setup(&io, prog, argv[optind], DCFG_KEEP_ALL, out_path, mode) < 0)

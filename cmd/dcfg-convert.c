@@ -217,6 +217,8 @@ convert(int argc, char **argv, struct chosen *ch_list)
 	if (o.trace_path && strcmp(a.dcfg_path, "-") == 0 && strcmp(o.trace_path, "-") == 0)
 		return usage("only one input can be standard input%s", "");
 	o.dcfg_path = a.dcfg_path;
+	/* the main input: the trace, when there is one */
+	a.mode = dcfg_progress_mode_for(a.mode, o.trace_path ? o.trace_path : a.dcfg_path);
 	o.routines = ch_list->routines;
 	o.nodes = ch_list->nodes;
 

@@ -160,6 +160,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s: --from-dcfg reads no stream (and makes no vectors)\n", prog);
 		return DCFG_EXIT_USAGE;
 	}
+	if (from_dcfg)   /* the DCFG is the main input */
+		a.mode = dcfg_progress_mode_for(a.option, a.dcfg_path);
 	if (dcfg_cli_check_output(prog, a.out_path, (const char *[]){ a.dcfg_path,
 	    from_dcfg ? NULL : a.stream }, 2) < 0)
 		return DCFG_EXIT_USAGE;

@@ -54,6 +54,8 @@ main(int argc, char **argv)
 	}
 	if (dcfg_stage_finish_args(argc, argv, prog, help, &a, 1) < 0)
 		return DCFG_EXIT_USAGE;
+	if (list)   /* no stream is read: the DCFG is the main input */
+		a.mode = dcfg_progress_mode_for(a.option, a.dcfg_path);
 	if (dcfg_cli_check_output(prog, a.out_path, (const char *[]){ a.dcfg_path, a.stream }, 2) < 0)
 		return DCFG_EXIT_USAGE;
 	if (dcfg_cli_setup(&io, prog, a.dcfg_path, DCFG_KEEP_EDGES | DCFG_KEEP_EDGE_COUNTS,

@@ -146,7 +146,7 @@ main(int argc, char **argv)
 	}
 	file = optind < argc ? argv[optind] : "-";
 
-	dcfg_progress_init(&pg, prog, mode);
+	dcfg_progress_init(&pg, prog, dcfg_progress_mode_for(mode, file));
 	/* A trace is summarised in a pass of its own: which one is known first. */
 	if (dcfg_kind_probe(file, &kind, &replay, &err) < 0) {
 		dcfg_progress_end(&pg);

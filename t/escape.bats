@@ -260,7 +260,7 @@ KINDS="edge block routine loop image type thread line file"
 	name=$'a\e[2J\x9bb'
 	printf '%1000s' '' > "$name"
 	# as t/progress.bats draws "small": done at once, 0%, 0 B
-	progress-meter file "$name" - at 0 done | cat -v > out
+	TERM=xterm progress-meter file "$name" - at 0 done | cat -v > out
 	printf '%s' '^Mmeter: a\x1b[2J\x9bb: 0%, 0 B^[[K^M^[[K' > expected
 	diff -u expected out
 	cp h.trace.json "$name"

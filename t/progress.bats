@@ -5,14 +5,31 @@
 # file, drawn when it is done, is certain).
 #
 # A line is drawn as "\r" TEXT "\e[K" and cleared with "\r\e[K"; `cat -v`
-# shows them as ^M TEXT ^[[K and ^M^[[K.
+# shows them as ^M TEXT ^[[K and ^M^[[K. Where TERM is dumb or unset, it is
+# "\r" TEXT and spaces over the rest of the line before, and cleared with
+# "\r", spaces over the whole line, "\r".
+#
+# What a command shows by default needs a terminal on standard error:
+# on_tty runs a command line under script(1)'s pseudo-terminal and keeps
+# what reached the terminal in ./tty.
 
 load test_helper
+
+# A terminal that knows "\e[K", unless a test says otherwise.
+export TERM=xterm
+unset DCFG_PROGRESS
 
 # lines FILE: what was drawn, one line each, without the control bytes;
 # clearings leave no line.
 lines() {
-	tr '\r' '\n' < "$1" | sed 's/\x1b\[K//g' | grep -v '^$' || true
+	tr '\r' '\n' < "$1" | sed 's/\x1b\[K//g; s/ *$//' | grep -v '^$' || true
+}
+
+# on_tty 'COMMAND LINE': runs it under a pseudo-terminal (stdin, stderr:
+# the terminal); what it wrote there goes to ./tty.
+on_tty() {
+	command -v script > /dev/null || skip "script(1) (util-linux) is not installed"
+	script -qec "$1" /dev/null < /dev/null > tty
 }
 
 # ends_clear FILE: the last bytes are the clearing "\r\e[K".
@@ -78,10 +95,12 @@ ends_clear() {
 
 @test "hours in the ETA, GiB, passes, a long name shortened, a second file replaces the first" {
 	truncate -s 10485760 big
-	# pass 2 of 3; 1024 B in 1 s: (10485760 - 1024) / 1024 = 10239 s left
-	# = 2 h 50 min 39 s (7200 + 3000 + 39). 1024/10485760 is 0.0098%: 0%.
+	# pass 2 of 3, the first seen (the job began with it); 1024 B in 1 s:
+	# this pass's 10485760 - 1024 B and pass 3's 10485760 B are left, at
+	# 1024 B/s: 10239 + 10240 = 20479 s = 5 h 41 min 19 s (18000 + 2460
+	# + 19). 1024/10485760 is 0.0098% of the pass: 0%.
 	progress-meter file big - pass 2 3 at 1 update 1024 0 | cat -v > out
-	printf '%s' '^Mmeter: big (pass 2 of 3): 0%, 1.0 KiB, 1.0 KiB/s, ETA 2:50:39^[[K' > expected
+	printf '%s' '^Mmeter: big (pass 2 of 3): 0%, 1.0 KiB, 1.0 KiB/s, ETA 5:41:19^[[K' > expected
 	diff -u expected out
 	# 5 GiB in 2 s from a pipe: 2.5 GiB/s
 	printf 'x' | progress-meter file - - at 2 update 5368709120 0 | cat -v > out
@@ -101,8 +120,11 @@ ends_clear() {
 
 @test "a line never reaches the terminal's last column, so it cannot wrap" {
 	printf 'x' | progress-meter width 20 file - - at 1 update 100 0 | cat -v > out
-	# "meter: <stdin>: 100 B, 100 B/s" cut to 19 characters
-	printf '%s' '^Mmeter: <stdin>: 100^[[K' > expected
+	# "meter: <stdin>: 100 B, 100 B/s" (30 columns) in 19: "<stdin>" is
+	# too short to shorten; there is no count rate; without the byte rate
+	# it is 21; the bytes stay, as the last field left; without the name,
+	# "meter: 100 B" is 12.
+	printf '%s' '^Mmeter: 100 B^[[K' > expected
 	diff -u expected out
 }
 
@@ -111,6 +133,80 @@ ends_clear() {
 	progress-meter at 0 bytes 100 at 1 bytes 2048 end | cat -v > out
 	printf '%s' '^Mmeter: 2.0 KiB, 2.0 KiB/s^[[K^Mmeter: 2.0 KiB, 2.0 KiB/s^[[K^M^[[K' > expected
 	diff -u expected out
+}
+
+@test "a narrow terminal: the name is shortened first, then fields go, the ETA last" {
+	truncate -s 10485760 abcdefghijklmnopqrstuvwxyz.bin    # 10 MiB, a name of 30
+	# 2 MiB in 0.5 s, as above: 20%, 4.0 MiB/s, 600.0k edges/s, 8/4 = 2 s left.
+	# The whole line is 7 ("meter: ") + 32 (name, ": ") + 3 (20%) + 9
+	# (", 2.0 MiB") + 11 (", 4.0 MiB/s") + 16 (", 600.0k edges/s") + 13
+	# (", ETA 0:00:02") = 91 columns; a width W leaves W - 1 to draw in.
+	# 91 fits 92; in 90 the name loses 1: "..." and its last 26; in 79,
+	# 12: "..." and its last 15; in 59 (32 over) it stops at 8, "...z.bin",
+	# 69, and the count rate goes: 53; in 44 the byte rate: 42; in 34 the
+	# bytes: 33; in 29 the name: 23; in 19 the share: 18 ("meter: ETA
+	# 0:00:02"); in 11 the program's name: 11; in 7 the ETA itself is cut.
+	for w in 92 91 80 60 45 35 30 20 12 8; do
+		progress-meter width $w file abcdefghijklmnopqrstuvwxyz.bin edges \
+		    at 0.5 update 2097152 300000 | cat -v
+		echo
+	done > out
+	cat > expected <<-'EOF'
+	^Mmeter: abcdefghijklmnopqrstuvwxyz.bin: 20%, 2.0 MiB, 4.0 MiB/s, 600.0k edges/s, ETA 0:00:02^[[K
+	^Mmeter: ...efghijklmnopqrstuvwxyz.bin: 20%, 2.0 MiB, 4.0 MiB/s, 600.0k edges/s, ETA 0:00:02^[[K
+	^Mmeter: ...pqrstuvwxyz.bin: 20%, 2.0 MiB, 4.0 MiB/s, 600.0k edges/s, ETA 0:00:02^[[K
+	^Mmeter: ...z.bin: 20%, 2.0 MiB, 4.0 MiB/s, ETA 0:00:02^[[K
+	^Mmeter: ...z.bin: 20%, 2.0 MiB, ETA 0:00:02^[[K
+	^Mmeter: ...z.bin: 20%, ETA 0:00:02^[[K
+	^Mmeter: 20%, ETA 0:00:02^[[K
+	^Mmeter: ETA 0:00:02^[[K
+	^META 0:00:02^[[K
+	^META 0:0^[[K
+	EOF
+	diff -u expected out
+	# at 80 columns, the width the issue met: the ETA is there
+	progress-meter width 80 file abcdefghijklmnopqrstuvwxyz.bin edges at 0.5 update 2097152 300000 |
+	    grep -q 'ETA 0:00:02'
+}
+
+@test "TERM dumb or unset: no escape sequence; a shorter line is padded over, the clearing is spaces" {
+	truncate -s 10485760 big
+	# the lines of the first test: 64, 62 and 64 columns ("meter: big: " is
+	# 12, "20%" 3, ", 2.0 MiB" 9, ", 4.0 MiB/s" 11, ", 600.0k edges/s"
+	# 16, ", 1.2M edges/s" 14, ", ETA 0:00:02" 13): the second is padded
+	# with 2 spaces, and the clearing covers 64.
+	{
+		printf '\r%s' 'meter: big: 20%, 2.0 MiB, 4.0 MiB/s, 600.0k edges/s, ETA 0:00:02' \
+		    'meter: big: 70%, 7.0 MiB, 3.5 MiB/s, 1.2M edges/s, ETA 0:00:01  ' \
+		    'meter: big: 70%, 7.0 MiB, 1.4 MiB/s, 480.0k edges/s, ETA 0:00:02'
+		printf '\r%64s\r' ''
+	} > expected
+	for term in dumb ''; do
+		TERM=$term progress-meter file big edges at 0.5 update 2097152 300000 \
+		    at 2 update 7340032 2400000 at 5 done end > out
+		cmp expected out
+	done
+	env -u TERM progress-meter file big edges at 0.5 update 2097152 300000 \
+	    at 2 update 7340032 2400000 at 5 done end > out
+	cmp expected out
+	! grep -q $'\e' out
+}
+
+@test "passes: the ETA is the whole job's, falling steadily on a steady clock" {
+	printf '%1000s' '' > f
+	# three passes over 1000 B at 250 B/s, 1 s apart: at t seconds 250 t
+	# of the job's 3000 B are read, so 3000/250 - t = 12 - t s are left,
+	# across the passes (each pass is done, and drawn again, at 4 and 8 s).
+	progress-meter at 0 file f lines pass 1 3 at 1 update 250 1 at 2 update 500 2 \
+	    at 3 update 750 3 at 4 update 1000 4 file f lines pass 2 3 at 5 update 250 1 \
+	    at 6 update 500 2 at 7 update 750 3 at 8 update 1000 4 file f lines pass 3 3 \
+	    at 9 update 250 1 at 10 update 500 2 at 11 update 750 3 at 12 update 1000 4 \
+	    end > out
+	lines out | sed 's/.*ETA 0:00:0\{0,1\}//' | tr '\n' ' ' > etas
+	[ "$(cat etas)" = "11 10 9 8 8 7 6 5 4 4 3 2 1 0 0 " ]
+	# the share and the rates stay the pass's: pass 2 at 5 s (begun at 4)
+	# is 25%, 250 B and 1 line in 1 s
+	lines out | grep -qx 'meter: f (pass 2 of 3): 25%, 250 B, 250 B/s, 1 lines/s, ETA 0:00:07'
 }
 
 # ---------------------------------------------------------------------------
@@ -204,9 +300,11 @@ ends_clear() {
 	dcfg-encode t.edges > plain
 	cmp out plain
 	ends_clear err
-	for p in 1 2 3; do
-		lines err | grep -q "^dcfg-encode: t.edges (pass $p of 3): 100%, $size B, .* lines/s, ETA 0:00:00\$"
+	# the ETA is the job's: nothing is left only at the end of pass 3
+	for p in 1 2; do
+		lines err | grep -q "^dcfg-encode: t.edges (pass $p of 3): 100%, $size B, .* lines/s, ETA [0-9:]*\$"
 	done
+	lines err | grep -q "^dcfg-encode: t.edges (pass 3 of 3): 100%, $size B, .* lines/s, ETA 0:00:00\$"
 	cat t.edges | dcfg-encode --progress > out 2> err
 	cmp out plain
 	lines err | tail -n 1 | grep -q "^dcfg-encode: <stdin> (pass 3 of 3): 100%, $size B, "
@@ -233,4 +331,148 @@ ends_clear() {
 	grep -q $'\r\e\\[Kdcfg-edges: bad.stream:2:1: process 1 is not in the DCFG$' err
 	[ "$(tail -c 1 err)" = "" ]
 	lines err | grep -q '^dcfg-edges: bad\.stream: 100%, 28 B, '
+}
+
+# ---------------------------------------------------------------------------
+# Which stage draws: on a terminal, by default, only one reading a file
+
+# pipeline: the three stages of the issue on t/data/sample, stdout to ./out
+pipeline='dcfg-expand prog.trace.json.bz2 | dcfg-edges --dcfg prog.dcfg.json.gz | dcfg-blocks --dcfg prog.dcfg.json.gz > out'
+
+# drawers FILE: the programs that drew on it, one a line, sorted
+drawers() {
+	lines "$1" | cut -d: -f1 | sort -u
+}
+
+@test "a three-stage pipeline on a terminal shows one meter: the stage that reads the file" {
+	cp "$DATA/sample/prog.dcfg.json.gz" "$DATA/sample/prog.trace.json.bz2" .
+	on_tty "$pipeline"
+	eval "${pipeline/> out/> plain}" 2> plain.err
+	cmp out plain
+	[ ! -s plain.err ]
+	# dcfg-edges and dcfg-blocks read a pipe: they draw nothing, not even
+	# while they load the DCFG, a file
+	[ "$(drawers tty)" = dcfg-expand ]
+	lines tty | tail -n 1 | grep -q '^dcfg-expand: prog\.trace\.json\.bz2: 100%, '
+	ends_clear tty
+}
+
+@test "DCFG_PROGRESS=0 silences every stage; DCFG_PROGRESS=1 makes every stage draw" {
+	cp "$DATA/sample/prog.dcfg.json.gz" "$DATA/sample/prog.trace.json.bz2" .
+	on_tty "DCFG_PROGRESS=0; export DCFG_PROGRESS; $pipeline"
+	[ ! -s tty ]
+	on_tty "DCFG_PROGRESS=1; export DCFG_PROGRESS; $pipeline"
+	[ "$(drawers tty)" = "dcfg-blocks
+dcfg-edges
+dcfg-expand" ]
+	# a piped stage with DCFG_PROGRESS=1 draws as with --progress: no share
+	lines tty | grep -q '^dcfg-edges: <stdin>: [0-9.]* [KMG]\{0,1\}i\{0,1\}B, '
+}
+
+@test "an option wins over DCFG_PROGRESS; 1 acts as --progress; other values are as unset" {
+	f="$DATA/trace-multi.json"
+	DCFG_PROGRESS=0 dcfg-expand --progress "$f" > /dev/null 2> err
+	lines err | tail -n 1 | grep -q '^dcfg-expand: trace-multi\.json: 100%, '
+	DCFG_PROGRESS=1 dcfg-expand --quiet "$f" > /dev/null 2> err
+	[ ! -s err ]
+	# stderr a file, no option: 1 draws as --progress does
+	DCFG_PROGRESS=1 dcfg-expand "$f" > /dev/null 2> err
+	lines err | tail -n 1 | grep -q '^dcfg-expand: trace-multi\.json: 100%, '
+	for v in yes '' 2 on; do
+		DCFG_PROGRESS=$v dcfg-expand "$f" > /dev/null 2> err
+		[ ! -s err ]
+	done
+	# the same for a command with options of its own, on a terminal
+	on_tty "DCFG_PROGRESS=0 dcfg-info $f > out"
+	[ ! -s tty ]
+	on_tty "DCFG_PROGRESS=0 dcfg-info --progress $f > out"
+	[ "$(drawers tty)" = dcfg-info ]
+}
+
+@test "by default on a terminal: standard input from a file draws, from a pipe or the terminal not" {
+	f="$DATA/trace-multi.json"
+	on_tty "dcfg-expand < $f > out"
+	lines tty | tail -n 1 | grep -q '^dcfg-expand: <stdin>: 100%, 1\.5 KiB, '
+	on_tty "cat $f | dcfg-expand > out"
+	[ ! -s tty ]
+	on_tty "dcfg-info $f > out"
+	[ "$(drawers tty)" = dcfg-info ]
+	on_tty "cat $f | dcfg-info > out"
+	[ ! -s tty ]
+	# dcfg-encode reads its standard input three times (from a spool): a pipe still draws nothing
+	dcfg-expand "$f" > t.edges
+	on_tty "cat t.edges | dcfg-encode > out"
+	[ ! -s tty ]
+	on_tty "dcfg-encode t.edges > out"
+	lines tty | grep -q '^dcfg-encode: t\.edges (pass 3 of 3): 100%, '
+}
+
+@test "the main input of dcfg-convert and dcfg-check is the trace; of dcfg-count --from-dcfg, the DCFG" {
+	cp "$DATA/sample/prog.dcfg.json.gz" "$DATA/sample/prog.trace.json.bz2" .
+	on_tty "cat prog.trace.json.bz2 | dcfg-convert --to callgrind --dcfg prog.dcfg.json.gz --trace - > out"
+	[ ! -s tty ]
+	on_tty "dcfg-convert --to callgrind --dcfg prog.dcfg.json.gz --trace prog.trace.json.bz2 > out"
+	[ "$(lines tty | cut -d: -f1-2 | uniq)" = "dcfg-convert: prog.dcfg.json.gz
+dcfg-convert: prog.trace.json.bz2" ]
+	on_tty "cat prog.trace.json.bz2 | dcfg-check prog.dcfg.json.gz - > out"
+	[ ! -s tty ]
+	on_tty "dcfg-check prog.dcfg.json.gz prog.trace.json.bz2 > out"
+	[ "$(drawers tty)" = dcfg-check ]
+	# no stream is read: standard input (the terminal) is not the main input
+	on_tty "dcfg-count --from-dcfg --dcfg prog.dcfg.json.gz > out"
+	lines tty | tail -n 1 | grep -q '^dcfg-count: prog\.dcfg\.json\.gz: 100%, '
+}
+
+@test "TERM=dumb: the pipeline's meter has no escape byte" {
+	cp "$DATA/sample/prog.dcfg.json.gz" "$DATA/sample/prog.trace.json.bz2" .
+	on_tty "TERM=dumb; export TERM; $pipeline"
+	[ "$(drawers tty)" = dcfg-expand ]
+	! grep -q $'\e' tty
+	# cleared with spaces: the last bytes are a space and a carriage return
+	[ "$(tail -c 2 tty | od -An -tx1 | tr -d ' \n')" = 200d ]
+	on_tty "unset TERM; $pipeline"
+	[ "$(drawers tty)" = dcfg-expand ]
+	! grep -q $'\e' tty
+}
+
+@test "every command that shows progress documents DCFG_PROGRESS and TERM in its man page" {
+	command -v mandoc > /dev/null || skip "mandoc is not installed"
+	n=0
+	for cmd in "$BATS_TEST_DIRNAME"/../cmd/dcfg-*.c; do
+		cmd=$(basename "$cmd" .c)
+		"$cmd" --help | grep -q -- '--progress' || continue
+		man="$BATS_TEST_DIRNAME/../man/man1/$cmd.1"
+		mandoc -Tlint -Wwarning "$man"
+		mandoc -Tascii "$man" | col -bx | sed -n '/^ENVIRONMENT/,/^[A-Z]/p' > env
+		grep -q '^ *DCFG_PROGRESS$' env || { echo "$cmd: no DCFG_PROGRESS"; false; }
+		grep -q '^ *TERM ' env || { echo "$cmd: no TERM"; false; }
+		n=$((n + 1))
+	done
+	# all but dcfg-regions
+	[ "$n" -eq 9 ]
+}
+
+# ---------------------------------------------------------------------------
+# The real DCFG (../shared/real, see t/real.bats), skipped when it is absent
+
+REAL="$BATS_TEST_DIRNAME/../../shared/real/omp-dijkstra-8threads.dcfg.json"
+
+@test "real: only the stage that reads the real DCFG draws; --list reads no stream, so its DCFG is the main input" {
+	[ -f "$REAL" ] || skip "the real DCFG ../shared/real/omp-dijkstra-8threads.dcfg.json is absent (it is not part of the checkout)"
+	# the size as the meter prints it: 461707 B is 450.9 KiB
+	kib=$(awk -v n="$(wc -c < "$REAL")" 'BEGIN { printf "%.1f KiB", n / 1024 }')
+	on_tty "dcfg-edges --dcfg '$REAL' --list | cat > out"
+	[ "$(drawers tty)" = dcfg-edges ]
+	lines tty | tail -n 1 | grep -q "^dcfg-edges: omp-dijkstra-8threads\.dcfg\.json: 100%, $kib, "
+	on_tty "dcfg-blocks --dcfg '$REAL' --list > out"
+	lines tty | tail -n 1 | grep -q "^dcfg-blocks: omp-dijkstra-8threads\.dcfg\.json: 100%, $kib, "
+	on_tty "cat '$REAL' | dcfg-info > out"
+	[ ! -s tty ]
+	on_tty "dcfg-info '$REAL' | cat > out"
+	[ "$(drawers tty)" = dcfg-info ]
+	on_tty "DCFG_PROGRESS=0 dcfg-info '$REAL' > out"
+	[ ! -s tty ]
+	on_tty "TERM=dumb dcfg-info '$REAL' > out"
+	[ "$(drawers tty)" = dcfg-info ]
+	! grep -q $'\e' tty
 }

@@ -6,6 +6,8 @@
 # them.  The fixtures in t/data were written by hand from the DCFG spec.
 
 DATA="$BATS_TEST_DIRNAME/data"
+# DCFG_PROGRESS=1 would put a progress meter on every command's stderr.
+unset DCFG_PROGRESS
 
 setup() {
 	cd "$BATS_TEST_TMPDIR" || return 1

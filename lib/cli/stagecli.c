@@ -51,6 +51,9 @@ dcfg_stage_finish_args(int argc, char **argv, const char *prog, const char *help
 		fprintf(stderr, "%s: --dcfg FILE is needed\n%s", prog, help);
 		return -1;
 	}
+	/* the stream is the main input: a stage reading a pipe leaves the meter to the one reading a file */
+	a->option = a->mode;
+	a->mode = dcfg_progress_mode_for(a->option, a->stream);
 	return 0;
 }
 

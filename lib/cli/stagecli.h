@@ -13,6 +13,7 @@
 struct dcfg_stage_args {
 	const char *dcfg_path, *out_path, *stream;
 	enum dcfg_progress_mode mode;
+	enum dcfg_progress_mode option;   /* what --progress or --quiet asked, before the stream is seen */
 	int stop;     /* --help, --version or a usage error: the command ends ... */
 	int status;   /* ... with this exit status */
 };
@@ -25,7 +26,11 @@ struct dcfg_stage_args {
  */
 int dcfg_stage_option(int c, const char *prog, const char *help,
     struct dcfg_stage_args *a);
-/* After getopt: the STREAM argument, and checks. -1 after a message. */
+/*
+ * After getopt: the STREAM argument, and checks. -1 after a message.
+ * A->mode becomes the mode the stream, the main input, and DCFG_PROGRESS
+ * give (dcfg_progress_mode_for).
+ */
 int dcfg_stage_finish_args(int argc, char **argv, const char *prog, const char *help,
     struct dcfg_stage_args *a, int need_dcfg);
 /* -1 with a message when the DCFG lacks EDGES (need_edges) or BASIC_BLOCKS (need_blocks). */

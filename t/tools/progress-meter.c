@@ -14,6 +14,9 @@
  *     bytes BYTES         the same through the callback (units unchanged)
  *     done                the file is done
  *     end                 the work is done
+ *
+ * The meter is forced on (as --progress); TERM is read as the commands
+ * read it: dumb, empty or unset draws without escape sequences.
  */
 #include <stdio.h>
 #include <stdlib.h>
