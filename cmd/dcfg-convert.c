@@ -71,6 +71,9 @@ usage(const char *fmt, const char *arg)
 static const char *
 unused_option(unsigned uses, const struct dcfg_convert_options *o, int cpuspeed, int min_count)
 {
+	/* a routine's blocks count the same with or without the trace's replay */
+	if ((uses & DCFG_FORMAT_ROUTINE) && (o->n_routines || o->n_nodes) && o->trace_path)
+		return "--trace";
 	if (!(uses & DCFG_FORMAT_TRACE)) {
 		if (o->trace_path)
 			return "--trace";
@@ -91,9 +94,6 @@ unused_option(unsigned uses, const struct dcfg_convert_options *o, int cpuspeed,
 		return "--min-count";
 	if (!(uses & DCFG_FORMAT_ROUTINE) && o->all_edges)
 		return "--all-edges";
-	/* a routine's blocks count the same with or without the trace's replay */
-	if ((o->n_routines || o->n_nodes) && o->trace_path)
-		return "--trace";
 	return NULL;
 }
 
@@ -210,7 +210,7 @@ convert(int argc, char **argv, struct chosen *ch_list)
 		return usage("--dcfg FILE is needed%s", "");
 	if ((bad = unused_option(format->uses, &o, has_cpuspeed, has_min_count)) != NULL) {
 		fprintf(stderr, "%s: %s is not used by --to %s%s\n", prog, bad, format->name,
-		    strcmp(bad, "--trace") == 0 && (o.n_routines || o.n_nodes) ?
+		    (format->uses & DCFG_FORMAT_ROUTINE) && strcmp(bad, "--trace") == 0 ?
 		    (o.n_routines ? " --routine" : " --node") : "");
 		return DCFG_EXIT_USAGE;
 	}
