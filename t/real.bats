@@ -424,7 +424,7 @@ dot_ok() {
 	[ "$(rq '[routines[] | . as $r | .LOOPS[] | select(.LOOP_HEAD_NODE_ID == $r.ENTRY_NODE_ID)] | length')" -eq 0 ]
 	[ "$(rq '[routines[].LOOPS[] | select(.LOOP_BACK_EDGE_SOURCE_NODE_IDS | length > 1)] | length')" -ge 1 ]
 	while read -r entry loops; do
-		dcfg_convert --to dot --dcfg "$REAL" --routine "$entry" -o "r$entry.dot"
+		dcfg_convert --to dot --all-edges --dcfg "$REAL" --routine "$entry" -o "r$entry.dot"
 		[ "$status" -eq 0 ] && [ ! -s stderr ] || { echo "routine $entry"; show; false; }
 		[ "$(grep -c '^subgraph "cluster_loop_' "r$entry.dot")" -eq "$loops" ] ||
 		    { echo "routine $entry: $loops loops"; cat "r$entry.dot"; false; }
@@ -478,9 +478,9 @@ dot_stubs() {
 	    select(.LOOP_NODE_IDS | index([5510]))] | length')" -ge 1 ]
 	for pair in 5134:5037:9 5510:5394:2; do
 		IFS=: read -r node entry loops <<< "$pair"
-		dcfg_convert --to dot --dcfg "$REAL" --node "$node" -o "n$node.dot"
+		dcfg_convert --to dot --all-edges --dcfg "$REAL" --node "$node" -o "n$node.dot"
 		[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; false; }
-		dcfg_convert --to dot --dcfg "$REAL" --routine "$entry"
+		dcfg_convert --to dot --all-edges --dcfg "$REAL" --routine "$entry"
 		cmp stdout "n$node.dot"
 		[ "$(grep -c '^subgraph "cluster_loop_' "n$node.dot")" -eq "$loops" ]
 		[ "$(grep -c '^subgraph "cluster_routine_' "n$node.dot")" -eq 0 ]
@@ -489,7 +489,7 @@ dot_stubs() {
 		dot_ok "n$node.dot"
 	done
 	[ "$(stub_numbers 5394 | cut -d' ' -f3)" -eq 18 ]
-	dcfg_convert --to dot --dcfg "$REAL" --node 5510 --node 5134 -o two.dot
+	dcfg_convert --to dot --all-edges --dcfg "$REAL" --node 5510 --node 5134 -o two.dot
 	[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; false; }
 	[ "$(grep -c '^subgraph "cluster_routine_' two.dot)" -eq 2 ]
 	[ "$(grep -c '^subgraph "cluster_loop_' two.dot)" -eq 11 ]
