@@ -77,7 +77,7 @@ dcfg_dot_title(struct dcfg_output *out, const struct dcfg_profile *pf, uint32_t 
 	dcfg_out_str(out, ", process ");
 	dcfg_out_u64(out, pf->p->pid);
 	if (thread == DCFG_ALL_THREADS) {
-		dcfg_out_str(out, ", all ");
+		dcfg_out_str(out, pf->p->threads == 1 ? ", " : ", all ");
 		dcfg_out_u64(out, pf->p->threads);
 		dcfg_out_str(out, pf->p->threads == 1 ? " thread: " : " threads: ");
 	} else {
