@@ -657,3 +657,34 @@ walk() {
 	grep -qx "header summary: $sum" stdout
 	[ "$(awk '$1 == "function" { s += $6 } END { print s }' stdout)" -eq "$sum" ]
 }
+
+# The dot call graph with the walk's trace is the Callgrind profile's: each
+# function's self cost as callgrind_annotate sums it, and the inclusive
+# cost of each function nobody calls (callgrind_annotate: its own and its
+# calls'; a called one it gives the calls into it, which for a PLT stub is
+# the target's run too, see dcfg-convert(1) STUBS).
+@test "real: dot --trace with the walk's trace: callgrind_annotate's self costs, roots' inclusive" {
+	real
+	command -v callgrind_annotate > /dev/null || skip "callgrind_annotate (valgrind) is not installed"
+	walk
+	dcfg-encode --dcfg "$REAL" real.stream > real.trace.json
+	dcfg-convert --to callgrind --dcfg "$REAL" --trace real.trace.json -o cg.out
+	dcfg_convert --to dot --dcfg "$REAL" --trace real.trace.json -o calls.dot
+	[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; false; }
+	grep -q 'instructions\\ninclusive costs exact, replayed from the trace";$' calls.dot
+	for inc in no yes; do
+		callgrind_annotate --threshold=100 --inclusive=$inc cg.out |
+		    sed -n -E 's/^ *([0-9,]+) \([^)]*\)  [^:]*:(.*) \[[^]]*\]$/\2\t\1/p' | tr -d , |
+		    awk -F'\t' '{ s[$1] += $2 } END { for (k in s) print k "\t" s[k] }' | sort > "ann-$inc"
+	done
+	sed -n -E 's/^f([0-9]+) \[label="(.*)\\nself: ([0-9]+)\\ninclusive \(exact\): ([0-9]+)\\n.*/\1\t\2\t\3\t\4/p' \
+	    calls.dot > nodes
+	[ "$(wc -l < nodes)" -eq "$(grep -c '^f[0-9]* \[' calls.dot)" ]
+	cut -f2,3 nodes | sort | diff -u ann-no -
+	sed -n 's/^f[0-9]* -> f\([0-9]*\) .*/\1/p' calls.dot | sort -u > called
+	awk -F'\t' 'NR == FNR { c[$1] = 1; next } !($1 in c) { print $2 "\t" $4 }' called nodes | sort > roots
+	[ "$(wc -l < roots)" -ge 1 ]
+	join -t "$(printf '\t')" roots ann-yes > both
+	[ "$(wc -l < both)" -eq "$(wc -l < roots)" ]
+	awk -F'\t' '$2 != $3 { print; bad = 1 } END { exit bad }' both
+}
