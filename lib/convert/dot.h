@@ -34,8 +34,12 @@ void dcfg_dot_title(struct dcfg_output *out, const struct dcfg_profile *pf, uint
 void dcfg_dot_legend(struct dcfg_output *out, uint64_t total, const char *fill,
     const char *lines);
 
-/* An edge's label text: a short tag when KIND is no branch or fall-through, then COUNT. */
-void dcfg_dot_edge_label(struct dcfg_output *out, enum dcfg_edge_kind kind, uint64_t count);
+/*
+ * An edge's label text: a short tag unless E is a branch or fall-through
+ * (the EDGE_TYPE name, escaped, for one this version does not know), then COUNT.
+ */
+void dcfg_dot_edge_label(struct dcfg_output *out, const struct dcfg_profile *pf,
+    const struct dcfg_edge *e, uint64_t count);
 
 /* BEFORE and `FILE:LINE` (base name) of ADDR's source line; nothing without one. */
 void dcfg_dot_source(struct dcfg_output *out, const struct dcfg_profile *pf, uint64_t addr,

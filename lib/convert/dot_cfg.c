@@ -547,7 +547,7 @@ out_block_edges(struct sel *s, int pass)
 				dcfg_out_str(s->out, " -> n");
 				dcfg_out_u64(s->out, dcfg_profile_block(pf, t)->node_id);
 				dcfg_out_str(s->out, " [label=\"");
-				dcfg_dot_edge_label(s->out, edge->kind, pf->count[e]);
+				dcfg_dot_edge_label(s->out, pf, edge, pf->count[e]);
 				dcfg_dot_edge_end(s->out, pf->count[e], s->max);
 			}
 		}

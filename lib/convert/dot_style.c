@@ -151,17 +151,25 @@ edge_tag(enum dcfg_edge_kind kind)
 	case DCFG_EDGE_UNKNOWN: return "unknown";
 	case DCFG_EDGE_ENTRY: return "entry";
 	case DCFG_EDGE_EXIT: return "exit";
-	case DCFG_EDGE_OTHER: return "other";
+	case DCFG_EDGE_OTHER: return "other";   /* the caller shows the name instead */
 	case DCFG_EDGE_UNDEFINED: default: return "?";
 	}
 }
 
 void
-dcfg_dot_edge_label(struct dcfg_output *out, enum dcfg_edge_kind kind, uint64_t count)
+dcfg_dot_edge_label(struct dcfg_output *out, const struct dcfg_profile *pf,
+    const struct dcfg_edge *e, uint64_t count)
 {
-	const char *tag = edge_tag(kind);
+	const struct dcfg *d = pf->d;
+	const char *tag = edge_tag(e->kind);
+	uint32_t ti;
 
-	if (tag) {
+	/* A name this version does not know says more than "other": shown escaped. */
+	if (e->kind == DCFG_EDGE_OTHER &&
+	    (ti = dcfg_idmap_get(&d->edge_type_by_id, e->type_id)) != DCFG_NONE) {
+		dcfg_dot_escaped(out, dcfg_string(d, d->edge_types[ti].name));
+		dcfg_out_char(out, ' ');
+	} else if (tag) {
 		dcfg_out_str(out, tag);
 		dcfg_out_char(out, ' ');
 	}
