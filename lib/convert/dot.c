@@ -101,6 +101,35 @@ static const char call_legend[] =
     "those of the calls it made; invocations: the executions of its entry block<br/>"
     "edge: the calls from caller to callee, their count; wider for more<br/>";
 
+/* The nodes of the functions WRITTEN, with their costs and heat. */
+static void
+out_functions(struct dcfg_output *out, const struct dcfg_profile *pf, const uint64_t *self,
+    const uint64_t *incl, const unsigned char *written)
+{
+	const char *kind = pf->estimated ? "inclusive (estimated): " : "inclusive (exact): ";
+	size_t i;
+
+	for (i = 0; i < pf->n_funcs && !dcfg_output_failed(out); i++) {
+		const struct dcfg_profile_func *f = &pf->funcs[i];
+		if (!written[i])
+			continue;
+		dcfg_out_char(out, 'f');
+		dcfg_out_u64(out, dcfg_profile_block(pf, f->entry)->node_id);
+		dcfg_out_str(out, " [label=\"");
+		dcfg_dot_escaped(out, dcfg_profile_name(pf, f));
+		dcfg_out_str(out, "\\nself: ");
+		dcfg_out_u64(out, self[i]);
+		dcfg_out_str(out, "\\n");
+		dcfg_out_str(out, kind);
+		dcfg_out_u64(out, incl[i]);
+		dcfg_out_str(out, "\\ninvocations: ");
+		dcfg_out_u64(out, pf->exec[f->entry]);
+		dcfg_out_char(out, '"');
+		dcfg_dot_fill(out, incl[i], pf->total);
+		dcfg_out_str(out, "];\n");
+	}
+}
+
 static int
 call_graph(struct dcfg_output *out, const struct dcfg_profile *pf, uint32_t thread,
     const struct dcfg_convert_options *o, struct dcfg_error *err)
@@ -112,7 +141,6 @@ call_graph(struct dcfg_output *out, const struct dcfg_profile *pf, uint32_t thre
 	uint64_t *self = calloc(nf + 1, sizeof *self), *incl = calloc(nf + 1, sizeof *incl);
 	unsigned char *written = calloc(nf + 1, 1);
 	struct call *calls = malloc(((size_t)p->edges.count + 1) * sizeof *calls);
-	const char *kind = pf->estimated ? "inclusive (estimated): " : "inclusive (exact): ";
 	int rc = -1;
 
 	if (self == NULL || incl == NULL || written == NULL || calls == NULL) {
@@ -176,25 +204,7 @@ call_graph(struct dcfg_output *out, const struct dcfg_profile *pf, uint32_t thre
 	    "inclusive costs exact, replayed from the trace");
 	dcfg_dot_legend(out, pf->total, pf->estimated ? "inclusive instructions (estimated)" :
 	    "inclusive instructions", call_legend);
-	for (i = 0; i < nf && !dcfg_output_failed(out); i++) {
-		const struct dcfg_profile_func *f = &pf->funcs[i];
-		if (!written[i])
-			continue;
-		dcfg_out_char(out, 'f');
-		dcfg_out_u64(out, dcfg_profile_block(pf, f->entry)->node_id);
-		dcfg_out_str(out, " [label=\"");
-		dcfg_dot_escaped(out, dcfg_profile_name(pf, f));
-		dcfg_out_str(out, "\\nself: ");
-		dcfg_out_u64(out, self[i]);
-		dcfg_out_str(out, "\\n");
-		dcfg_out_str(out, kind);
-		dcfg_out_u64(out, incl[i]);
-		dcfg_out_str(out, "\\ninvocations: ");
-		dcfg_out_u64(out, pf->exec[f->entry]);
-		dcfg_out_char(out, '"');
-		dcfg_dot_fill(out, incl[i], pf->total);
-		dcfg_out_str(out, "];\n");
-	}
+	out_functions(out, pf, self, incl, written);
 	for (i = 0; i < n && !dcfg_output_failed(out); i++) {
 		dcfg_out_char(out, 'f');
 		dcfg_out_u64(out, dcfg_profile_block(pf, pf->funcs[calls[i].from].entry)->node_id);
