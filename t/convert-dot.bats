@@ -39,7 +39,7 @@ dot_ok() {
 # title, its labelloc, the legend, heat fills and the fill defaults), which
 # t/dot-look.bats checks; the structure below is this file's subject.
 undecorated() {
-	sed -e '/^label=".*, process [0-9]*, .* instructions\\n.*";$/d' -e '/^labelloc=t;$/d' -e '/^legend \[shape=plain, /d' \
+	sed -e '/^label=".*, process [0-9]*, .* instructions\\n.*";$/d' -e '/^labelloc=t;$/d' -e '/^legend \[shape=none, margin=0, /d' \
 	    -e 's/^node \[shape=box, style=filled, fillcolor="#ffffff"\];$/node [shape=box];/' \
 	    -e 's/, fillcolor="#[0-9a-f]\{6\}"\]/]/'
 }

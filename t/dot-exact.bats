@@ -29,7 +29,7 @@ prog_trace() {
 
 # without_legend: the graph on stdin without its legend line (t/dot-look.bats)
 without_legend() {
-	grep -v '^legend \[shape=plain, '
+	grep -v '^legend \[shape=none, margin=0, '
 }
 
 dot_ok() {

@@ -44,7 +44,7 @@ BUCKETS='<tr><td bgcolor="#fd8d3c">50% or more</td><td bgcolor="#feb24c">20% to 
 @test "a routine: title, legend, heat, source lines, the loop by file:line and depth, what never ran hidden" {
 	dcfg_convert --to dot --dcfg "$DATA/convert-prog.dcfg.json" --routine main
 	dot_ok stdout
-	grep -q '^legend \[shape=plain, ' stdout
+	grep -q '^legend \[shape=none, margin=0, ' stdout
 	grep -v '^legend ' stdout > graph
 	mv graph stdout
 	expect_stdout <<'EOF'

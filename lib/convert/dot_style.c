@@ -100,7 +100,7 @@ dcfg_dot_legend(struct dcfg_output *out, uint64_t total, const char *fill, const
 {
 	size_t i;
 
-	dcfg_out_str(out, "legend [shape=plain, style=\"\", label=<<table border=\"0\" "
+	dcfg_out_str(out, "legend [shape=none, margin=0, style=\"\", label=<<table border=\"0\" "
 	    "cellborder=\"1\" cellspacing=\"0\" cellpadding=\"3\"><tr><td colspan=\"5\">fill: ");
 	dcfg_out_str(out, fill);
 	dcfg_out_str(out, ", share of the ");
