@@ -240,3 +240,47 @@ EOF
 	dcfg_convert --to dot --dcfg "$REAL" --routine 4140 -o none.dot
 	! grep -q '^n[0-9]' none.dot
 }
+
+# --separate-threads for a routine: thread 0's counts (t/convert.bats,
+# prog_thread0): executions 10: 1, 11: 3, 12: 2, 13: 2, 14: 1; 48
+# instructions.  Heat of 48: 10 1x3 = 3 (6.3%) and 11 3x2 = 6 (12.5%)
+# #fed976; 12 2x1, 13 2x1, 14 1x2 = 2 (4.2%) #ffeda0.  Edges of thread 0:
+# 105 11->12 2, 104 11->14 1, 109 13->11 "jmp 2"; stubs START->10 1, 10->f
+# 1, f->11 1, 12->f 2, f->13 2, 14->END 1.  M = 2 (bl 2): 2 -> 8, 1 -> 4.
+@test "a routine --separate-threads: each thread's counts, total and heat" {
+	dcfg_convert --to dot --dcfg "$DATA/convert-prog.dcfg.json" --routine main --out-dir o --separate-threads
+	[ "$status" -eq 0 ] && [ ! -s stderr ]
+	[ "$(ls o)" = "$(printf 'dot.out.500-00\ndot.out.500-01')" ]
+	dot_ok o/dot.out.500-00
+	dot_ok o/dot.out.500-01
+	grep -v '^legend ' o/dot.out.500-00 > stdout
+	expect_stdout <<'EOG'
+digraph "main" {
+node [shape=box, style=filled, fillcolor="#ffffff"];
+label="prog, process 500, thread 0: 48 instructions\nthe blocks of one routine, counts from the DCFG";
+labelloc=t;
+n10 [label="main+0x0\nmain.c:10\ninstrs: 3\nexecs: 1", fillcolor="#fed976"];
+n14 [label="main+0x15\nutil.h:5\ninstrs: 2\nexecs: 1", fillcolor="#ffeda0"];
+subgraph "cluster_loop_11" {
+label="loop main.c:12 (depth 1)";
+n11 [label="main+0x8\nmain.c:12\ninstrs: 2\nexecs: 3", fillcolor="#fed976"];
+n12 [label="main+0xe\nmain.c:13\ninstrs: 1\nexecs: 2", fillcolor="#ffeda0"];
+n13 [label="main+0x13\nmain.c:12\ninstrs: 1\nexecs: 2", fillcolor="#ffeda0"];
+}
+in20 [label="f", shape=ellipse, style=dashed];
+out20 [label="f", shape=ellipse, style=dashed];
+in1 [label="START", shape=ellipse, style=dashed];
+out2 [label="END", shape=ellipse, style=dashed];
+n11 -> n12 [label="2", penwidth=8];
+n11 -> n14 [label="1", penwidth=4];
+n13 -> n11 [label="jmp 2", penwidth=8];
+in1 -> n10 [label="1", penwidth=4];
+n10 -> out20 [label="1", penwidth=4];
+in20 -> n11 [label="1", penwidth=4];
+n12 -> out20 [label="2", penwidth=8];
+in20 -> n13 [label="2", penwidth=8];
+n14 -> out2 [label="1", penwidth=4];
+}
+EOG
+	grep -q '^label="prog, process 500, thread 1: 29 instructions\\n' o/dot.out.500-01
+}
