@@ -284,3 +284,17 @@ n14 -> out2 [label="1", penwidth=4];
 EOG
 	grep -q '^label="prog, process 500, thread 1: 29 instructions\\n' o/dot.out.500-01
 }
+
+@test "the title's program: the lowest IMAGE_ID that names a file, or (unknown program)" {
+	command -v jq > /dev/null || skip "jq is not installed"
+	# an image 0 without FILE_NAME_ID, listed after image 1: still prog
+	jq -c '.PROCESSES[1][1].IMAGES += [[0, "0x100000", 16, {}]]' "$DATA/convert-prog.dcfg.json" > img0.json
+	dcfg_convert --to dot --dcfg img0.json
+	grep -q '^label="prog, process 500, ' stdout
+	# image 1 without its FILE_NAME_ID: no image names a file
+	jq -c '.PROCESSES[1][1].IMAGES[1][3] |= del(.FILE_NAME_ID)' "$DATA/convert-prog.dcfg.json" > noname.json
+	dcfg_convert --to dot --dcfg noname.json
+	[ "$status" -eq 0 ] && [ ! -s stderr ]
+	grep -q '^label="(unknown program), process 500, all 2 threads: 77 instructions\\n' stdout
+	dot_ok stdout
+}

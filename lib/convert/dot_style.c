@@ -43,21 +43,28 @@ dcfg_dot_fill(struct dcfg_output *out, uint64_t value, uint64_t total)
 	dcfg_out_char(out, '"');
 }
 
-/* The program: the base name of the process's image with the lowest IMAGE_ID (Pin's first, the executable). */
+/*
+ * The program: the base name of the file of the process's image of the
+ * lowest IMAGE_ID that names one (Pin numbers images as they load, the
+ * executable first); the rule of the Callgrind file's cmd: line.
+ */
 static const char *
 program(const struct dcfg_profile *pf)
 {
 	const struct dcfg *d = pf->d;
 	const struct dcfg_image *best = NULL;
-	const char *name, *slash;
+	const char *name = NULL, *n, *slash;
 	uint32_t i;
 
 	for (i = 0; i < pf->p->images.count; i++) {
 		const struct dcfg_image *im = &d->images[pf->p->images.first + i];
-		if (best == NULL || im->id < best->id)
+		if ((n = dcfg_file_name(d, im->file_name_id)) != NULL &&
+		    (best == NULL || im->id < best->id)) {
 			best = im;
+			name = n;
+		}
 	}
-	if (best == NULL || (name = dcfg_file_name(d, best->file_name_id)) == NULL)
+	if (name == NULL)
 		return NULL;
 	slash = strrchr(name, '/');
 	return slash && slash[1] ? slash + 1 : name;
