@@ -126,3 +126,24 @@ EOF
 	grep -qx 'label="prog, process 500, all 2 threads: 77 instructions\\ninclusive costs estimated from the call counts, as gprof does (no trace)\\ncmd: ./prog \\"a\\\\\\\\b\\" \\\\x01";' stdout
 	dot_ok stdout
 }
+
+# convert-two: processes 1001 (image /a) and 1000 (image /b).  Each file's
+# total is its process's blocks' instructions, by jq: the sum over its
+# edges of the count (all threads) x the NUM_INSTRS of the block entered.
+@test "--out-dir: one call graph per process, dot.out.PID, each with its own title" {
+	command -v jq > /dev/null || skip "jq is not installed"
+	dcfg_convert --to dot --dcfg "$DATA/convert-two.dcfg.json" --out-dir o
+	[ "$status" -eq 0 ] && [ ! -s stdout ] && [ ! -s stderr ]
+	[ "$(ls o)" = "$(printf 'dot.out.1000\ndot.out.1001')" ]
+	for pid in 1000 1001; do
+		total=$(jq --argjson pid "$pid" '.PROCESSES[1:][] | select(.[0] == $pid) | .[1] as $d |
+		    ([$d.IMAGES[1:][] | .[3].BASIC_BLOCKS // [] | .[1:][] | {key: (.[0] | tostring), value: .[3]}] |
+		     from_entries) as $n |
+		    [$d.EDGES[1:][] | ($n[.[2] | tostring] // 0) * (.[4] | add)] | add' "$DATA/convert-two.dcfg.json")
+		grep -q "^label=\"[ab], process $pid, [a-z0-9 ]* threads\?: $total instructions\\\\n" "o/dot.out.$pid" ||
+		    { echo "$pid: $total"; grep '^label' "o/dot.out.$pid"; false; }
+		dot_ok "o/dot.out.$pid"
+	done
+	grep -q '^label="a, process 1001, ' o/dot.out.1001
+	grep -q '^label="b, process 1000, ' o/dot.out.1000
+}
