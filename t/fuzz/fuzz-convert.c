@@ -46,12 +46,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if ((d = dcfg_load(fuzz_file(data, size), &lo, &err)) == NULL)
 		return 0;
+	o.all_edges = (size >> 1) & 1;
 	if (d->n_processes > 1) {
 		o.has_pid = 1;
 		o.pid = d->processes[size % d->n_processes].pid;
 	}
 	o.min_count = size % 3;
-	o.all_edges = (size >> 1) & 1;
 	for (i = 0; dcfg_format_at(i) != NULL; i++) {
 		const struct dcfg_format *fmt = dcfg_format_at(i);
 		if (dcfg_output_open(&out, "/dev/null", &err) < 0)
