@@ -147,3 +147,26 @@ EOF
 	grep -q '^label="a, process 1001, ' o/dot.out.1001
 	grep -q '^label="b, process 1000, ' o/dot.out.1000
 }
+
+# gen-pair (t/tools/gen-pair.c) counts each routine's self and inclusive
+# instructions per thread during its own walk of the simulated program
+# (prog.inclusive), a route that shares nothing with the replay.
+@test "--trace --separate-threads on gen-pair programs: every node as gen-pair's own walk counted it" {
+	command -v gen-pair > /dev/null || skip "gen-pair is not on PATH (make test-tools, build/t)"
+	for seed in 1 4 7; do
+		gen-pair --seed "$seed" --threads 2 --edges 20000 "p$seed"
+		dcfg-encode --dcfg "p$seed/prog.dcfg.json" "p$seed/prog.edges" > "p$seed/prog.trace.json"
+		dcfg_convert --to dot --dcfg "p$seed/prog.dcfg.json" --trace "p$seed/prog.trace.json" \
+		    --out-dir "o$seed" --separate-threads
+		[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; false; }
+		: > drawn
+		for f in "o$seed"/dot.out.*; do
+			t=$((10#${f##*-}))
+			sed -n -E "s/^f([0-9]+) \[label=\".*\\\\nself: ([0-9]+)\\\\ninclusive \(exact\): ([0-9]+)\\\\n.*/$t\t\1\t\2\t\3/p" "$f" >> drawn
+			dot_ok "$f"
+		done
+		grep -v '^#' "p$seed/prog.inclusive" | cut -f1,2,4,5 | sort > walked
+		[ -s walked ]
+		sort drawn | diff -u walked - || { echo "seed $seed"; false; }
+	done
+}
