@@ -16,7 +16,7 @@ static const char help_head[] =
     "usage: dcfg-convert --to FORMAT --dcfg FILE [--trace FILE] [-p PID]\n"
     "                    [-o FILE | --out-dir DIR] [--separate-threads] [--cmd TEXT]\n"
     "                    [--cpuspeed MHZ] [--routine NAME|ID]... [--node ID]...\n"
-    "                    [--min-count N]\n"
+    "                    [--min-count N] [--all-edges]\n"
     "Write a DCFG as a profile or graph other tools read.\n"
     "  -f, --to FORMAT        ";
 /* here the formats (convert.h), wrapped to this column */
@@ -34,6 +34,7 @@ static const char help_tail[] =
     "      --routine NAME|ID  dot: a routine's blocks, by name or entry node id\n"
     "      --node ID          dot: the routine that holds block ID\n"
     "      --min-count N      dot: leave out what ran fewer than N times\n"
+    "      --all-edges        dot: draw the edges that never ran, and what only they reach\n"
     "      --progress         show progress on standard error\n"
     "  -q, --quiet            never show progress\n"
     "  -h, --help             print this help\n"
@@ -70,6 +71,9 @@ usage(const char *fmt, const char *arg)
 static const char *
 unused_option(unsigned uses, const struct dcfg_convert_options *o, int cpuspeed, int min_count)
 {
+	/* a routine's blocks count the same with or without the trace's replay */
+	if ((uses & DCFG_FORMAT_ROUTINE) && (o->n_routines || o->n_nodes) && o->trace_path)
+		return "--trace";
 	if (!(uses & DCFG_FORMAT_TRACE)) {
 		if (o->trace_path)
 			return "--trace";
@@ -88,6 +92,8 @@ unused_option(unsigned uses, const struct dcfg_convert_options *o, int cpuspeed,
 		return "--node";
 	if (!(uses & DCFG_FORMAT_ROUTINE) && min_count)
 		return "--min-count";
+	if (!(uses & DCFG_FORMAT_ROUTINE) && o->all_edges)
+		return "--all-edges";
 	return NULL;
 }
 
@@ -112,6 +118,9 @@ epoch(int64_t *t)
 	return 0;
 }
 
+/* dot's option, numbered apart from the others' enum so that each part adds its own line */
+enum { OPT_ALL_EDGES = 600 };
+
 /* --routine and --node, each as often as given: room for every argument. */
 struct chosen {
 	const char **routines;
@@ -135,6 +144,7 @@ convert(int argc, char **argv, struct chosen *ch_list)
 		{ "routine", required_argument, NULL, OPT_ROUTINE },
 		{ "node", required_argument, NULL, OPT_NODE },
 		{ "min-count", required_argument, NULL, OPT_MIN_COUNT },
+		{ "all-edges", no_argument, NULL, OPT_ALL_EDGES },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct dcfg_stage_args a = { .mode = DCFG_PROGRESS_AUTO };
@@ -186,6 +196,7 @@ convert(int argc, char **argv, struct chosen *ch_list)
 				return usage("--min-count %s: not a number", optarg);
 			has_min_count = 1;
 			break;
+		case OPT_ALL_EDGES: o.all_edges = 1; break;
 		}
 	}
 	if (optind < argc)
@@ -201,7 +212,9 @@ convert(int argc, char **argv, struct chosen *ch_list)
 	if (a.dcfg_path == NULL)
 		return usage("--dcfg FILE is needed%s", "");
 	if ((bad = unused_option(format->uses, &o, has_cpuspeed, has_min_count)) != NULL) {
-		fprintf(stderr, "%s: %s is not used by --to %s\n", prog, bad, format->name);
+		fprintf(stderr, "%s: %s is not used by --to %s%s\n", prog, bad, format->name,
+		    (format->uses & DCFG_FORMAT_ROUTINE) && strcmp(bad, "--trace") == 0 ?
+		    (o.n_routines ? " --routine" : " --node") : "");
 		return DCFG_EXIT_USAGE;
 	}
 	if (a.out_path && o.out_dir)

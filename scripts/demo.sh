@@ -47,8 +47,12 @@ else
 fi
 
 if command -v dot > /dev/null; then
-	step "dcfg-convert --to dot --dcfg prog.dcfg.json.gz | dot -Tsvg -o $out/calls.svg"
-	dcfg-convert --to dot --dcfg "$d/prog.dcfg.json.gz" | dot -Tsvg -o "$out/calls.svg"
+	step "dcfg-convert --to dot --dcfg prog.dcfg.json.gz --trace prog.trace.json.bz2 \\
+      -o $out/calls.dot          # exact inclusive costs, as in the profile above"
+	dcfg-convert --to dot --dcfg "$d/prog.dcfg.json.gz" --trace "$d/prog.trace.json.bz2" \
+	    -o "$out/calls.dot"
+	step "dot -Tsvg -o $out/calls.svg $out/calls.dot"
+	dot -Tsvg -o "$out/calls.svg" "$out/calls.dot"
 	step "dcfg-convert --to dot --routine main --dcfg prog.dcfg.json.gz | dot -Tsvg -o $out/main.svg"
 	dcfg-convert --to dot --routine main --dcfg "$d/prog.dcfg.json.gz" | dot -Tsvg -o "$out/main.svg"
 	echo

@@ -35,9 +35,21 @@ dot_ok() {
 	fi
 }
 
-# expect_graph < EXPECTED: expect_stdout, and dot reads it.
+# undecorated: the graph on stdin without what makes it readable (the
+# title, its labelloc, the legend, heat fills and the fill defaults), which
+# t/dot-look.bats checks; the structure below is this file's subject.
+undecorated() {
+	sed -e '/^label=".*, process [0-9]*, .* instructions\\n.*";$/d' -e '/^labelloc=t;$/d' -e '/^legend \[shape=none, margin=0, /d' \
+	    -e 's/^node \[shape=box, style=filled, fillcolor="#ffffff"\];$/node [shape=box];/' \
+	    -e 's/, fillcolor="#[0-9a-f]\{6\}"\]/]/'
+}
+
+# expect_graph < EXPECTED: expect_stdout on the undecorated graph, and dot
+# reads the whole graph.
 expect_graph() {
-	expect_stdout && dot_ok stdout
+	cp stdout decorated
+	undecorated < decorated > stdout
+	expect_stdout && dot_ok decorated
 }
 
 # ---------------------------------------------------------------------------
@@ -59,9 +71,9 @@ expect_graph() {
 	expect_graph <<'EOF'
 digraph "500" {
 node [shape=box];
-f10 [label="main\nself: 26\ninclusive: 77\ninvocations: 2"];
-f20 [label="f\nself: 20\ninclusive: 51\ninvocations: 5"];
-f30 [label="g\nself: 31\ninclusive: 31\ninvocations: 9"];
+f10 [label="main\nself: 26\ninclusive (estimated): 77\ninvocations: 2"];
+f20 [label="f\nself: 20\ninclusive (estimated): 51\ninvocations: 5"];
+f30 [label="g\nself: 31\ninclusive (estimated): 31\ninvocations: 9"];
 f10 -> f20 [label="5", penwidth=8];
 f20 -> f30 [label="5", penwidth=8];
 f30 -> f30 [label="4", penwidth=8];
@@ -83,23 +95,23 @@ prog_main() {
 	cat <<'EOF'
 digraph "main" {
 node [shape=box];
-n10 [label="main+0x0\ninstrs: 3\nexecs: 2"];
-n14 [label="main+0x15\ninstrs: 2\nexecs: 2"];
+n10 [label="main+0x0\nmain.c:10\ninstrs: 3\nexecs: 2"];
+n14 [label="main+0x15\nutil.h:5\ninstrs: 2\nexecs: 2"];
 subgraph "cluster_loop_11" {
-label="loop 11";
-n11 [label="main+0x8\ninstrs: 2\nexecs: 5"];
-n12 [label="main+0xe\ninstrs: 1\nexecs: 3"];
-n13 [label="main+0x13\ninstrs: 1\nexecs: 3"];
+label="loop main.c:12 (depth 1)";
+n11 [label="main+0x8\nmain.c:12\ninstrs: 2\nexecs: 5"];
+n12 [label="main+0xe\nmain.c:13\ninstrs: 1\nexecs: 3"];
+n13 [label="main+0x13\nmain.c:12\ninstrs: 1\nexecs: 3"];
 }
 in20 [label="f", shape=ellipse, style=dashed];
 out20 [label="f", shape=ellipse, style=dashed];
 in1 [label="START", shape=ellipse, style=dashed];
 out2 [label="END", shape=ellipse, style=dashed];
-n10 -> n11 [label="CALL_BYPASS\n0", penwidth=1];
-n11 -> n12 [label="FALL_THROUGH\n3", penwidth=8];
-n11 -> n14 [label="CONDITIONAL_BRANCH\n2", penwidth=8];
-n12 -> n13 [label="CALL_BYPASS\n0", penwidth=1];
-n13 -> n11 [label="DIRECT_UNCONDITIONAL_BRANCH\n3", penwidth=8];
+n10 -> n11 [label="bypass 0", penwidth=1];
+n11 -> n12 [label="3", penwidth=8];
+n11 -> n14 [label="2", penwidth=8];
+n12 -> n13 [label="bypass 0", penwidth=1];
+n13 -> n11 [label="jmp 3", penwidth=8];
 in1 -> n10 [label="2", penwidth=8];
 n10 -> out20 [label="2", penwidth=8];
 in20 -> n11 [label="2", penwidth=8];
@@ -111,11 +123,11 @@ EOF
 }
 
 @test "--routine NAME, ID and 0xID: the same routine" {
-	dcfg_convert --to dot --dcfg "$DATA/convert-prog.dcfg.json" --routine main
+	dcfg_convert --to dot --all-edges --dcfg "$DATA/convert-prog.dcfg.json" --routine main
 	prog_main | expect_graph
-	dcfg_convert --to dot --dcfg "$DATA/convert-prog.dcfg.json" --routine 10
+	dcfg_convert --to dot --all-edges --dcfg "$DATA/convert-prog.dcfg.json" --routine 10
 	prog_main | expect_graph
-	dcfg_convert --to dot --dcfg "$DATA/convert-prog.dcfg.json" --routine 0xa
+	dcfg_convert --to dot --all-edges --dcfg "$DATA/convert-prog.dcfg.json" --routine 0xa
 	prog_main | expect_graph
 }
 
@@ -153,10 +165,10 @@ EOF
 	expect_graph <<'EOF'
 digraph "42" {
 node [shape=box];
-f1 [label="main\nself: 25\ninclusive: 58\ninvocations: 1"];
-f10 [label="a\"b\\\\c&amp;d\nself: 24\ninclusive: 33\ninvocations: 6"];
-f20 [label="nest+0x1200\nself: 9\ninclusive: 9\ninvocations: 3"];
-f30 [label="nest+0x1300\nself: 1\ninclusive: 1\ninvocations: 1"];
+f1 [label="main\nself: 25\ninclusive (estimated): 58\ninvocations: 1"];
+f10 [label="a\"b\\\\c&amp;d\nself: 24\ninclusive (estimated): 33\ninvocations: 6"];
+f20 [label="nest+0x1200\nself: 9\ninclusive (estimated): 9\ninvocations: 3"];
+f30 [label="nest+0x1300\nself: 1\ninclusive (estimated): 1\ninvocations: 1"];
 f1 -> f10 [label="6", penwidth=8];
 f10 -> f20 [label="3", penwidth=5];
 }
@@ -176,8 +188,8 @@ EOF
 	expect_graph <<'EOF'
 digraph "42" {
 node [shape=box];
-f10 [label="a\"b\\\\c&amp;d\nself: 24\ninclusive: 33\ninvocations: 6"];
-f20 [label="nest+0x1200\nself: 9\ninclusive: 9\ninvocations: 3"];
+f10 [label="a\"b\\\\c&amp;d\nself: 24\ninclusive (estimated): 33\ninvocations: 6"];
+f20 [label="nest+0x1200\nself: 9\ninclusive (estimated): 9\ninvocations: 3"];
 f10 -> f20 [label="3", penwidth=8];
 }
 EOF
@@ -185,7 +197,7 @@ EOF
 	expect_graph <<'EOF'
 digraph "42" {
 node [shape=box];
-f10 [label="a\"b\\\\c&amp;d\nself: 24\ninclusive: 33\ninvocations: 6"];
+f10 [label="a\"b\\\\c&amp;d\nself: 24\ninclusive (estimated): 33\ninvocations: 6"];
 }
 EOF
 	dcfg_convert --to dot --dcfg "$D" --min-count 100
@@ -215,11 +227,11 @@ node [shape=box];
 n1 [label="main+0x0\ninstrs: 2\nexecs: 1"];
 n6 [label="main+0x28\ninstrs: 1\nexecs: 1"];
 subgraph "cluster_loop_2" {
-label="loop 2";
+label="loop 2 (depth 1)";
 n2 [label="main+0x8\ninstrs: 1\nexecs: 2"];
 n5 [label="main+0x18\ninstrs: 1\nexecs: 2"];
 subgraph "cluster_loop_3" {
-label="loop 3";
+label="loop 3 (depth 2)";
 n3 [label="main+0x10\ninstrs: 2\nexecs: 6"];
 n4 [label="main+0x20\ninstrs: 1\nexecs: 6"];
 }
@@ -228,13 +240,13 @@ in10 [label="a\"b\\\\c&amp;d", shape=ellipse, style=dashed];
 out10 [label="a\"b\\\\c&amp;d", shape=ellipse, style=dashed];
 out30 [label="nest+0x1300", shape=ellipse, style=dashed];
 in100 [label="START", shape=ellipse, style=dashed];
-n1 -> n2 [label="FALL_THROUGH\n1", penwidth=3];
-n2 -> n3 [label="FALL_THROUGH\n2", penwidth=5];
-n3 -> n4 [label="CALL_BYPASS\n0", penwidth=1];
-n5 -> n2 [label="CONDITIONAL_BRANCH\n1", penwidth=3];
-n5 -> n6 [label="FALL_THROUGH\n1", penwidth=3];
-n4 -> n3 [label="CONDITIONAL_BRANCH\n4", penwidth=8];
-n4 -> n5 [label="FALL_THROUGH\n2", penwidth=5];
+n1 -> n2 [label="1", penwidth=3];
+n2 -> n3 [label="2", penwidth=5];
+n3 -> n4 [label="bypass 0", penwidth=1];
+n5 -> n2 [label="1", penwidth=3];
+n5 -> n6 [label="1", penwidth=3];
+n4 -> n3 [label="4", penwidth=8];
+n4 -> n5 [label="2", penwidth=5];
 in100 -> n1 [label="1", penwidth=3];
 n3 -> out10 [label="6", penwidth=8];
 in10 -> n4 [label="6", penwidth=8];
@@ -245,11 +257,11 @@ EOF
 
 @test "--routine NAME and ID: nested loops as nested clusters" {
 	D="$DATA/convert-dot-nest.dcfg.json"
-	dcfg_convert --to dot --dcfg "$D" --routine main
+	dcfg_convert --to dot --all-edges --dcfg "$D" --routine main
 	nest_main | expect_graph
-	dcfg_convert --to dot --dcfg "$D" --routine 1
+	dcfg_convert --to dot --all-edges --dcfg "$D" --routine 1
 	nest_main | expect_graph
-	dcfg_convert --to dot --dcfg "$D" --routine 0x1
+	dcfg_convert --to dot --all-edges --dcfg "$D" --routine 0x1
 	nest_main | expect_graph
 }
 
@@ -265,49 +277,49 @@ EOF
 #   N = 7: nothing, the stubs of f (6) too.
 @test "--routine --min-count: blocks, edges, and a cluster kept for its child" {
 	D="$DATA/convert-dot-nest.dcfg.json"
-	dcfg_convert --to dot --dcfg "$D" --routine main --min-count 2
+	dcfg_convert --to dot --all-edges --dcfg "$D" --routine main --min-count 2
 	expect_graph <<'EOF'
 digraph "main" {
 node [shape=box];
 subgraph "cluster_loop_2" {
-label="loop 2";
+label="loop 2 (depth 1)";
 n2 [label="main+0x8\ninstrs: 1\nexecs: 2"];
 n5 [label="main+0x18\ninstrs: 1\nexecs: 2"];
 subgraph "cluster_loop_3" {
-label="loop 3";
+label="loop 3 (depth 2)";
 n3 [label="main+0x10\ninstrs: 2\nexecs: 6"];
 n4 [label="main+0x20\ninstrs: 1\nexecs: 6"];
 }
 }
 in10 [label="a\"b\\\\c&amp;d", shape=ellipse, style=dashed];
 out10 [label="a\"b\\\\c&amp;d", shape=ellipse, style=dashed];
-n2 -> n3 [label="FALL_THROUGH\n2", penwidth=5];
-n4 -> n3 [label="CONDITIONAL_BRANCH\n4", penwidth=8];
-n4 -> n5 [label="FALL_THROUGH\n2", penwidth=5];
+n2 -> n3 [label="2", penwidth=5];
+n4 -> n3 [label="4", penwidth=8];
+n4 -> n5 [label="2", penwidth=5];
 n3 -> out10 [label="6", penwidth=8];
 in10 -> n4 [label="6", penwidth=8];
 }
 EOF
-	dcfg_convert --to dot --dcfg "$D" --routine main --min-count 3
+	dcfg_convert --to dot --all-edges --dcfg "$D" --routine main --min-count 3
 	expect_graph <<'EOF'
 digraph "main" {
 node [shape=box];
 subgraph "cluster_loop_2" {
-label="loop 2";
+label="loop 2 (depth 1)";
 subgraph "cluster_loop_3" {
-label="loop 3";
+label="loop 3 (depth 2)";
 n3 [label="main+0x10\ninstrs: 2\nexecs: 6"];
 n4 [label="main+0x20\ninstrs: 1\nexecs: 6"];
 }
 }
 in10 [label="a\"b\\\\c&amp;d", shape=ellipse, style=dashed];
 out10 [label="a\"b\\\\c&amp;d", shape=ellipse, style=dashed];
-n4 -> n3 [label="CONDITIONAL_BRANCH\n4", penwidth=8];
+n4 -> n3 [label="4", penwidth=8];
 n3 -> out10 [label="6", penwidth=8];
 in10 -> n4 [label="6", penwidth=8];
 }
 EOF
-	dcfg_convert --to dot --dcfg "$D" --routine main --min-count 7
+	dcfg_convert --to dot --all-edges --dcfg "$D" --routine main --min-count 7
 	printf '%s\n' 'digraph "main" {' 'node [shape=box];' '}' | expect_graph
 }
 
@@ -327,7 +339,7 @@ EOF
 #   cold by 40: never ran, still drawn (N = 0), execs 0.
 @test "--routine: an escaped name, blocks without symbol, a lone block, a routine that never ran" {
 	D="$DATA/convert-dot-nest.dcfg.json"
-	dcfg_convert --to dot --dcfg "$D" --routine 'a"b\c&d'
+	dcfg_convert --to dot --all-edges --dcfg "$D" --routine 'a"b\c&d'
 	expect_graph <<'EOF'
 digraph "a\"b\\\\c&amp;d" {
 node [shape=box];
@@ -337,7 +349,7 @@ in1 [label="main", shape=ellipse, style=dashed];
 out1 [label="main", shape=ellipse, style=dashed];
 in20 [label="nest+0x1200", shape=ellipse, style=dashed];
 out20 [label="nest+0x1200", shape=ellipse, style=dashed];
-n10 -> n11 [label="CALL_BYPASS\n3", penwidth=5];
+n10 -> n11 [label="bypass 3", penwidth=5];
 in1 -> n10 [label="6", penwidth=8];
 n10 -> out20 [label="3", penwidth=5];
 in20 -> n11 [label="3", penwidth=5];
@@ -351,16 +363,16 @@ n20 [label="0x401200\ninstrs: 2\nexecs: 3"];
 n21 [label="0x401204\ninstrs: 1\nexecs: 3"];
 in10 [label="a\"b\\\\c&amp;d", shape=ellipse, style=dashed];
 out10 [label="a\"b\\\\c&amp;d", shape=ellipse, style=dashed];
-n20 -> n21 [label="FALL_THROUGH\n3", penwidth=8];
+n20 -> n21 [label="3", penwidth=8];
 in10 -> n20 [label="3", penwidth=8];
 n21 -> out10 [label="3", penwidth=8];
 }
 EOF
 	for r in 20 0x14 nest+0x1200; do
-		dcfg_convert --to dot --dcfg "$D" --routine "$r"
+		dcfg_convert --to dot --all-edges --dcfg "$D" --routine "$r"
 		expect_graph < helper
 	done
-	dcfg_convert --to dot --dcfg "$D" --routine 30
+	dcfg_convert --to dot --all-edges --dcfg "$D" --routine 30
 	expect_graph <<'EOF'
 digraph "nest+0x1300" {
 node [shape=box];
@@ -371,14 +383,14 @@ in1 -> n30 [label="1", penwidth=8];
 n30 -> out101 [label="1", penwidth=8];
 }
 EOF
-	dcfg_convert --to dot --dcfg "$D" --routine 40
+	dcfg_convert --to dot --all-edges --dcfg "$D" --routine 40
 	expect_graph <<'EOF'
 digraph "cold" {
 node [shape=box];
 n40 [label="cold+0x0\ninstrs: 1\nexecs: 0"];
 }
 EOF
-	dcfg_convert --to dot --dcfg "$D" --routine cold
+	dcfg_convert --to dot --all-edges --dcfg "$D" --routine cold
 	dot_ok stdout
 	[ "$(head -1 stdout)" = 'digraph "cold" {' ]
 }
@@ -405,35 +417,35 @@ EOF
 # 2 -> 8, 1 -> 1 + 7/2 = 4, 0 -> 1.
 
 @test "--routine: odd LOOPS rows (parent cycles, self parents, repeated heads, strangers)" {
-	dcfg_convert --to dot --dcfg "$DATA/convert-dot-loops.dcfg.json" --routine loops
+	dcfg_convert --to dot --all-edges --dcfg "$DATA/convert-dot-loops.dcfg.json" --routine loops
 	expect_graph <<'EOF'
 digraph "loops" {
 node [shape=box];
 n10 [label="loops+0x0\ninstrs: 1\nexecs: 1"];
 n15 [label="loops+0x14\ninstrs: 1\nexecs: 1"];
 subgraph "cluster_loop_12" {
-label="loop 12";
+label="loop 12 (depth 1)";
 n13 [label="loops+0xc\ninstrs: 1\nexecs: 3"];
 subgraph "cluster_loop_11" {
-label="loop 11";
+label="loop 11 (depth 2)";
 n11 [label="loops+0x4\ninstrs: 1\nexecs: 2"];
 n12 [label="loops+0x8\ninstrs: 1\nexecs: 2"];
 }
 }
 subgraph "cluster_loop_14" {
-label="loop 14";
+label="loop 14 (depth 1)";
 n14 [label="loops+0x10\ninstrs: 1\nexecs: 1"];
 }
 in1 [label="START", shape=ellipse, style=dashed];
 out2 [label="END", shape=ellipse, style=dashed];
-n10 -> n11 [label="FALL_THROUGH\n1", penwidth=4];
-n11 -> n12 [label="FALL_THROUGH\n2", penwidth=8];
-n12 -> n11 [label="CONDITIONAL_BRANCH\n1", penwidth=4];
-n12 -> n13 [label="FALL_THROUGH\n1", penwidth=4];
-n13 -> n13 [label="CONDITIONAL_BRANCH\n2", penwidth=8];
-n13 -> n14 [label="FALL_THROUGH\n1", penwidth=4];
-n14 -> n14 [label="CONDITIONAL_BRANCH\n0", penwidth=1];
-n14 -> n15 [label="FALL_THROUGH\n1", penwidth=4];
+n10 -> n11 [label="1", penwidth=4];
+n11 -> n12 [label="2", penwidth=8];
+n12 -> n11 [label="1", penwidth=4];
+n12 -> n13 [label="1", penwidth=4];
+n13 -> n13 [label="2", penwidth=8];
+n13 -> n14 [label="1", penwidth=4];
+n14 -> n14 [label="0", penwidth=1];
+n14 -> n15 [label="1", penwidth=4];
 in1 -> n10 [label="1", penwidth=4];
 n15 -> out2 [label="1", penwidth=4];
 }
@@ -443,7 +455,7 @@ EOF
 	expect_graph <<'EOF'
 digraph "43" {
 node [shape=box];
-f10 [label="loops\nself: 10\ninclusive: 10\ninvocations: 1"];
+f10 [label="loops\nself: 10\ninclusive (estimated): 10\ninvocations: 1"];
 }
 EOF
 }
@@ -458,20 +470,20 @@ EOF
 	expect_graph <<'EOF'
 digraph "1000" {
 node [shape=box];
-f6 [label="main\nself: 6\ninclusive: 6\ninvocations: 3"];
+f6 [label="main\nself: 6\ninclusive (estimated): 6\ninvocations: 3"];
 }
 EOF
-	dcfg_convert --to dot --dcfg "$DATA/convert-two.dcfg.json" -p 1000 --routine main
+	dcfg_convert --to dot --all-edges --dcfg "$DATA/convert-two.dcfg.json" -p 1000 --routine main
 	expect_graph <<'EOF'
 digraph "main" {
 node [shape=box];
 subgraph "cluster_loop_6" {
-label="loop 6";
+label="loop 6 (depth 1)";
 n6 [label="main+0x0\ninstrs: 2\nexecs: 3"];
 }
 in1 [label="START", shape=ellipse, style=dashed];
 out2 [label="END", shape=ellipse, style=dashed];
-n6 -> n6 [label="CONDITIONAL_BRANCH\n1", penwidth=4];
+n6 -> n6 [label="1", penwidth=4];
 in1 -> n6 [label="2", penwidth=8];
 n6 -> out2 [label="2", penwidth=8];
 }
@@ -509,15 +521,15 @@ digraph "work" {
 node [shape=box];
 n20 [label="work+0x0\ninstrs: 1\nexecs: 2"];
 subgraph "cluster_loop_21" {
-label="loop 21";
+label="loop 21 (depth 1)";
 n21 [label="work+0x4\ninstrs: 1\nexecs: 12"];
 }
 in10 [label="main", shape=ellipse, style=dashed];
 out10 [label="main", shape=ellipse, style=dashed];
 in30 [label="leaf", shape=ellipse, style=dashed];
 out30 [label="leaf", shape=ellipse, style=dashed];
-n20 -> n21 [label="FALL_THROUGH\n2", penwidth=5];
-n21 -> n21 [label="CONDITIONAL_BRANCH\n4", penwidth=8];
+n20 -> n21 [label="2", penwidth=5];
+n21 -> n21 [label="4", penwidth=8];
 in10 -> n20 [label="2", penwidth=5];
 in10 -> n21 [label="3", penwidth=5];
 in30 -> n21 [label="3", penwidth=5];
@@ -527,7 +539,7 @@ n21 -> out30 [label="3", penwidth=5];
 EOF
 	for a in "--node 21" "--node 0x15" "--node 20" "--routine work" "--routine 20 --node 21"; do
 		# shellcheck disable=SC2086
-		dcfg_convert --to dot --dcfg "$D" $a
+		dcfg_convert --to dot --all-edges --dcfg "$D" $a
 		expect_graph < work || { echo "$a"; false; }
 	done
 }
@@ -549,7 +561,7 @@ in20 [label="work", shape=ellipse, style=dashed];
 out20 [label="work", shape=ellipse, style=dashed];
 out40 [label="stubs+0x1300", shape=ellipse, style=dashed];
 in1 [label="START", shape=ellipse, style=dashed];
-n11 -> n10 [label="DIRECT_UNCONDITIONAL_BRANCH\n4", penwidth=8];
+n11 -> n10 [label="jmp 4", penwidth=8];
 in1 -> n10 [label="1", penwidth=3];
 n10 -> out20 [label="5", penwidth=8];
 in20 -> n11 [label="5", penwidth=8];
@@ -559,7 +571,7 @@ EOF
 	for a in "--node 11 --node 10" "--node 10 --node 10" "--routine main --node 11" \
 	    "--node 11 --routine main --routine 10"; do
 		# shellcheck disable=SC2086
-		dcfg_convert --to dot --dcfg "$D" $a
+		dcfg_convert --to dot --all-edges --dcfg "$D" $a
 		expect_graph < main || { echo "$a"; false; }
 	done
 }
@@ -600,8 +612,8 @@ in1 [label="START", shape=ellipse, style=dashed];
 out2 [label="END", shape=ellipse, style=dashed];
 in3 [label="UNKNOWN", shape=ellipse, style=dashed];
 out3 [label="UNKNOWN", shape=ellipse, style=dashed];
-n11 -> n10 [label="DIRECT_UNCONDITIONAL_BRANCH\n4", penwidth=8];
-n11 -> n40 [label="DIRECT_UNCONDITIONAL_BRANCH\n1", penwidth=3];
+n11 -> n10 [label="jmp 4", penwidth=8];
+n11 -> n40 [label="jmp 1", penwidth=3];
 in1 -> n10 [label="1", penwidth=3];
 n10 -> out20 [label="5", penwidth=8];
 in20 -> n11 [label="5", penwidth=8];
@@ -616,11 +628,11 @@ EOF
 
 @test "--routine with --node: several routines in clusters, edges between them, special stubs" {
 	D="$DATA/convert-dot-stubs.dcfg.json"
-	dcfg_convert --to dot --dcfg "$D" --routine main --node 30 --node 40
+	dcfg_convert --to dot --all-edges --dcfg "$D" --routine main --node 30 --node 40
 	stubs_three | expect_graph
-	dcfg_convert --to dot --dcfg "$D" --node 40 --node 30 --routine 10 --node 11
+	dcfg_convert --to dot --all-edges --dcfg "$D" --node 40 --node 30 --routine 10 --node 11
 	stubs_three | expect_graph
-	dcfg_convert --to dot --dcfg "$D" --routine stubs+0x1300 --routine leaf --routine main
+	dcfg_convert --to dot --all-edges --dcfg "$D" --routine stubs+0x1300 --routine leaf --routine main
 	stubs_three | expect_graph
 }
 
@@ -629,7 +641,7 @@ EOF
 # their blocks are drawn: START -> 10 (1), UNKNOWN -> 30 and 30 -> UNKNOWN
 # (1); so are their stubs.  M = 5: 3 -> 5.
 @test "several routines --min-count: a routine's cluster and stubs below the count hidden" {
-	dcfg_convert --to dot --dcfg "$DATA/convert-dot-stubs.dcfg.json" --routine main \
+	dcfg_convert --to dot --all-edges --dcfg "$DATA/convert-dot-stubs.dcfg.json" --routine main \
 	    --node 30 --node 40 --min-count 3
 	expect_graph <<'EOF'
 digraph "7" {
@@ -645,7 +657,7 @@ n30 [label="leaf+0x0\ninstrs: 1\nexecs: 4"];
 }
 in20 [label="work", shape=ellipse, style=dashed];
 out20 [label="work", shape=ellipse, style=dashed];
-n11 -> n10 [label="DIRECT_UNCONDITIONAL_BRANCH\n4", penwidth=8];
+n11 -> n10 [label="jmp 4", penwidth=8];
 n10 -> out20 [label="5", penwidth=8];
 in20 -> n11 [label="5", penwidth=8];
 in20 -> n30 [label="3", penwidth=5];
@@ -665,10 +677,10 @@ EOF
 	D="$DATA/convert-dot-nest.dcfg.json"
 	for a in "--node 3" "--node 0x4" "--node 5 --routine main --node 1"; do
 		# shellcheck disable=SC2086
-		dcfg_convert --to dot --dcfg "$D" $a
+		dcfg_convert --to dot --all-edges --dcfg "$D" $a
 		nest_main | expect_graph || { echo "$a"; false; }
 	done
-	dcfg_convert --to dot --dcfg "$D" --routine 'a"b\c&d' --node 20
+	dcfg_convert --to dot --all-edges --dcfg "$D" --routine 'a"b\c&d' --node 20
 	expect_graph <<'EOF'
 digraph "42" {
 node [shape=box];
@@ -684,16 +696,16 @@ n21 [label="0x401204\ninstrs: 1\nexecs: 3"];
 }
 in1 [label="main", shape=ellipse, style=dashed];
 out1 [label="main", shape=ellipse, style=dashed];
-n10 -> n11 [label="CALL_BYPASS\n3", penwidth=5];
-n10 -> n20 [label="DIRECT_CALL\n3", penwidth=5];
-n20 -> n21 [label="FALL_THROUGH\n3", penwidth=5];
-n21 -> n11 [label="RETURN\n3", penwidth=5];
+n10 -> n11 [label="bypass 3", penwidth=5];
+n10 -> n20 [label="call 3", penwidth=5];
+n20 -> n21 [label="3", penwidth=5];
+n21 -> n11 [label="ret 3", penwidth=5];
 in1 -> n10 [label="6", penwidth=8];
 n11 -> out1 [label="6", penwidth=8];
 }
 EOF
 	# block 30, listed by no routine, by --node: drawn alone, as --routine 30
-	dcfg_convert --to dot --dcfg "$D" --node 30
+	dcfg_convert --to dot --all-edges --dcfg "$D" --node 30
 	expect_graph <<'EOF'
 digraph "nest+0x1300" {
 node [shape=box];
@@ -715,20 +727,20 @@ EOF
 # COND 5, 31->30 DIRECT_CALL 4, 31->32 CALL_BYPASS 0, 32->32 RETURN 4.
 # M = 5 (bl 3): 5, 4 -> 8; 0 -> 1.
 @test "--routine: a recursive call and its return are edges of the routine" {
-	dcfg_convert --to dot --dcfg "$DATA/convert-prog.dcfg.json" --routine g
+	dcfg_convert --to dot --all-edges --dcfg "$DATA/convert-prog.dcfg.json" --routine g
 	expect_graph <<'EOF'
 digraph "g" {
 node [shape=box];
-n30 [label="g+0x0\ninstrs: 2\nexecs: 9"];
-n31 [label="g+0x6\ninstrs: 1\nexecs: 4"];
-n32 [label="g+0xb\ninstrs: 1\nexecs: 9"];
+n30 [label="g+0x0\nutil.c:8\ninstrs: 2\nexecs: 9"];
+n31 [label="g+0x6\nutil.c:9\ninstrs: 1\nexecs: 4"];
+n32 [label="g+0xb\nutil.c:10\ninstrs: 1\nexecs: 9"];
 in20 [label="f", shape=ellipse, style=dashed];
 out20 [label="f", shape=ellipse, style=dashed];
-n30 -> n31 [label="FALL_THROUGH\n4", penwidth=8];
-n30 -> n32 [label="CONDITIONAL_BRANCH\n5", penwidth=8];
-n31 -> n30 [label="DIRECT_CALL\n4", penwidth=8];
-n31 -> n32 [label="CALL_BYPASS\n0", penwidth=1];
-n32 -> n32 [label="RETURN\n4", penwidth=8];
+n30 -> n31 [label="4", penwidth=8];
+n30 -> n32 [label="5", penwidth=8];
+n31 -> n30 [label="call 4", penwidth=8];
+n31 -> n32 [label="bypass 0", penwidth=1];
+n32 -> n32 [label="ret 4", penwidth=8];
 in20 -> n30 [label="5", penwidth=8];
 n32 -> out20 [label="5", penwidth=8];
 }
@@ -788,25 +800,26 @@ EOF
 @test "options dot does not use; bad --min-count; two processes without -p" {
 	D="$DATA/convert-prog.dcfg.json"
 	dcfg-encode --dcfg "$D" "$DATA/convert-prog.stream" > prog.trace
-	dcfg_convert --to dot --dcfg "$D" --trace prog.trace
-	expect_error 'dcfg-convert: --trace is not used by --to dot'
-	dcfg_convert --to dot --dcfg "$D" --out-dir o
-	expect_error 'dcfg-convert: --out-dir is not used by --to dot'
-	[ ! -e o ]
-	dcfg_convert --to dot --dcfg "$D" --out-dir o --separate-threads
-	expect_error 'dcfg-convert: --separate-threads is not used by --to dot'
-	dcfg_convert --to dot --dcfg "$D" --cmd x
-	expect_error 'dcfg-convert: --cmd is not used by --to dot'
+	# --trace, --out-dir, --separate-threads and --cmd are the call graph's
+	# (t/dot-exact.bats); the trace changes nothing in a routine's blocks
+	dcfg_convert --to dot --dcfg "$D" --trace prog.trace --routine main
+	expect_error 'dcfg-convert: --trace is not used by --to dot --routine'
+	dcfg_convert --to dot --dcfg "$D" --node 11 --trace prog.trace
+	expect_error 'dcfg-convert: --trace is not used by --to dot --node'
 	dcfg_convert --to dot --dcfg "$D" --cpuspeed 100
 	expect_error 'dcfg-convert: --cpuspeed is not used by --to dot'
 	# the first in the contract's order
+	dcfg_convert --to dot --dcfg "$D" --routine main --cpuspeed 100 --cmd x --trace prog.trace
+	expect_error 'dcfg-convert: --trace is not used by --to dot --routine'
 	dcfg_convert --to dot --dcfg "$D" --cpuspeed 100 --cmd x --trace prog.trace
-	expect_error 'dcfg-convert: --trace is not used by --to dot'
-	# --routine and --min-count belong to dot only
+	expect_error 'dcfg-convert: --cpuspeed is not used by --to dot'
+	# --routine, --min-count and --all-edges belong to dot only
 	dcfg_convert --to callgrind --dcfg "$D" --routine main
 	expect_error 'dcfg-convert: --routine is not used by --to callgrind'
 	dcfg_convert --to webgrind --dcfg "$D" --min-count 1
 	expect_error 'dcfg-convert: --min-count is not used by --to webgrind'
+	dcfg_convert --to callgrind --dcfg "$D" --all-edges
+	expect_error 'dcfg-convert: --all-edges is not used by --to callgrind'
 
 	dcfg_convert --to dot --dcfg "$D" --min-count abc
 	expect_error 'dcfg-convert: --min-count abc: not a number'
@@ -846,7 +859,7 @@ EOF
 		# by --node of their entries: one cluster each
 		args=()
 		while read -r id; do args+=(--node "$id"); done < <(head -5 entries)
-		dcfg_convert --to dot --dcfg "$D" "${args[@]}"
+		dcfg_convert --to dot --all-edges --dcfg "$D" "${args[@]}"
 		[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; false; }
 		[ "$(grep -c '^subgraph "cluster_routine_' stdout)" -eq "$(head -5 entries | sort -u | wc -l)" ]
 		dot_ok stdout

@@ -218,7 +218,7 @@ KINDS="edge block routine loop image type thread line file"
 	dcfg_convert --to dot --dcfg h.dcfg.json --routine $'f\u009b\n# thread 3\n1'
 	cmp by-id.dot stdout
 	[ -z "$(raw by-id.dot)" ]
-	grep -qF 'label="a\\tb\\x1b[31m\\\\c\\xc2\\x9b\n1"' by-id.dot
+	grep -qF 'label="a\\tb\\x1b[31m\\\\c\\xc2\\x9b 1"' by-id.dot
 	dot -Tplain by-id.dot > /dev/null
 }
 

@@ -424,7 +424,7 @@ dot_ok() {
 	[ "$(rq '[routines[] | . as $r | .LOOPS[] | select(.LOOP_HEAD_NODE_ID == $r.ENTRY_NODE_ID)] | length')" -eq 0 ]
 	[ "$(rq '[routines[].LOOPS[] | select(.LOOP_BACK_EDGE_SOURCE_NODE_IDS | length > 1)] | length')" -ge 1 ]
 	while read -r entry loops; do
-		dcfg_convert --to dot --dcfg "$REAL" --routine "$entry" -o "r$entry.dot"
+		dcfg_convert --to dot --all-edges --dcfg "$REAL" --routine "$entry" -o "r$entry.dot"
 		[ "$status" -eq 0 ] && [ ! -s stderr ] || { echo "routine $entry"; show; false; }
 		[ "$(grep -c '^subgraph "cluster_loop_' "r$entry.dot")" -eq "$loops" ] ||
 		    { echo "routine $entry: $loops loops"; cat "r$entry.dot"; false; }
@@ -478,9 +478,9 @@ dot_stubs() {
 	    select(.LOOP_NODE_IDS | index([5510]))] | length')" -ge 1 ]
 	for pair in 5134:5037:9 5510:5394:2; do
 		IFS=: read -r node entry loops <<< "$pair"
-		dcfg_convert --to dot --dcfg "$REAL" --node "$node" -o "n$node.dot"
+		dcfg_convert --to dot --all-edges --dcfg "$REAL" --node "$node" -o "n$node.dot"
 		[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; false; }
-		dcfg_convert --to dot --dcfg "$REAL" --routine "$entry"
+		dcfg_convert --to dot --all-edges --dcfg "$REAL" --routine "$entry"
 		cmp stdout "n$node.dot"
 		[ "$(grep -c '^subgraph "cluster_loop_' "n$node.dot")" -eq "$loops" ]
 		[ "$(grep -c '^subgraph "cluster_routine_' "n$node.dot")" -eq 0 ]
@@ -489,7 +489,7 @@ dot_stubs() {
 		dot_ok "n$node.dot"
 	done
 	[ "$(stub_numbers 5394 | cut -d' ' -f3)" -eq 18 ]
-	dcfg_convert --to dot --dcfg "$REAL" --node 5510 --node 5134 -o two.dot
+	dcfg_convert --to dot --all-edges --dcfg "$REAL" --node 5510 --node 5134 -o two.dot
 	[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; false; }
 	[ "$(grep -c '^subgraph "cluster_routine_' two.dot)" -eq 2 ]
 	[ "$(grep -c '^subgraph "cluster_loop_' two.dot)" -eq 11 ]
@@ -656,4 +656,35 @@ walk() {
 	[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; false; }
 	grep -qx "header summary: $sum" stdout
 	[ "$(awk '$1 == "function" { s += $6 } END { print s }' stdout)" -eq "$sum" ]
+}
+
+# The dot call graph with the walk's trace is the Callgrind profile's: each
+# function's self cost as callgrind_annotate sums it, and the inclusive
+# cost of each function nobody calls (callgrind_annotate: its own and its
+# calls'; a called one it gives the calls into it, which for a PLT stub is
+# the target's run too, see dcfg-convert(1) STUBS).
+@test "real: dot --trace with the walk's trace: callgrind_annotate's self costs, roots' inclusive" {
+	real
+	command -v callgrind_annotate > /dev/null || skip "callgrind_annotate (valgrind) is not installed"
+	walk
+	dcfg-encode --dcfg "$REAL" real.stream > real.trace.json
+	dcfg-convert --to callgrind --dcfg "$REAL" --trace real.trace.json -o cg.out
+	dcfg_convert --to dot --dcfg "$REAL" --trace real.trace.json -o calls.dot
+	[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; false; }
+	grep -q 'instructions\\ninclusive costs exact, replayed from the trace";$' calls.dot
+	for inc in no yes; do
+		callgrind_annotate --threshold=100 --inclusive=$inc cg.out |
+		    sed -n -E 's/^ *([0-9,]+) \([^)]*\)  [^:]*:(.*) \[[^]]*\]$/\2\t\1/p' | tr -d , |
+		    awk -F'\t' '{ s[$1] += $2 } END { for (k in s) print k "\t" s[k] }' | sort > "ann-$inc"
+	done
+	sed -n -E 's/^f([0-9]+) \[label="(.*)\\nself: ([0-9]+)\\ninclusive \(exact\): ([0-9]+)\\n.*/\1\t\2\t\3\t\4/p' \
+	    calls.dot > nodes
+	[ "$(wc -l < nodes)" -eq "$(grep -c '^f[0-9]* \[' calls.dot)" ]
+	cut -f2,3 nodes | sort | diff -u ann-no -
+	sed -n 's/^f[0-9]* -> f\([0-9]*\) .*/\1/p' calls.dot | sort -u > called
+	awk -F'\t' 'NR == FNR { c[$1] = 1; next } !($1 in c) { print $2 "\t" $4 }' called nodes | sort > roots
+	[ "$(wc -l < roots)" -ge 1 ]
+	join -t "$(printf '\t')" roots ann-yes > both
+	[ "$(wc -l < both)" -eq "$(wc -l < roots)" ]
+	awk -F'\t' '$2 != $3 { print; bad = 1 } END { exit bad }' both
 }

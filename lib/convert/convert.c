@@ -18,8 +18,8 @@ static const struct dcfg_format formats[] = {
 	{ "dcpi", "one file per image",
 	    DCFG_FORMAT_OUT_DIR | DCFG_FORMAT_NEEDS_DIR | DCFG_FORMAT_CPUSPEED, dcfg_convert_dcpi },
 	{ "csi", "path-tracing metadata", 0, dcfg_convert_csi },
-	{ "dot", "Graphviz: the call graph, or routines' CFGs", DCFG_FORMAT_ROUTINE,
-	    dcfg_convert_dot },
+	{ "dot", "Graphviz: the call graph, or routines' CFGs",
+	    DCFG_FORMAT_ROUTINE | DCFG_FORMAT_TRACE | DCFG_FORMAT_OUT_DIR, dcfg_convert_dot },
 };
 
 #define N_FORMATS (sizeof formats / sizeof formats[0])

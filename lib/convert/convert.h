@@ -23,6 +23,7 @@ struct dcfg_convert_options {
 	uint64_t pid;
 	uint64_t cpuspeed;         /* dcpi: --cpuspeed, 0 unknown */
 	uint64_t min_count;        /* dot: --min-count */
+	int all_edges;             /* dot: --all-edges */
 	int64_t epoch;             /* dcpi: seconds since 1970 (SOURCE_DATE_EPOCH or now) */
 	int has_pid, separate_threads;
 	void (*progress)(void *ctx, uint64_t bytes);

@@ -75,7 +75,7 @@ dcfg_dot_header(struct dcfg_output *out, const char *name, uint64_t pid)
 		dcfg_dot_escaped(out, name);
 	else
 		dcfg_out_u64(out, pid);
-	dcfg_out_str(out, "\" {\nnode [shape=box];\n");
+	dcfg_out_str(out, "\" {\nnode [shape=box, style=filled, fillcolor=\"#ffffff\"];\n");
 }
 
 /* ---- the call graph ---- */
@@ -95,13 +95,48 @@ by_pair(const void *a, const void *b)
 	return x->to < y->to ? -1 : x->to > y->to;
 }
 
+/* What the call graph's picture means, for its legend (fixed HTML text). */
+static const char call_legend[] =
+    "box: a routine; self: the instructions of its own blocks; inclusive: with<br/>"
+    "those of the calls it made; invocations: the executions of its entry block<br/>"
+    "edge: the calls from caller to callee, their count; wider for more<br/>";
+
+/* The nodes of the functions WRITTEN, with their costs and heat. */
+static void
+out_functions(struct dcfg_output *out, const struct dcfg_profile *pf, const uint64_t *self,
+    const uint64_t *incl, const unsigned char *written)
+{
+	const char *kind = pf->estimated ? "inclusive (estimated): " : "inclusive (exact): ";
+	size_t i;
+
+	for (i = 0; i < pf->n_funcs && !dcfg_output_failed(out); i++) {
+		const struct dcfg_profile_func *f = &pf->funcs[i];
+		if (!written[i])
+			continue;
+		dcfg_out_char(out, 'f');
+		dcfg_out_u64(out, dcfg_profile_block(pf, f->entry)->node_id);
+		dcfg_out_str(out, " [label=\"");
+		dcfg_dot_escaped(out, dcfg_profile_name(pf, f));
+		dcfg_out_str(out, "\\nself: ");
+		dcfg_out_u64(out, self[i]);
+		dcfg_out_str(out, "\\n");
+		dcfg_out_str(out, kind);
+		dcfg_out_u64(out, incl[i]);
+		dcfg_out_str(out, "\\ninvocations: ");
+		dcfg_out_u64(out, pf->exec[f->entry]);
+		dcfg_out_char(out, '"');
+		dcfg_dot_fill(out, incl[i], pf->total);
+		dcfg_out_str(out, "];\n");
+	}
+}
+
 static int
-call_graph(const struct dcfg_convert *c, const struct dcfg_profile *pf, struct dcfg_error *err)
+call_graph(struct dcfg_output *out, const struct dcfg_profile *pf, uint32_t thread,
+    const struct dcfg_convert_options *o, struct dcfg_error *err)
 {
 	const struct dcfg *d = pf->d;
 	const struct dcfg_process *p = pf->p;
-	struct dcfg_output *out = c->out;
-	uint64_t min = c->o->min_count, max = 0;
+	uint64_t min = o->min_count, max = 0;
 	size_t nf = pf->n_funcs, ncalls = 0, i, k, n;
 	uint64_t *self = calloc(nf + 1, sizeof *self), *incl = calloc(nf + 1, sizeof *incl);
 	unsigned char *written = calloc(nf + 1, 1);
@@ -109,7 +144,7 @@ call_graph(const struct dcfg_convert *c, const struct dcfg_profile *pf, struct d
 	int rc = -1;
 
 	if (self == NULL || incl == NULL || written == NULL || calls == NULL) {
-		dcfg_error_set(err, c->o->dcfg_path, "out of memory");
+		dcfg_error_set(err, o->dcfg_path, "out of memory");
 		goto out;
 	}
 	for (i = 0; i < nf; i++) {
@@ -122,12 +157,13 @@ call_graph(const struct dcfg_convert *c, const struct dcfg_profile *pf, struct d
 			any |= pf->exec[b];
 		}
 		incl[i] = self[i];
-		written[i] = any != 0 && pf->exec[f->entry] >= min;
+		/* --all-edges: the routines that never ran too */
+		written[i] = (any != 0 || o->all_edges) && pf->exec[f->entry] >= min;
 	}
 	for (i = 0; i < p->edges.count; i++) {
 		const struct dcfg_edge *e = &d->edges[p->edges.first + i];
 		uint32_t sb, tb;
-		if (pf->role[i] != DCFG_ROLE_CALL || pf->count[i] == 0 ||
+		if (pf->role[i] != DCFG_ROLE_CALL || (pf->count[i] == 0 && !o->all_edges) ||
 		    (sb = dcfg_profile_block_of(pf, e->source)) == DCFG_NONE ||
 		    (tb = dcfg_profile_block_of(pf, e->target)) == DCFG_NONE)
 			continue;
@@ -137,7 +173,7 @@ call_graph(const struct dcfg_convert *c, const struct dcfg_profile *pf, struct d
 		    &incl[pf->block_func[sb]])) {
 			char shown[160];
 			dcfg_escape(shown, sizeof shown, dcfg_profile_name(pf, &pf->funcs[pf->block_func[sb]]));
-			dcfg_error_set(err, c->o->dcfg_path, "process %" PRIu64 ": the inclusive "
+			dcfg_error_set(err, o->dcfg_path, "process %" PRIu64 ": the inclusive "
 			    "instructions of %s do not fit in 64 bits", p->pid, shown);
 			goto out;
 		}
@@ -151,7 +187,7 @@ call_graph(const struct dcfg_convert *c, const struct dcfg_profile *pf, struct d
 				char from[160], to[160];
 				dcfg_escape(from, sizeof from, dcfg_profile_name(pf, &pf->funcs[sum.from]));
 				dcfg_escape(to, sizeof to, dcfg_profile_name(pf, &pf->funcs[sum.to]));
-				dcfg_error_set(err, c->o->dcfg_path, "process %" PRIu64 ": the calls "
+				dcfg_error_set(err, o->dcfg_path, "process %" PRIu64 ": the calls "
 				    "from %s to %s do not fit in 64 bits", p->pid, from, to);
 				goto out;
 			}
@@ -163,22 +199,12 @@ call_graph(const struct dcfg_convert *c, const struct dcfg_profile *pf, struct d
 	}
 
 	dcfg_dot_header(out, NULL, p->pid);
-	for (i = 0; i < nf && !dcfg_output_failed(out); i++) {
-		const struct dcfg_profile_func *f = &pf->funcs[i];
-		if (!written[i])
-			continue;
-		dcfg_out_char(out, 'f');
-		dcfg_out_u64(out, dcfg_profile_block(pf, f->entry)->node_id);
-		dcfg_out_str(out, " [label=\"");
-		dcfg_dot_escaped(out, dcfg_profile_name(pf, f));
-		dcfg_out_str(out, "\\nself: ");
-		dcfg_out_u64(out, self[i]);
-		dcfg_out_str(out, "\\ninclusive: ");
-		dcfg_out_u64(out, incl[i]);
-		dcfg_out_str(out, "\\ninvocations: ");
-		dcfg_out_u64(out, pf->exec[f->entry]);
-		dcfg_out_str(out, "\"];\n");
-	}
+	dcfg_dot_title(out, pf, thread, o, pf->estimated ?
+	    "inclusive costs estimated from the call counts, as gprof does (no trace)" :
+	    "inclusive costs exact, replayed from the trace");
+	dcfg_dot_legend(out, pf->total, pf->estimated ? "inclusive instructions (estimated)" :
+	    "inclusive instructions", call_legend);
+	out_functions(out, pf, self, incl, written);
 	for (i = 0; i < n && !dcfg_output_failed(out); i++) {
 		dcfg_out_char(out, 'f');
 		dcfg_out_u64(out, dcfg_profile_block(pf, pf->funcs[calls[i].from].entry)->node_id);
@@ -198,22 +224,21 @@ out:
 	return rc;
 }
 
+/* Either picture of one view: the call graph, or the routines --routine and --node choose. */
+static int
+dot_view(struct dcfg_output *out, const struct dcfg_profile *pf, uint32_t thread,
+    const struct dcfg_convert_options *o, struct dcfg_error *err)
+{
+	return o->n_routines || o->n_nodes ? dcfg_dot_routines(out, pf, thread, o, err) :
+	    call_graph(out, pf, thread, o, err);
+}
+
+/*
+ * Through the profile formats' driver, so the counts, the trace's replay
+ * and the inclusive costs are those of the Callgrind file.
+ */
 int
 dcfg_convert_dot(const struct dcfg_convert *c, struct dcfg_error *err)
 {
-	const struct dcfg_process *p;
-	struct dcfg_profile pf;
-	size_t n;
-	int rc;
-
-	if ((p = dcfg_convert_processes(c, 0, &n, err)) == NULL)
-		return -1;
-	if (dcfg_profile_init(&pf, c->d, p, c->o->dcfg_path, err) < 0)
-		return -1;
-	rc = dcfg_profile_view(&pf, DCFG_ALL_THREADS, NULL, c->o->dcfg_path, err);
-	if (rc == 0)
-		rc = c->o->n_routines || c->o->n_nodes ? dcfg_dot_routines(c, &pf, err) :
-		    call_graph(c, &pf, err);
-	dcfg_profile_free(&pf);
-	return rc;
+	return dcfg_convert_profiles(c, "dot.out", dot_view, err);
 }

@@ -23,8 +23,30 @@ void dcfg_dot_edge_end(struct dcfg_output *out, uint64_t count, uint64_t max);
 /* `digraph "NAME" {` (or the PID when NAME is NULL) and the node defaults. */
 void dcfg_dot_header(struct dcfg_output *out, const char *name, uint64_t pid);
 
+/* `, fillcolor="#RRGGBB"` for VALUE's heat bucket of TOTAL; nothing for the coldest. */
+void dcfg_dot_fill(struct dcfg_output *out, uint64_t value, uint64_t total);
+
+/* The graph's title (`label=...; labelloc=t;`): program, process, THREAD, total, then WHAT. */
+void dcfg_dot_title(struct dcfg_output *out, const struct dcfg_profile *pf, uint32_t thread,
+    const struct dcfg_convert_options *o, const char *what);
+
+/* The legend node: FILL says what a share is of; LINES (HTML text, fixed) what the rest means. */
+void dcfg_dot_legend(struct dcfg_output *out, uint64_t total, const char *fill,
+    const char *lines);
+
+/*
+ * An edge's label text: a short tag unless E is a branch or fall-through
+ * (the EDGE_TYPE name, escaped, for one this version does not know), then COUNT.
+ */
+void dcfg_dot_edge_label(struct dcfg_output *out, const struct dcfg_profile *pf,
+    const struct dcfg_edge *e, uint64_t count);
+
+/* BEFORE and `FILE:LINE` (base name) of ADDR's source line; nothing without one. */
+void dcfg_dot_source(struct dcfg_output *out, const struct dcfg_profile *pf, uint64_t addr,
+    const char *before);
+
 /* The graph of the routines --routine and --node choose. 0, or -1 with ERR. */
-int dcfg_dot_routines(const struct dcfg_convert *c, const struct dcfg_profile *pf,
-    struct dcfg_error *err);
+int dcfg_dot_routines(struct dcfg_output *out, const struct dcfg_profile *pf, uint32_t thread,
+    const struct dcfg_convert_options *o, struct dcfg_error *err);
 
 #endif

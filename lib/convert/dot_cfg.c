@@ -223,11 +223,15 @@ out_block(const struct cfg *g, uint32_t at)
 	} else {
 		dcfg_out_hex(g->out, bl->addr);
 	}
+	dcfg_dot_source(g->out, pf, bl->addr, "\\n");
 	dcfg_out_str(g->out, "\\ninstrs: ");
 	dcfg_out_u64(g->out, bl->num_instrs);
 	dcfg_out_str(g->out, "\\nexecs: ");
 	dcfg_out_u64(g->out, pf->exec[b]);
-	dcfg_out_str(g->out, "\"];\n");
+	dcfg_out_char(g->out, '"');
+	/* Cannot overflow: the view checked the sum over all blocks. */
+	dcfg_dot_fill(g->out, pf->exec[b] * bl->num_instrs, pf->total);
+	dcfg_out_str(g->out, "];\n");
 }
 
 static void
@@ -244,6 +248,7 @@ static void
 out_clusters(struct cfg *g)
 {
 	uint32_t top = 0, grp, l, node_id;
+	const struct dcfg_block *head;
 
 	out_own_blocks(g, g->nl);
 	g->stack[top] = g->nl;
@@ -259,12 +264,18 @@ out_clusters(struct cfg *g)
 		l = g->children[g->next[top - 1]++];
 		if (!g->full[l])
 			continue;
-		node_id = dcfg_profile_block(g->pf, g->pf->blocks[g->f->first + g->head[l]])->node_id;
+		head = dcfg_profile_block(g->pf, g->pf->blocks[g->f->first + g->head[l]]);
+		node_id = head->node_id;
 		dcfg_out_str(g->out, "subgraph \"cluster_loop_");
 		dcfg_out_u64(g->out, node_id);
 		dcfg_out_str(g->out, "\" {\nlabel=\"loop ");
-		dcfg_out_u64(g->out, node_id);
-		dcfg_out_str(g->out, "\";\n");
+		if (dcfg_source_at(g->pf->d, g->pf->p, head->addr) != NULL)
+			dcfg_dot_source(g->out, g->pf, head->addr, "");
+		else
+			dcfg_out_u64(g->out, node_id);
+		dcfg_out_str(g->out, " (depth ");
+		dcfg_out_u64(g->out, g->depth[l] + 1);
+		dcfg_out_str(g->out, ")\";\n");
 		out_own_blocks(g, l);
 		g->stack[top] = l;
 		g->next[top++] = g->child_first[l];
@@ -336,7 +347,7 @@ struct stub {
 };
 
 struct sel {
-	const struct dcfg_convert *c;
+	const struct dcfg_convert_options *o;
 	const struct dcfg_profile *pf;
 	struct dcfg_output *out;
 	uint64_t min, max;
@@ -379,7 +390,7 @@ static long
 choose(struct sel *s, struct dcfg_error *err)
 {
 	const struct dcfg_profile *pf = s->pf;
-	const struct dcfg_convert_options *o = s->c->o;
+	const struct dcfg_convert_options *o = s->o;
 	const struct dcfg_profile_func *f;
 	uint32_t b;
 	size_t i;
@@ -441,7 +452,7 @@ collect_stubs(struct sel *s, struct dcfg_error *err)
 		struct stub sum = s->stubs[i];
 		for (k = i + 1; k < s->n_stubs && by_stub(&s->stubs[k], &sum) == 0; k++)
 			if (__builtin_add_overflow(sum.count, s->stubs[k].count, &sum.count))
-				return dcfg_error_set(err, s->c->o->dcfg_path, "process %" PRIu64 ": the "
+				return dcfg_error_set(err, s->o->dcfg_path, "process %" PRIu64 ": the "
 				    "edges of block %" PRIu32 " to one routine do not fit in 64 bits",
 				    p->pid, dcfg_profile_block(pf, sum.block)->node_id);
 		if (written(s, sum.block) && sum.count >= s->min) {
@@ -513,7 +524,7 @@ out_block_edges(struct sel *s, int pass)
 {
 	const struct dcfg_profile *pf = s->pf;
 	const struct dcfg *d = pf->d;
-	uint32_t fi, at, b, k, t, e, ti;
+	uint32_t fi, at, b, k, t, e;
 
 	for (fi = 0; fi < pf->n_funcs && !dcfg_output_failed(s->out); fi++) {
 		if (!s->chosen[fi])
@@ -536,12 +547,7 @@ out_block_edges(struct sel *s, int pass)
 				dcfg_out_str(s->out, " -> n");
 				dcfg_out_u64(s->out, dcfg_profile_block(pf, t)->node_id);
 				dcfg_out_str(s->out, " [label=\"");
-				ti = dcfg_idmap_get(&d->edge_type_by_id, edge->type_id);
-				dcfg_dot_escaped(s->out, ti == DCFG_NONE ?
-				    dcfg_edge_kind_name(DCFG_EDGE_UNDEFINED) :
-				    dcfg_string(d, d->edge_types[ti].name));
-				dcfg_out_str(s->out, "\\n");
-				dcfg_out_u64(s->out, pf->count[e]);
+				dcfg_dot_edge_label(s->out, pf, edge, pf->count[e]);
 				dcfg_dot_edge_end(s->out, pf->count[e], s->max);
 			}
 		}
@@ -603,12 +609,22 @@ out_function(const struct sel *s, uint32_t fi, int cluster)
 	return 0;
 }
 
+/* What a routine's picture means, for its legend (fixed HTML text). */
+static const char cfg_legend[] =
+    "box: a block: symbol+offset, source line, instructions, executions<br/>"
+    "cluster: a routine, or a loop by its head's source line and depth (1: outermost)<br/>"
+    "dashed ellipse: another routine, or START or END, at the other end of edges<br/>"
+    "edge: its count, after a tag unless it is a branch or fall-through<br/>"
+    "(jmp, ind-jmp, call, ret, bypass...: see dcfg-convert(1)); wider for more<br/>";
+
 int
-dcfg_dot_routines(const struct dcfg_convert *c, const struct dcfg_profile *pf,
-    struct dcfg_error *err)
+dcfg_dot_routines(struct dcfg_output *out, const struct dcfg_profile *pf, uint32_t thread,
+    const struct dcfg_convert_options *o, struct dcfg_error *err)
 {
 	const struct dcfg_process *p = pf->p;
-	struct sel s = { .c = c, .pf = pf, .out = c->out, .min = c->o->min_count };
+	/* Without --all-edges, what never ran is left out, as --min-count 1 would. */
+	struct sel s = { .o = o, .pf = pf, .out = out,
+	    .min = o->min_count == 0 && !o->all_edges ? 1 : o->min_count };
 	size_t ne = (size_t)p->edges.count + 1, i, k;
 	uint32_t fi, one = 0;
 	long n;
@@ -619,7 +635,7 @@ dcfg_dot_routines(const struct dcfg_convert *c, const struct dcfg_profile *pf,
 	s.stubs = malloc(ne * sizeof *s.stubs);
 	s.nodes = malloc(ne * sizeof *s.nodes);
 	if (s.chosen == NULL || s.pos == NULL || s.stubs == NULL || s.nodes == NULL) {
-		dcfg_error_set(err, c->o->dcfg_path, "out of memory");
+		dcfg_error_set(err, o->dcfg_path, "out of memory");
 		goto out;
 	}
 	if ((n = choose(&s, err)) < 0)
@@ -635,16 +651,19 @@ dcfg_dot_routines(const struct dcfg_convert *c, const struct dcfg_profile *pf,
 		;
 	one = fi;
 	/* One routine keeps the graph it always had: named after it, no cluster around it. */
-	dcfg_dot_header(c->out, n == 1 ? dcfg_profile_name(pf, &pf->funcs[one]) : NULL, p->pid);
-	for (fi = 0; fi < pf->n_funcs && !dcfg_output_failed(c->out); fi++)
+	dcfg_dot_header(out, n == 1 ? dcfg_profile_name(pf, &pf->funcs[one]) : NULL, p->pid);
+	dcfg_dot_title(out, pf, thread, o, n == 1 ? "the blocks of one routine, counts from the DCFG" :
+	    "the blocks of the chosen routines, counts from the DCFG");
+	dcfg_dot_legend(out, pf->total, "executions x instructions", cfg_legend);
+	for (fi = 0; fi < pf->n_funcs && !dcfg_output_failed(out); fi++)
 		if (s.chosen[fi] && out_function(&s, fi, n > 1) < 0) {
-			dcfg_error_set(err, c->o->dcfg_path, "out of memory");
+			dcfg_error_set(err, o->dcfg_path, "out of memory");
 			goto out;
 		}
 	out_stub_nodes(&s);
 	out_block_edges(&s, 1);
 	out_stub_edges(&s);
-	dcfg_out_str(c->out, "}\n");
+	dcfg_out_str(out, "}\n");
 	rc = 0;
 out:
 	free(s.chosen);

@@ -46,6 +46,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if ((d = dcfg_load(fuzz_file(data, size), &lo, &err)) == NULL)
 		return 0;
+	o.all_edges = (size >> 1) & 1;
 	if (d->n_processes > 1) {
 		o.has_pid = 1;
 		o.pid = d->processes[size % d->n_processes].pid;
