@@ -114,15 +114,10 @@ call_graph(const struct dcfg_convert *c, const struct dcfg_profile *pf, struct d
 	}
 	for (i = 0; i < nf; i++) {
 		const struct dcfg_profile_func *f = &pf->funcs[i];
-		uint64_t any = 0;
-		for (k = 0; k < f->count; k++) {
-			uint32_t b = pf->blocks[f->first + k];
-			/* Cannot overflow: the view checked the sum over all blocks. */
-			self[i] += pf->exec[b] * dcfg_profile_block(pf, b)->num_instrs;
-			any |= pf->exec[b];
-		}
+		/* Cannot overflow: the view checked the sum over all blocks. */
+		self[i] = dcfg_profile_self(pf, (uint32_t)i);
 		incl[i] = self[i];
-		written[i] = any != 0 && pf->exec[f->entry] >= min;
+		written[i] = dcfg_profile_ran(pf, (uint32_t)i) && pf->exec[f->entry] >= min;
 	}
 	for (i = 0; i < p->edges.count; i++) {
 		const struct dcfg_edge *e = &d->edges[p->edges.first + i];
@@ -131,8 +126,9 @@ call_graph(const struct dcfg_convert *c, const struct dcfg_profile *pf, struct d
 		    (sb = dcfg_profile_block_of(pf, e->source)) == DCFG_NONE ||
 		    (tb = dcfg_profile_block_of(pf, e->target)) == DCFG_NONE)
 			continue;
-		calls[ncalls++] = (struct call){ pf->block_func[sb], pf->block_func[tb], pf->count[i] };
-		if (pf->block_func[sb] != pf->block_func[tb] &&
+		calls[ncalls++] = (struct call){ pf->block_func[sb], dcfg_profile_callee(pf, tb),
+		    pf->count[i] };
+		if (pf->block_func[sb] != dcfg_profile_callee(pf, tb) &&
 		    __builtin_add_overflow(incl[pf->block_func[sb]], pf->incl[i],
 		    &incl[pf->block_func[sb]])) {
 			char shown[160];
@@ -210,7 +206,10 @@ dcfg_convert_dot(const struct dcfg_convert *c, struct dcfg_error *err)
 		return -1;
 	if (dcfg_profile_init(&pf, c->d, p, c->o->dcfg_path, err) < 0)
 		return -1;
-	rc = dcfg_profile_view(&pf, DCFG_ALL_THREADS, NULL, c->o->dcfg_path, err);
+	rc = c->o->keep_stubs || c->o->n_routines || c->o->n_nodes ? 0 :
+	    dcfg_profile_fold_stubs(&pf, c->o->dcfg_path, err);
+	if (rc == 0)
+		rc = dcfg_profile_view(&pf, DCFG_ALL_THREADS, NULL, c->o->dcfg_path, err);
 	if (rc == 0)
 		rc = c->o->n_routines || c->o->n_nodes ? dcfg_dot_routines(c, &pf, err) :
 		    call_graph(c, &pf, err);
