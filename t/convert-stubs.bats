@@ -267,3 +267,31 @@ dot_numbers() {
 	callgrind_annotate --threshold=100 --inclusive=yes kept.out > incl.txt 2> err
 	grep -q 'GOMP_barrier@plt' incl.txt
 }
+
+@test "--separate-threads with the trace: each thread's stubs are its calls' own" {
+	# two threads that each run the one thread's edges: each thread's file
+	# is the one-thread profile (with its thread: line), the sum doubles
+	python3 - "$S" > s2.json <<-'EOF2'
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	p = d["PROCESSES"][1][1]
+	p["INSTR_COUNT_PER_THREAD"] = [79, 79]
+	p["INSTR_COUNT"] = 158
+	for e in p["EDGES"][1:]:
+	    e[4] = e[4] * 2
+	json.dump(d, sys.stdout)
+	EOF2
+	{ cat "$DATA/convert-stubs.stream"; echo '# thread 1'; sed 1,3d "$DATA/convert-stubs.stream"; } > s2.stream
+	dcfg-encode --dcfg s2.json s2.stream > s2.trace.json
+	dcfg-encode --dcfg "$S" "$DATA/convert-stubs.stream" > s.trace.json
+	dcfg-convert --to callgrind --dcfg "$S" --trace s.trace.json > one.out
+	dcfg_convert --to callgrind --dcfg s2.json --trace s2.trace.json --out-dir o --separate-threads
+	[ "$status" -eq 0 ] || { show; false; }
+	for t in 00 01; do
+		sed "/^pid: /a thread: ${t#0}" one.out | diff -u - o/callgrind.out.9-$t
+	done
+	dcfg-convert --to callgrind --dcfg s2.json --trace s2.trace.json > both.out
+	[ "$(grep -c '^0x40101c 0 8$' both.out)" -eq 1 ]
+	[ "$(grep -c '^0x401024 0 4$' both.out)" -eq 1 ]
+	[ "$(tail -n 1 both.out)" = 'totals: 158' ]
+}
