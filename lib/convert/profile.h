@@ -85,7 +85,7 @@ dcfg_profile_name(const struct dcfg_profile *pf, const struct dcfg_profile_func 
  * and by other stubs, is folded into the function its chain of stubs ends
  * in: a call into it is shown as a call into that one, and its
  * instructions are the caller's own, at the call site. Call before
- * dcfg_profile_view(). -1 with ERR (out of memory).
+ * dcfg_replay_trace() and dcfg_profile_view(). -1 with ERR (out of memory).
  */
 int dcfg_profile_fold_stubs(struct dcfg_profile *pf, const char *name, struct dcfg_error *err);
 
