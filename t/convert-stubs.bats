@@ -295,3 +295,38 @@ dot_numbers() {
 	[ "$(grep -c '^0x401024 0 4$' both.out)" -eq 1 ]
 	[ "$(tail -n 1 both.out)" = 'totals: 158' ]
 }
+
+@test "a stub's instructions that no call ran stay its own: the stub is shown with them alone" {
+	# s (block 50, 2 instructions) jumps only to f (60) and is entered only
+	# by a call from main (10): a stub. Its edge to itself ran once, but
+	# no call into it did: its 2 instructions stay its own, main's are 3,
+	# total 5, with and without the trace
+	printf '%s\n' \
+	    '{"FILE_NAMES": [["FILE_NAME_ID", "FILE_NAME"], [1, "/bin/left"]],' \
+	    ' "EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"], [1, "ENTRY"], [2, "EXIT"], [3, "DIRECT_CALL"], [4, "DIRECT_UNCONDITIONAL_BRANCH"]],' \
+	    ' "SPECIAL_NODES": [["NODE_ID", "NODE_NAME"], [1, "START"], [2, "END"]],' \
+	    ' "PROCESSES": [["PROCESS_ID", "PROCESS_DATA"], [4, {"INSTR_COUNT_PER_THREAD": [5], "INSTR_COUNT": 5,' \
+	    '  "IMAGES": [["IMAGE_ID", "LOAD_ADDR", "SIZE", "IMAGE_DATA"],' \
+	    '   [1, "0x10000", 4096, {"FILE_NAME_ID": 1,' \
+	    '    "SYMBOLS": [["NAME", "ADDR_OFFSET", "SIZE"], ["main", "0x0", 8], ["s", "0x100", 8], ["f", "0x200", 8]],' \
+	    '    "BASIC_BLOCKS": [["NODE_ID", "ADDR_OFFSET", "SIZE", "NUM_INSTRS", "LAST_INSTR_OFFSET", "COUNT"], [10, "0x0", 8, 3, 4, 1], [50, "0x100", 8, 2, 4, 1], [60, "0x200", 4, 1, 0, 0]],' \
+	    '    "ROUTINES": [["ENTRY_NODE_ID", "EXIT_NODE_IDS", "NODES"], [10, [10], [["NODE_ID", "IDOM_NODE_ID"], [10, 10]]], [50, [50], [["NODE_ID", "IDOM_NODE_ID"], [50, 50]]], [60, [60], [["NODE_ID", "IDOM_NODE_ID"], [60, 60]]]]}]],' \
+	    '  "EDGES": [["EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID", "EDGE_TYPE_ID", "COUNT_PER_THREAD"],' \
+	    '   [1, 1, 10, 1, [1]], [2, 10, 50, 3, [0]], [3, 50, 50, 4, [1]], [4, 50, 60, 4, [0]], [5, 10, 2, 2, [1]]]}]]}' > left.json
+	printf '%s\n' '# dcfg-stream 1' '# process 4' '# thread 0' 1 3 5 > left.stream
+	dcfg-encode --dcfg left.json left.stream > left.trace.json
+	for t in '' '--trace left.trace.json'; do
+		# shellcheck disable=SC2086
+		dcfg_convert --to callgrind --dcfg left.json $t
+		[ "$status" -eq 0 ] || { show; false; }
+		grep -qx 'fn=([0-9]*) s' stdout
+		grep -qx '0x10100 0 2' stdout
+		grep -qx '0x10000 0 3' stdout
+		[ "$(tail -n 1 stdout)" = 'totals: 5' ]
+	done
+	dcfg_convert --to dot --dcfg left.json
+	grep -q 'label="s\\nself: 2\\ninclusive: 2' stdout
+	python3 "$MODEL" left.json 4 graph > model
+	grep -qx '50 2 2' model
+	[ "$(python3 "$MODEL" left.json 4 stubs)" = '50 60' ]
+}
