@@ -214,6 +214,16 @@ dot_numbers() {
 	dcfg_convert --to webgrind --dcfg "$S"
 	[ "$status" -eq 0 ] || { show; false; }
 	! grep -aEq '@plt|\.plt' stdout
+	# with the trace: main's own 39, inclusive 79; each callee called by
+	# main as many times as main called its stubs (see the top)
+	dcfg-encode --dcfg "$S" "$DATA/convert-stubs.stream" > s.trace.json
+	dcfg-convert --to webgrind --dcfg "$S" --trace s.trace.json > w.out
+	webgrind-dump w.out > dump
+	grep -qx 'function 0 line 0 self 39 inclusive 79 invocations 0 file ??? name main' dump
+	grep -qx '  sub 1 line 0 count 4 cost 12' dump
+	grep -qx '  sub 2 line 0 count 2 cost 8' dump
+	grep -qx '  sub 3 line 0 count 4 cost 20' dump
+	grep -qx 'function 3 line 0 self 20 inclusive 20 invocations 4 file ??? name baz' dump
 	dcfg_convert --to webgrind --dcfg "$S" --keep-stubs
 	grep -aq 'foo@plt' stdout
 }
