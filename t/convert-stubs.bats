@@ -340,3 +340,16 @@ dot_numbers() {
 	grep -qx '50 2 2' model
 	[ "$(python3 "$MODEL" left.json 4 stubs)" = '50 60' ]
 }
+
+@test "the real DCFG, thread by thread: each file's cost lines add up to its total, as with --keep-stubs" {
+	real
+	dcfg_convert --to callgrind --dcfg "$REAL" --out-dir a --separate-threads
+	[ "$status" -eq 0 ] || { show; false; }
+	dcfg-convert --to callgrind --dcfg "$REAL" --out-dir b --separate-threads --keep-stubs
+	[ "$(ls a | wc -l)" -eq 8 ]
+	for f in a/*; do
+		[ "$(tail -n 1 "$f")" = "$(tail -n 1 "b/${f#a/}")" ]
+		[ "totals: $(awk '/^calls=/ { getline; next } /^0x/ && NF == 3 { s += $3 } END { print s }' "$f")" = "$(tail -n 1 "$f")" ]
+		! grep -q '@plt' "$f"
+	done
+}
