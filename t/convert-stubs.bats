@@ -63,7 +63,7 @@ dot_numbers() {
 	[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; false; }
 	cp stdout folded.out
 	# no stub is a function of the profile any more
-	! grep -Eq '@plt|\.plt' folded.out
+	! grep -Eq '@plt|\.plt' folded.out || false
 	# main's calls (A, B, bar, C, D): callee's entry, the callee's
 	# inclusive alone, then the stubs' instructions at the same site
 	calls_of folded.out > got
@@ -91,7 +91,7 @@ dot_numbers() {
 	[ ! -s err ]
 	grep -Eq '^79 \(100.0%\) +\?\?\?:main \[/bin/plt\]$' incl.txt
 	grep -Eq '^20 \([ 0-9.]*%\) +\?\?\?:baz \[/lib/libfoo.so\]$' incl.txt
-	! grep -Eq '@plt|\.plt' incl.txt
+	! grep -Eq '@plt|\.plt' incl.txt || false
 	# the main image (the lowest IMAGE_ID), though listed second
 	grep -qx 'Profiled target:  /bin/plt (PID 9)' self.txt
 	[ "$(python3 "$MODEL" "$S" 9 main-image)" = /bin/plt ]
@@ -106,7 +106,7 @@ dot_numbers() {
 	[ "$(grep -c '^0x40101c 0 3$' stdout)" -eq 1 ]
 	[ "$(grep -c '^0x401024 0 3$' stdout)" -eq 1 ]
 	[ "$(tail -n 1 stdout)" = 'totals: 79' ]
-	! grep -Eq '@plt|\.plt' stdout
+	! grep -Eq '@plt|\.plt' stdout || false
 }
 
 @test "the dot call graph folds the stubs as the model does; --keep-stubs shows them" {
@@ -116,7 +116,7 @@ dot_numbers() {
 	python3 "$MODEL" "$S" 9 graph | grep -v '^total' > want
 	diff -u want got
 	grep -qx 'f10 -> f80 \[label="4", penwidth=8\];' stdout
-	! grep -Eq '@plt|\.plt' stdout
+	! grep -Eq '@plt|\.plt' stdout || false
 	dcfg_convert --to dot --dcfg "$S" --keep-stubs
 	dot_numbers stdout > got
 	python3 "$MODEL" "$S" 9 graph --keep-stubs | grep -v '^total' > want
@@ -213,7 +213,7 @@ dot_numbers() {
 @test "webgrind: the stubs are folded, and kept with --keep-stubs" {
 	dcfg_convert --to webgrind --dcfg "$S"
 	[ "$status" -eq 0 ] || { show; false; }
-	! grep -aEq '@plt|\.plt' stdout
+	! grep -aEq '@plt|\.plt' stdout || false
 	# with the trace: main's own 39, inclusive 79; each callee called by
 	# main as many times as main called its stubs (see the top)
 	dcfg-encode --dcfg "$S" "$DATA/convert-stubs.stream" > s.trace.json
@@ -249,14 +249,14 @@ dot_numbers() {
 	# its inclusive: every instruction of the region, GOMP_barrier's 573 among them
 	grep -q "^4165 [0-9]* $total\$" got
 	grep -qx 'f4165 -> f5394 .*' stdout
-	! grep -q 'f4082' stdout
+	! grep -q 'f4082' stdout || false
 
 	dcfg_convert --to dot --dcfg "$REAL" --keep-stubs
 	dot_numbers stdout > got
 	python3 "$MODEL" "$REAL" 20149 graph --keep-stubs | grep -v '^total' > want
 	diff -u want got
 	# GOMP_barrier a root again: no edge into it
-	! grep -q -- '-> f5394 ' stdout
+	! grep -q -- '-> f5394 ' stdout || false
 	grep -q -- 'f4165 -> f4082 ' stdout
 }
 
@@ -271,7 +271,7 @@ dot_numbers() {
 	callgrind_annotate --threshold=100 --inclusive=yes folded.out > incl.txt 2> err
 	[ ! -s err ]
 	grep -Eq "^$total \\(100.0%\\) .*:dijkstra_distance._omp_fn.0 " incl.txt
-	! grep -q '@plt' incl.txt
+	! grep -q '@plt' incl.txt || false
 	main=$(python3 "$MODEL" "$REAL" 20149 main-image)
 	grep -qx "Profiled target:  $main (PID 20149)" incl.txt
 	callgrind_annotate --threshold=100 --inclusive=yes kept.out > incl.txt 2> err
@@ -350,6 +350,6 @@ dot_numbers() {
 	for f in a/*; do
 		[ "$(tail -n 1 "$f")" = "$(tail -n 1 "b/${f#a/}")" ]
 		[ "totals: $(awk '/^calls=/ { getline; next } /^0x/ && NF == 3 { s += $3 } END { print s }' "$f")" = "$(tail -n 1 "$f")" ]
-		! grep -q '@plt' "$f"
+		! grep -q '@plt' "$f" || false
 	done
 }
