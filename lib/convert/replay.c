@@ -176,7 +176,8 @@ take(struct replayer *x, struct dcfg_chunk *c, uint32_t e, uint64_t index)
 	const struct step *s = &x->steps[e];
 
 	x->taken[e]++;
-	if (note(x, e, 1, 0, 0) < 0 || (x->stubs && stub_step(x, e) < 0))
+	if (note(x, e, 1, 0, 0) < 0 ||
+	    (x->stubs && (s->stub || x->chain != DCFG_NONE) && stub_step(x, e) < 0))
 		return dcfg_chunk_fail(c, index, "out of memory");
 	if (s->role == DCFG_ROLE_CALL) {
 		if (x->depth == DCFG_REPLAY_MAX_DEPTH)
