@@ -15,6 +15,7 @@ static const char *prog = "dcfg-convert";
 static const char help_head[] =
     "usage: dcfg-convert --to FORMAT --dcfg FILE [--trace FILE] [-p PID]\n"
     "                    [-o FILE | --out-dir DIR] [--separate-threads] [--cmd TEXT]\n"
+    "                    [--keep-stubs]\n"
     "                    [--cpuspeed MHZ] [--routine NAME|ID]... [--node ID]...\n"
     "                    [--min-count N] [--all-edges]\n"
     "Write a DCFG as a profile or graph other tools read.\n"
@@ -30,6 +31,7 @@ static const char help_tail[] =
     "      --out-dir DIR      write DIR/FORMAT.out.PID for each process (dcpi: DIR/IMAGE)\n"
     "      --separate-threads one file per thread, DIR/FORMAT.out.PID-TT\n"
     "      --cmd TEXT         the command line, for the profile's header\n"
+    "      --keep-stubs       show calls into PLT stubs as calls into the stubs\n"
     "      --cpuspeed MHZ     dcpi: the processor's clock, for the header\n"
     "      --routine NAME|ID  dot: a routine's blocks, by name or entry node id\n"
     "      --node ID          dot: the routine that holds block ID\n"
@@ -82,6 +84,8 @@ unused_option(unsigned uses, const struct dcfg_convert_options *o, int cpuspeed,
 		if (o->cmd)
 			return "--cmd";
 	}
+	if (!(uses & (DCFG_FORMAT_TRACE | DCFG_FORMAT_ROUTINE)) && o->keep_stubs)
+		return "--keep-stubs";
 	if (!(uses & DCFG_FORMAT_OUT_DIR) && o->out_dir)
 		return "--out-dir";
 	if (!(uses & DCFG_FORMAT_CPUSPEED) && cpuspeed)
@@ -132,6 +136,7 @@ convert(int argc, char **argv, struct chosen *ch_list)
 {
 	enum { OPT_OUT_DIR = 256, OPT_SEPARATE, OPT_CMD, OPT_CPUSPEED, OPT_ROUTINE, OPT_NODE,
 	    OPT_MIN_COUNT };
+	enum { OPT_KEEP_STUBS = 512 };
 	static const struct option longopts[] = {
 		DCFG_STAGE_LONGOPTS,
 		{ "to", required_argument, NULL, 'f' },
@@ -139,6 +144,7 @@ convert(int argc, char **argv, struct chosen *ch_list)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "out-dir", required_argument, NULL, OPT_OUT_DIR },
 		{ "separate-threads", no_argument, NULL, OPT_SEPARATE },
+		{ "keep-stubs", no_argument, NULL, OPT_KEEP_STUBS },
 		{ "cmd", required_argument, NULL, OPT_CMD },
 		{ "cpuspeed", required_argument, NULL, OPT_CPUSPEED },
 		{ "routine", required_argument, NULL, OPT_ROUTINE },
@@ -178,6 +184,7 @@ convert(int argc, char **argv, struct chosen *ch_list)
 			break;
 		case OPT_OUT_DIR: o.out_dir = optarg; break;
 		case OPT_SEPARATE: o.separate_threads = 1; break;
+		case OPT_KEEP_STUBS: o.keep_stubs = 1; break;
 		case OPT_CMD: o.cmd = optarg; break;
 		case OPT_CPUSPEED:
 			if (dcfg_parse_c_integer(optarg, strlen(optarg), &o.cpuspeed, &why) < 0)

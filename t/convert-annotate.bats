@@ -42,6 +42,12 @@ pid() {
 	jq '.PROCESSES as $p | $p[1][$p[0] | index("PROCESS_ID")]' p/prog.dcfg.json
 }
 
+# main_image: the file name of the program's main image, the cmd: line's
+# default (dcfg-convert(1)), read from the JSON by a second method.
+main_image() {
+	python3 "$BATS_TEST_DIRNAME/tools/stubs-model.py" p/prog.dcfg.json "$(pid)" main-image
+}
+
 # instr_count [THREAD]: see test_helper.bash.
 
 # annotate PROFILE [OPTION...]: callgrind_annotate PROFILE > annotated; it
@@ -167,7 +173,8 @@ own_costs_match() {
 		by_routine by-routine > want-self
 		dcfg-convert --to callgrind --dcfg p/prog.dcfg.json --trace p/prog.trace.json > prof.out
 		own_costs_match prof.out
-		grep -qx "Profiled target:  (unknown) (PID $(pid))" annotated
+		# no --cmd: the main image (t/tools/stubs-model.py reads it from the JSON)
+		grep -qx "Profiled target:  $(main_image) (PID $(pid))" annotated
 		[ "$(grep -c 'estimated' annotated)" -eq 0 ]
 	done
 }
@@ -242,7 +249,7 @@ own_costs_match() {
 		[ "$(wc -l < got)" -gt 5 ]
 		diff -u want got
 		[ "$(program_total)" -eq "$(instr_count "$t")" ]
-		grep -qx "Profiled target:  (unknown) (PID $pid, thread $t)" annotated
+		grep -qx "Profiled target:  $(main_image) (PID $pid, thread $t)" annotated
 		# inclusive costs: gen-pair's of this thread
 		annotate "$f" --inclusive=yes
 		functions > got

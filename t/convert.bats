@@ -86,13 +86,54 @@ load test_helper
 D="$DATA/convert-prog.dcfg.json"
 DESC='desc: Inclusive: estimated from call counts as gprof does (no trace)'
 
+# main_image DCFG PID: the file name of the process's image of the lowest
+# IMAGE_ID that has one, read from the JSON by Python (the cmd: line's
+# default, dcfg-convert(1)).
+main_image() {
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = {r[0]: r[1] for r in d["FILE_NAMES"][1:]}
+for pid, data in d["PROCESSES"][1:]:
+    if pid == int(sys.argv[2]):
+        ims = [(r[0], names[r[3]["FILE_NAME_ID"]]) for r in data["IMAGES"][1:]
+               if r[3].get("FILE_NAME_ID") in names]
+        if ims:
+            print(min(ims)[1])
+' "$1" "$2"
+}
+
 # header PID SUMMARY [LINE...]: the header of a profile, with LINE... (thread:,
 # cmd:, desc:) between pid: and positions:, and the empty line after it.
+# Without a cmd: LINE, the cmd: line names the main image of process PID in
+# the DCFG the tests convert with that PID.
 header() {
-	local pid=$1 summary=$2
+	local pid=$1 summary=$2 a cmd= main dcfg
+	local -a lines=()
 	shift 2
+	case $pid in
+	5) dcfg=t124.json ;;
+	9) dcfg=same.json ;;
+	600) dcfg=$DATA/convert-jmp.dcfg.json ;;
+	700) dcfg=$DATA/convert-names.dcfg.json ;;
+	800) dcfg=$DATA/convert-split.dcfg.json ;;
+	900) dcfg=$DATA/convert-cycle.dcfg.json ;;
+	1000 | 1001) dcfg=$DATA/convert-two.dcfg.json ;;
+	1200) dcfg=$DATA/convert-kinds.dcfg.json ;;
+	*) dcfg=$D ;;
+	esac
+	main=$(main_image "$dcfg" "$pid")
+	for a; do case $a in 'cmd: '*) cmd=given ;; esac; done
+	for a; do
+		case $a in 'desc: '*)
+			[ -n "$cmd" ] || [ -z "$main" ] || lines+=("cmd: $main")
+			cmd=given ;;
+		esac
+		lines+=("$a")
+	done
+	[ -n "$cmd" ] || [ -z "$main" ] || lines+=("cmd: $main")
 	printf '%s\n' '# callgrind format' 'version: 1' 'creator: dcfg-convert 0.1.0' \
-	    "pid: $pid" "$@" 'positions: instr line' 'events: Ir' "summary: $summary" ''
+	    "pid: $pid" "${lines[@]}" 'positions: instr line' 'events: Ir' "summary: $summary" ''
 }
 
 # expect_disagree LINE: exit status 1 (the trace disagrees with the DCFG),
@@ -517,8 +558,8 @@ EOF
 	[ ! -s stdout ] && [ ! -s stderr ]
 	header 500 48 'thread: 0' "$DESC" > h0
 	header 500 29 'thread: 1' "$DESC" > h1
-	head -n 10 out/callgrind.out.500-00 | diff -u h0 -
-	head -n 10 out/callgrind.out.500-01 | diff -u h1 -
+	head -n 11 out/callgrind.out.500-00 | diff -u h0 -
+	head -n 11 out/callgrind.out.500-01 | diff -u h1 -
 	[ "$(call_costs out/callgrind.out.500-00)" = '11 22 21 0 ' ]
 	[ "$(call_costs out/callgrind.out.500-01)" = '9 9 10 0 ' ]
 	[ "$(tail -n 1 out/callgrind.out.500-00)" = 'totals: 48' ]
@@ -536,7 +577,7 @@ EOF
 	dcfg_convert --to callgrind --dcfg "$D" --trace p.trace.json --cmd prog \
 	    --out-dir o --separate-threads
 	[ "$status" -eq 0 ] || { show; false; }
-	{ header 500 48 'thread: 0' 'cmd: prog'; prog_thread0 | sed 1,9d; } | diff -u - o/callgrind.out.500-00
+	{ header 500 48 'thread: 0' 'cmd: prog'; prog_thread0 | sed 1,10d; } | diff -u - o/callgrind.out.500-00
 }
 
 @test "input from standard input, and compressed with gzip and bzip2" {
@@ -670,7 +711,8 @@ EOF
 	[ "$(call_costs o/callgrind.out.600-01)" = '9 6 2 ' ]
 	[ "$(call_costs o/callgrind.out.600-02)" = '8 6 3 ' ]
 	[ "$(sed -n 5p o/callgrind.out.600-02)" = 'thread: 2' ]
-	[ "$(sed -n 8p o/callgrind.out.600-02)" = 'summary: 10' ]
+	[ "$(sed -n 6p o/callgrind.out.600-02)" = 'cmd: /opt/jmp' ]
+	[ "$(sed -n 9p o/callgrind.out.600-02)" = 'summary: 10' ]
 	# thread 2 never ran 41 or 51 or 61; thread 0 never ran 51 or 61: those
 	# blocks are not written (edges 208, 214, 215 have short count arrays)
 	! grep -Eq '^0x50(2005|2104|2206) ' o/callgrind.out.600-02
@@ -683,7 +725,7 @@ EOF
 	# total(a) = 7 + 16 = 23 -> 201: 23
 	dcfg-convert --to callgrind --dcfg "$DATA/convert-jmp.dcfg.json" > j.out
 	[ "$(call_costs j.out)" = '23 16 6 ' ]
-	[ "$(sed -n 5p j.out)" = "$DESC" ]
+	[ "$(sed -n 6p j.out)" = "$DESC" ]
 }
 
 # ---------------------------------------------------------------------------

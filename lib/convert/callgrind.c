@@ -123,7 +123,7 @@ block_calls(struct writer *w, uint32_t b)
 	const struct dcfg_block *bl = dcfg_profile_block(pf, b);
 	uint64_t site = bl->addr + bl->last_instr_offset;
 	const struct dcfg_source_line *ssrc = dcfg_source_at(d, pf->p, site);
-	uint32_t k, e, t;
+	uint32_t k, e, t, callee;
 
 	for (k = pf->out_first[b]; k < pf->out_first[b + 1]; k++) {
 		const struct dcfg_edge *edge;
@@ -133,11 +133,14 @@ block_calls(struct writer *w, uint32_t b)
 		if (pf->role[e] != DCFG_ROLE_CALL || pf->count[e] == 0 ||
 		    (t = dcfg_profile_block_of(pf, edge->target)) == DCFG_NONE)
 			continue;
+		callee = dcfg_profile_callee(pf, t);
+		if (callee != pf->block_func[t])
+			t = pf->funcs[callee].entry;
 		tb = dcfg_profile_block(pf, t);
 		switch_file(w, ssrc);
-		out_object(w, "cob=", &pf->funcs[pf->block_func[t]]);
-		out_file(w, "cfl=", func_file(w, &pf->funcs[pf->block_func[t]]));
-		out_func(w, "cfn=", pf->block_func[t]);
+		out_object(w, "cob=", &pf->funcs[callee]);
+		out_file(w, "cfl=", func_file(w, &pf->funcs[callee]));
+		out_func(w, "cfn=", callee);
 		dcfg_out_str(w->out, "calls=");
 		dcfg_out_u64(w->out, pf->count[e]);
 		dcfg_out_char(w->out, ' ');
@@ -147,6 +150,13 @@ block_calls(struct writer *w, uint32_t b)
 		dcfg_out_char(w->out, ' ');
 		dcfg_out_u64(w->out, pf->incl[e]);
 		dcfg_out_char(w->out, '\n');
+		if (dcfg_profile_stub_cost(pf, e)) {
+			/* the stubs' instructions: the caller's own, at the call */
+			out_position(w, site, ssrc);
+			dcfg_out_char(w->out, ' ');
+			dcfg_out_u64(w->out, pf->stub_cost[e]);
+			dcfg_out_char(w->out, '\n');
+		}
 	}
 }
 
@@ -206,12 +216,22 @@ function(struct writer *w, uint32_t fi)
 
 	for (k = 0; k < f->count; k++)
 		any |= pf->exec[pf->blocks[f->first + k]];
-	if (any == 0)
+	if (any == 0 || (dcfg_profile_folded(pf, fi) && pf->stub_left[fi] == 0))
 		return;
 	w->file = func_file(w, f);
 	out_object(w, "ob=", f);
 	out_file(w, "fl=", w->file);
 	out_func(w, "fn=", fi);
+	if (dcfg_profile_folded(pf, fi)) {
+		/* what no call ran of a folded stub, at its entry */
+		const struct dcfg_source_line *src = dcfg_source_at(pf->d, pf->p, f->addr);
+		switch_file(w, src);
+		out_position(w, f->addr, src);
+		dcfg_out_char(w->out, ' ');
+		dcfg_out_u64(w->out, pf->stub_left[fi]);
+		dcfg_out_str(w->out, "\n\n");
+		return;
+	}
 	for (k = 0; k < f->count; k++) {
 		b = pf->blocks[f->first + k];
 		if (pf->exec[b] == 0)
@@ -223,12 +243,38 @@ function(struct writer *w, uint32_t fi)
 	dcfg_out_char(w->out, '\n');
 }
 
+/*
+ * The program, for the "cmd:" line (callgrind_annotate's "Profiled
+ * target") when --cmd is absent: the file of the process's image of the
+ * lowest IMAGE_ID that names one. Pin numbers images as they load, and the
+ * program's own loads first. NULL when no image names its file.
+ */
+static const char *
+main_image_name(const struct dcfg_profile *pf)
+{
+	const struct dcfg *d = pf->d;
+	const struct dcfg_image *best = NULL;
+	const char *name = NULL, *n;
+	uint32_t i;
+
+	for (i = 0; i < pf->p->images.count; i++) {
+		const struct dcfg_image *im = &d->images[pf->p->images.first + i];
+		if ((n = dcfg_file_name(d, im->file_name_id)) != NULL &&
+		    (best == NULL || im->id < best->id)) {
+			best = im;
+			name = n;
+		}
+	}
+	return name;
+}
+
 int
 dcfg_callgrind_write(struct dcfg_output *out, const struct dcfg_profile *pf,
     const struct dcfg_callgrind_header *h)
 {
 	const struct dcfg *d = pf->d;
 	struct writer w = { .out = out, .pf = pf };
+	const char *cmd;
 	uint32_t f;
 	int rc = -1;
 
@@ -251,9 +297,9 @@ dcfg_callgrind_write(struct dcfg_output *out, const struct dcfg_profile *pf,
 		dcfg_out_u64(out, h->thread);
 		dcfg_out_char(out, '\n');
 	}
-	if (h->cmd) {
+	if ((cmd = h->cmd ? h->cmd : main_image_name(pf)) != NULL) {
 		dcfg_out_str(out, "cmd: ");
-		dcfg_out_escaped(out, h->cmd);
+		dcfg_out_escaped(out, cmd);
 		dcfg_out_char(out, '\n');
 	}
 	if (pf->estimated)

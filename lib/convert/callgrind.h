@@ -12,7 +12,7 @@
 
 struct dcfg_callgrind_header {
 	const char *creator;       /* "PROGRAM VERSION" */
-	const char *cmd;           /* NULL: no cmd: line */
+	const char *cmd;           /* NULL: the main image's file (callgrind.c) */
 	uint32_t thread;           /* DCFG_ALL_THREADS: no thread: line */
 };
 

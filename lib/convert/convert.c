@@ -159,6 +159,8 @@ convert_process(const struct dcfg_convert *c, const struct dcfg_process *p,
 
 	if (dcfg_profile_init(&pf, c->d, p, o->dcfg_path, err) < 0)
 		return -1;
+	if (!o->keep_stubs && (rc = dcfg_profile_fold_stubs(&pf, o->dcfg_path, err)) < 0)
+		goto out;
 	/* (read again for each process) */
 	if (o->trace_path)
 		dcfg_progress_file(dcfg_progress_of(o->progress, o->progress_ctx), NULL,

@@ -26,6 +26,7 @@ struct dcfg_convert_options {
 	int all_edges;             /* dot: --all-edges */
 	int64_t epoch;             /* dcpi: seconds since 1970 (SOURCE_DATE_EPOCH or now) */
 	int has_pid, separate_threads;
+	int keep_stubs;            /* callgrind, webgrind, dot: --keep-stubs */
 	void (*progress)(void *ctx, uint64_t bytes);
 	void *progress_ctx;
 };

@@ -149,16 +149,11 @@ call_graph(struct dcfg_output *out, const struct dcfg_profile *pf, uint32_t thre
 	}
 	for (i = 0; i < nf; i++) {
 		const struct dcfg_profile_func *f = &pf->funcs[i];
-		uint64_t any = 0;
-		for (k = 0; k < f->count; k++) {
-			uint32_t b = pf->blocks[f->first + k];
-			/* Cannot overflow: the view checked the sum over all blocks. */
-			self[i] += pf->exec[b] * dcfg_profile_block(pf, b)->num_instrs;
-			any |= pf->exec[b];
-		}
+		/* Cannot overflow: the view checked the sum over all blocks. */
+		self[i] = dcfg_profile_self(pf, (uint32_t)i);
 		incl[i] = self[i];
 		/* --all-edges: the routines that never ran too */
-		written[i] = (any != 0 || o->all_edges) && pf->exec[f->entry] >= min;
+		written[i] = (dcfg_profile_ran(pf, (uint32_t)i) || o->all_edges) && pf->exec[f->entry] >= min;
 	}
 	for (i = 0; i < p->edges.count; i++) {
 		const struct dcfg_edge *e = &d->edges[p->edges.first + i];
@@ -167,8 +162,9 @@ call_graph(struct dcfg_output *out, const struct dcfg_profile *pf, uint32_t thre
 		    (sb = dcfg_profile_block_of(pf, e->source)) == DCFG_NONE ||
 		    (tb = dcfg_profile_block_of(pf, e->target)) == DCFG_NONE)
 			continue;
-		calls[ncalls++] = (struct call){ pf->block_func[sb], pf->block_func[tb], pf->count[i] };
-		if (pf->block_func[sb] != pf->block_func[tb] &&
+		calls[ncalls++] = (struct call){ pf->block_func[sb], dcfg_profile_callee(pf, tb),
+		    pf->count[i] };
+		if (pf->block_func[sb] != dcfg_profile_callee(pf, tb) &&
 		    __builtin_add_overflow(incl[pf->block_func[sb]], pf->incl[i],
 		    &incl[pf->block_func[sb]])) {
 			char shown[160];

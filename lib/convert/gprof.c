@@ -13,7 +13,7 @@ callee(const struct dcfg_profile *pf, uint32_t e)
 	if (pf->role[e] != DCFG_ROLE_CALL || pf->count[e] == 0 ||
 	    (b = dcfg_profile_block_of(pf, edge->target)) == DCFG_NONE)
 		return DCFG_NONE;
-	return pf->block_func[b];
+	return dcfg_profile_callee(pf, b);
 }
 
 static uint32_t
@@ -149,6 +149,10 @@ dcfg_gprof_estimate(struct dcfg_profile *pf)
 
 	for (f = 0; f < nf; f++) {
 		const struct dcfg_profile_func *fn = &pf->funcs[f];
+		if (pf->fold) {
+			total[g.comp[f]] += dcfg_profile_self(pf, f);
+			continue;
+		}
 		for (k = 0; k < fn->count; k++) {
 			uint32_t b = pf->blocks[fn->first + k];
 			total[g.comp[f]] += pf->exec[b] * dcfg_profile_block(pf, b)->num_instrs;

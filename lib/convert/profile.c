@@ -252,6 +252,12 @@ dcfg_profile_free(struct dcfg_profile *pf)
 	free(pf->count);
 	free(pf->exec);
 	free(pf->incl);
+	free(pf->fold);
+	free(pf->stub_depth);
+	free(pf->stub_in_first);
+	free(pf->stub_in);
+	free(pf->stub_cost);
+	free(pf->stub_left);
 	memset(pf, 0, sizeof *pf);
 }
 
@@ -289,10 +295,12 @@ dcfg_profile_view(struct dcfg_profile *pf, uint32_t thread, const uint64_t *incl
 	if (incl) {
 		memcpy(pf->incl, incl, (size_t)p->edges.count * sizeof *incl);
 		pf->estimated = 0;
+		if (pf->fold && dcfg_profile_stubs_view(pf, incl + p->edges.count + 1) < 0)
+			return dcfg_error_set(err, name, "out of memory");
 		return 0;
 	}
 	pf->estimated = 1;
-	if (dcfg_gprof_estimate(pf) < 0)
+	if ((pf->fold && dcfg_profile_stubs_view(pf, NULL) < 0) || dcfg_gprof_estimate(pf) < 0)
 		return dcfg_error_set(err, name, "out of memory");
 	return 0;
 }

@@ -49,6 +49,13 @@ struct dcfg_profile {
 	uint64_t *incl;                    /* per edge: a call's inclusive instructions */
 	uint64_t total;                    /* instructions: sum of exec x NUM_INSTRS */
 	int estimated;                     /* incl estimated from the call graph */
+
+	/* Stubs folded (stubs.c); all NULL unless dcfg_profile_fold_stubs() ran. */
+	uint32_t *fold;                    /* per function: the one its calls are shown into */
+	uint32_t *stub_depth;              /* per function: jumps from it to fold[] (0: not a stub) */
+	uint32_t *stub_in_first, *stub_in; /* per function + 1: the edges entering a stub */
+	uint64_t *stub_cost;               /* per edge: a call's instructions run in stubs */
+	uint64_t *stub_left;               /* per function: a stub's instructions no call took */
 };
 
 /* -1 with ERR (out of memory). NAME is the DCFG's, for messages. */
@@ -59,7 +66,9 @@ void dcfg_profile_free(struct dcfg_profile *pf);
 /*
  * Sets the view to THREAD's counts (DCFG_ALL_THREADS: their sums). INCL
  * holds exact inclusive costs per edge (from a trace), or is NULL: they are
- * then estimated as gprof does. -1 with ERR when a cost overflows 64 bits.
+ * then estimated as gprof does. With stubs folded, a trace's INCL row has
+ * a second part at INCL + edges + 1 (replay.h). -1 with ERR when a cost
+ * overflows 64 bits.
  */
 int dcfg_profile_view(struct dcfg_profile *pf, uint32_t thread, const uint64_t *incl,
     const char *name, struct dcfg_error *err);
@@ -69,6 +78,49 @@ dcfg_profile_name(const struct dcfg_profile *pf, const struct dcfg_profile_func 
 {
 	return pf->names + f->name;
 }
+
+/*
+ * Stubs (dcfg-convert(1) STUBS): a function with no call or return edge
+ * whose exits all go to one other function's entry, entered only by calls
+ * and by other stubs, is folded into the function its chain of stubs ends
+ * in: a call into it is shown as a call into that one, and its
+ * instructions are the caller's own, at the call site. Call before
+ * dcfg_replay_trace() and dcfg_profile_view(). -1 with ERR (out of memory).
+ */
+int dcfg_profile_fold_stubs(struct dcfg_profile *pf, const char *name, struct dcfg_error *err);
+
+/* Whether function F is a stub folded into another. */
+static inline int
+dcfg_profile_folded(const struct dcfg_profile *pf, uint32_t f)
+{
+	return pf->fold != NULL && pf->fold[f] != f;
+}
+
+/* The function a call into block B is shown as calling. */
+static inline uint32_t
+dcfg_profile_callee(const struct dcfg_profile *pf, uint32_t b)
+{
+	return pf->fold ? pf->fold[pf->block_func[b]] : pf->block_func[b];
+}
+
+/* Instructions of a call (process-relative edge E) that ran in stubs: the caller's own. */
+static inline uint64_t
+dcfg_profile_stub_cost(const struct dcfg_profile *pf, uint32_t e)
+{
+	return pf->fold ? pf->stub_cost[e] : 0;
+}
+
+/*
+ * Function F's own instructions in the view: its blocks', and the stubs'
+ * its calls went through; a folded stub's are those no call took.
+ */
+uint64_t dcfg_profile_self(const struct dcfg_profile *pf, uint32_t f);
+
+/* Whether F ran in the view: a folded stub is shown only with instructions left. */
+int dcfg_profile_ran(const struct dcfg_profile *pf, uint32_t f);
+
+/* Sets stub_cost and stub_left for the view (profile.c calls it). -1: out of memory. */
+int dcfg_profile_stubs_view(struct dcfg_profile *pf, const uint64_t *traced);
 
 /* The DCFG block of a process-relative index. */
 static inline const struct dcfg_block *

@@ -15,7 +15,8 @@
 struct step {
 	uint64_t instrs;           /* NUM_INSTRS of its target block */
 	uint32_t site;             /* a call's return site, a return's target block */
-	uint32_t role;
+	uint16_t role;
+	uint16_t stub;             /* its target block is a folded stub's */
 };
 
 struct frame {
@@ -26,7 +27,7 @@ struct frame {
 /* What a stretch of a run added to an edge's rows. */
 struct touch {
 	uint32_t edge;
-	uint64_t taken, incl;
+	uint64_t taken, incl, stub;
 };
 
 /*
@@ -40,6 +41,7 @@ struct level {
 	size_t depth, low, lowest;     /* the stack's depth at the start, its least in this copy and in all */
 	uint64_t icount;               /* at the copy's start */
 	uint64_t index;                /* the edge index at the copy's start */
+	uint32_t chain;                /* the replayer's at the copy's start */
 	size_t log, copy;              /* its touches, and this copy's, in the log */
 	/* the frames the last copy left above its least depth, their starts as icount minus start */
 	struct frame *snap;
@@ -59,6 +61,8 @@ struct replayer {
 	uint64_t icount;
 	uint64_t index;            /* the next edge's index in its chunk, copies skipped counted */
 	uint64_t *incl, *taken;    /* the current thread's rows; NULL: not in one */
+	uint64_t *stubs;           /* with stubs folded, the second part of its incl row */
+	uint32_t chain;            /* the call whose stubs are running, or DCFG_NONE */
 	int seen_process, overflow;
 	char mismatch[320];        /* the first disagreement with the DCFG */
 	/* runs (dcfg_chunk_next_runs): the outermost kept, then replayed */
@@ -73,13 +77,13 @@ struct replayer {
 
 /* Notes what an edge's rows gained, for the runs being replayed. -1: out of memory. */
 static int
-note(struct replayer *x, uint32_t e, uint64_t taken, uint64_t incl)
+note(struct replayer *x, uint32_t e, uint64_t taken, uint64_t incl, uint64_t stub)
 {
 	if (x->n_levels == 0)
 		return 0;
 	if (dcfg_reserve((void **)&x->log, &x->cap_log, x->n_log + 1, sizeof *x->log) < 0)
 		return -1;
-	x->log[x->n_log++] = (struct touch){ e, taken, incl };
+	x->log[x->n_log++] = (struct touch){ e, taken, incl, stub };
 	return 0;
 }
 
@@ -94,7 +98,7 @@ pop(struct replayer *x)
 	x->overflow |= __builtin_add_overflow(x->incl[f->edge], cost, &x->incl[f->edge]);
 	if (x->n_levels > 0 && x->depth < x->levels[x->n_levels - 1].low)
 		x->levels[x->n_levels - 1].low = x->depth;
-	return note(x, f->edge, 0, cost);
+	return note(x, f->edge, 0, cost, 0);
 }
 
 static void
@@ -102,7 +106,8 @@ end_thread(struct replayer *x)
 {
 	while (x->depth)
 		pop(x);
-	x->incl = x->taken = NULL;
+	x->incl = x->taken = x->stubs = NULL;
+	x->chain = DCFG_NONE;
 	x->n_log = 0;
 }
 
@@ -132,10 +137,36 @@ on_thread(void *ctx, struct dcfg_trace *t, uint64_t pid, uint64_t tid)
 		    " is not in the DCFG (it has %" PRIu32 " threads)", pid, tid, x->r->threads);
 		return DCFG_TRACE_STOP;
 	}
-	x->incl = x->r->incl + tid * ne;
+	x->incl = x->r->incl + tid * x->r->stride;
 	x->taken = x->r->taken + tid * ne;
+	if (x->r->stride > ne)
+		x->stubs = x->incl + ne;
 	x->icount = 0;
 	return DCFG_TRACE_OK;
+}
+
+/*
+ * With stubs folded: a call into a stub starts its chain, and the stubs'
+ * instructions run until the chain leaves them are the call's; those of an
+ * edge into a stub outside a chain stay the edge's (no call took them).
+ */
+static int
+stub_step(struct replayer *x, uint32_t e)
+{
+	const struct step *s = &x->steps[e];
+	uint32_t to;
+
+	if (!s->stub) {
+		x->chain = DCFG_NONE;
+		return 0;
+	}
+	if (s->role == DCFG_ROLE_CALL)
+		x->chain = e;
+	else if (s->role != DCFG_ROLE_NONE)
+		x->chain = DCFG_NONE;
+	to = x->chain == DCFG_NONE ? e : x->chain;
+	x->overflow |= __builtin_add_overflow(x->stubs[to], s->instrs, &x->stubs[to]);
+	return note(x, to, 0, 0, s->instrs);
 }
 
 /* Edge E (an index in the process's edges) taken. */
@@ -145,7 +176,8 @@ take(struct replayer *x, struct dcfg_chunk *c, uint32_t e, uint64_t index)
 	const struct step *s = &x->steps[e];
 
 	x->taken[e]++;
-	if (note(x, e, 1, 0) < 0)
+	if (note(x, e, 1, 0, 0) < 0 ||
+	    (x->stubs && (s->stub || x->chain != DCFG_NONE) && stub_step(x, e) < 0))
 		return dcfg_chunk_fail(c, index, "out of memory");
 	if (s->role == DCFG_ROLE_CALL) {
 		if (x->depth == DCFG_REPLAY_MAX_DEPTH)
@@ -191,6 +223,8 @@ compact(struct replayer *x, size_t from)
 			    &x->log[n - 1].taken);
 			x->overflow |= __builtin_add_overflow(x->log[n - 1].incl, x->log[i].incl,
 			    &x->log[n - 1].incl);
+			x->overflow |= __builtin_add_overflow(x->log[n - 1].stub, x->log[i].stub,
+			    &x->log[n - 1].stub);
 		} else {
 			x->log[n++] = x->log[i];
 		}
@@ -220,7 +254,7 @@ steady(struct replayer *x, struct level *L)
 	size_t i, n = x->depth - L->low;
 	int same;
 
-	if (x->depth != L->depth) {
+	if (x->depth != L->depth || x->chain != L->chain) {
 		L->have_snap = 0;
 		return 0;
 	}
@@ -266,13 +300,17 @@ end_copy(struct replayer *x)
 	if (left > 0 && steady(x, L)) {
 		for (i = L->copy; i < x->n_log; i++) {
 			struct touch *t = &x->log[i];
-			uint64_t all_taken = t->taken, all_incl = t->incl;
+			uint64_t all_taken = t->taken, all_incl = t->incl, all_stub = t->stub;
 			mul_add(x, left, t->taken, &x->taken[t->edge]);
 			mul_add(x, left, t->incl, &x->incl[t->edge]);
+			if (x->stubs)
+				mul_add(x, left, t->stub, &x->stubs[t->edge]);
 			mul_add(x, left, t->taken, &all_taken);
 			mul_add(x, left, t->incl, &all_incl);
+			mul_add(x, left, t->stub, &all_stub);
 			t->taken = all_taken;
 			t->incl = all_incl;
+			t->stub = all_stub;
 		}
 		mul_add(x, left, ic, &x->icount);
 		x->index += left * (x->index - L->index);
@@ -287,6 +325,7 @@ end_copy(struct replayer *x)
 		L->low = x->depth;
 		L->icount = x->icount;
 		L->index = x->index;
+		L->chain = x->chain;
 		return L->begin;
 	}
 	/* the run is over: what it did stays in the log for the runs around it */
@@ -335,6 +374,7 @@ replay_run(struct replayer *x, struct dcfg_chunk *c)
 			L->depth = L->low = L->lowest = x->depth;
 			L->icount = x->icount;
 			L->index = x->index;
+			L->chain = x->chain;
 			L->log = L->copy = x->n_log;
 			L->have_snap = 0;
 			i += 2;
@@ -465,15 +505,15 @@ dcfg_replay_trace(struct dcfg_replay *r, const struct dcfg_profile *pf,
 
 	memset(r, 0, sizeof *r);
 	r->threads = p->threads;
-	r->stride = ne;
-	if (__builtin_mul_overflow((size_t)r->threads + 1, ne, &cells) ||
+	r->stride = pf->fold ? 2 * ne : ne;
+	if (__builtin_mul_overflow((size_t)r->threads + 1, r->stride, &cells) ||
 	    cells > SIZE_MAX / sizeof *r->incl)
 		return dcfg_error_set(err, path, "process %" PRIu64 ": %" PRIu32 " threads of %"
 		    PRIu32 " edges are too many to replay", p->pid, r->threads, p->edges.count);
 	x = calloc(1, sizeof *x);
 	r->incl = calloc(cells, sizeof *r->incl);
 	r->taken = calloc(cells, sizeof *r->taken);
-	r->sum = calloc(ne, sizeof *r->sum);
+	r->sum = calloc(r->stride, sizeof *r->sum);
 	if (x == NULL || r->incl == NULL || r->taken == NULL || r->sum == NULL ||
 	    (x->steps = malloc(ne * sizeof *x->steps)) == NULL ||
 	    (x->on_stack = calloc((size_t)p->blocks.count + 1, sizeof *x->on_stack)) == NULL) {
@@ -482,6 +522,7 @@ dcfg_replay_trace(struct dcfg_replay *r, const struct dcfg_profile *pf,
 	}
 	x->r = r;
 	x->pf = pf;
+	x->chain = DCFG_NONE;
 	x->progress = progress;
 	x->progress_ctx = progress_ctx;
 	for (i = 0; i < p->edges.count; i++) {
@@ -489,6 +530,7 @@ dcfg_replay_trace(struct dcfg_replay *r, const struct dcfg_profile *pf,
 		x->steps[i].instrs = b == DCFG_NONE ? 0 : dcfg_profile_block(pf, b)->num_instrs;
 		x->steps[i].site = pf->site[i];
 		x->steps[i].role = pf->role[i];
+		x->steps[i].stub = b != DCFG_NONE && dcfg_profile_folded(pf, pf->block_func[b]);
 	}
 	rc = dcfg_trace_read(path, &handler, x, err);
 	end_thread(x);
@@ -505,8 +547,9 @@ dcfg_replay_trace(struct dcfg_replay *r, const struct dcfg_profile *pf,
 		goto out;
 	}
 	for (t = 0; t < r->threads; t++)
-		for (i = 0; i < p->edges.count; i++)
-			x->overflow |= __builtin_add_overflow(r->sum[i], r->incl[t * ne + i], &r->sum[i]);
+		for (i = 0; i < r->stride; i++)
+			x->overflow |= __builtin_add_overflow(r->sum[i], r->incl[t * r->stride + i],
+			    &r->sum[i]);
 	if (x->overflow) {
 		dcfg_error_set(err, path, "process %" PRIu64 ": an inclusive cost does not fit "
 		    "in 64 bits", p->pid);

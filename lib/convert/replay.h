@@ -15,15 +15,19 @@
 
 struct dcfg_replay {
 	uint32_t threads;          /* the process's, from the DCFG */
-	uint64_t *incl;            /* [thread][edge]: inclusive instructions of calls */
+	uint64_t *incl;            /* [thread][stride]: inclusive instructions of calls */
 	uint64_t *taken;           /* [thread][edge]: executions in the trace */
-	uint64_t *sum;             /* [edge]: incl summed over threads */
-	size_t stride;             /* edges of a thread's row */
+	uint64_t *sum;             /* [stride]: incl summed over threads */
+	size_t stride;             /* a thread's row of incl: edges + 1, twice with stubs folded */
 };
 
 /*
  * Replays the threads of PF's process in the trace PATH ("-": standard
  * input) and checks that they took every edge as often as the DCFG says.
+ * With PF's stubs folded (dcfg_profile_fold_stubs(), called before this),
+ * a row's second part, from edges + 1 on, holds per call the instructions
+ * its stubs ran, and per other edge into a stub those no call ran; the
+ * view (dcfg_profile_view) reads it.
  * 0; -1 with ERR when the trace is unreadable or malformed; -2 with ERR
  * when it disagrees with the DCFG.
  */

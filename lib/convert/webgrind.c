@@ -92,11 +92,8 @@ collect(struct wg *w)
 	if (!w->number || !w->order)
 		return -1;
 	for (f = 0; f < nf; f++) {
-		uint64_t any = 0;
 		w->number[f] = DCFG_NONE;
-		for (k = 0; k < pf->funcs[f].count; k++)
-			any |= pf->exec[pf->blocks[pf->funcs[f].first + k]];
-		if (any) {
+		if (dcfg_profile_ran(pf, f)) {
 			w->number[f] = w->n;
 			w->order[w->n++] = f;
 		}
@@ -122,13 +119,15 @@ collect(struct wg *w)
 		if (w->order[i] == DCFG_NONE)
 			continue;
 		fn = &pf->funcs[w->order[i]];
-		for (k = 0; k < fn->count; k++) {
+		for (k = 0; k < fn->count && !pf->fold; k++) {
 			uint32_t b = pf->blocks[fn->first + k];
 			uint64_t c;
 			w->overflow |= __builtin_mul_overflow(pf->exec[b],
 			    dcfg_profile_block(pf, b)->num_instrs, &c);
 			add(w, &w->self[i], c);
 		}
+		if (pf->fold)
+			w->self[i] = dcfg_profile_self(pf, w->order[i]);
 		w->incl[i] = w->self[i];
 	}
 	for (e = 0; e < p->edges.count; e++) {
@@ -138,8 +137,10 @@ collect(struct wg *w)
 		    (sb = dcfg_profile_block_of(pf, edge->source)) == DCFG_NONE ||
 		    (tb = dcfg_profile_block_of(pf, edge->target)) == DCFG_NONE ||
 		    (from = w->number[pf->block_func[sb]]) == DCFG_NONE ||
-		    (to = w->number[pf->block_func[tb]]) == DCFG_NONE)
+		    (to = w->number[dcfg_profile_callee(pf, tb)]) == DCFG_NONE)
 			continue;
+		if (dcfg_profile_folded(pf, pf->block_func[tb]))
+			tb = pf->funcs[dcfg_profile_callee(pf, tb)].entry;
 		src = dcfg_profile_block(pf, sb);
 		w->sub[n_calls] = (struct call){ from, to, line_at(pf, src->addr +
 		    src->last_instr_offset), pf->count[e], pf->incl[e] };

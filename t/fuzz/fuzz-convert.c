@@ -52,6 +52,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.pid = d->processes[size % d->n_processes].pid;
 	}
 	o.min_count = size % 3;
+	o.keep_stubs = (int)(size >> 2) & 1;
 	for (i = 0; dcfg_format_at(i) != NULL; i++) {
 		const struct dcfg_format *fmt = dcfg_format_at(i);
 		if (dcfg_output_open(&out, "/dev/null", &err) < 0)
