@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dot.h"
+#include "routine_hint.h"
 #include "common/json.h"
 
 /* ---- one routine, its blocks in its loops ---- */
@@ -303,7 +304,7 @@ static int
 no_routine(const struct dcfg_profile *pf, const struct dcfg_convert_options *o,
     const char *arg, struct dcfg_error *err)
 {
-	char also[160] = "", shown[160];
+	char also[320] = "", shown[160];
 	size_t i, len = strlen(arg), at = 0;
 	int n = 0;
 
@@ -316,9 +317,11 @@ no_routine(const struct dcfg_profile *pf, const struct dcfg_convert_options *o,
 			at += w > 0 ? (size_t)w : 0;
 		}
 	}
-	if (n == 0)
-		return dcfg_error_set(err, o->dcfg_path, "process %" PRIu64 " has no routine %s",
-		    pf->p->pid, arg);
+	if (n == 0) {
+		dcfg_routine_hint(pf, arg, also, sizeof also);
+		return dcfg_error_set(err, o->dcfg_path, "process %" PRIu64 " has no routine %s%s",
+		    pf->p->pid, arg, also);
+	}
 	return dcfg_error_set(err, o->dcfg_path, "process %" PRIu64 " has no routine %s; "
 	    "images share the name: %s%s", pf->p->pid, arg, also, at >= sizeof also ? "..." : "");
 }
