@@ -14,7 +14,7 @@ t/suggest.bats).
       executions and instructions: its blocks'; a loop's entries: edges into
       its head from outside its nodes, iterations: from its back-edge
       sources, instructions: its nodes' blocks', depth: 1 + the loops of
-      other heads whose nodes hold its head.
+      other heads whose nodes hold its head (when the head is a block).
   listing-model.py DCFG suggest NAME
       the names dcfg-convert --routine offers for NAME (dcfg-convert(1)), one
       a line: routine names are the symbol at the entry (SYMBOL+0xOFF inside
@@ -89,8 +89,8 @@ def images(p):
 def loops(p):
     for lp in p["loops"]:
         nodes = set(lp["nodes"])
-        depth = 1 + len({o["head"] for o in p["loops"]
-                         if o["head"] != lp["head"] and lp["head"] in o["nodes"]})
+        depth = 1 + (sum(1 for o in p["loops"] if o["head"] != lp["head"] and lp["head"] in o["nodes"])
+                     if lp["head"] in p["blocks"] else 0)
         static = sum(p["blocks"][n]["instrs"] for n in nodes if n in p["blocks"])
         entries = sum(c for s, t, c in p["edges"] if t == lp["head"] and s not in nodes)
         iters = sum(c for s, t, c in p["edges"] if t == lp["head"] and s in lp["back"])
