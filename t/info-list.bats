@@ -184,3 +184,47 @@ assert "a\"b\\\\c&d" in names, names
 	dcfg_count --dcfg "$REAL" --from-dcfg --by image
 	grep -v '^#' stdout | cut -f1-3 | sort | diff listed -
 }
+
+# page_example PAGE CMD: the lines the literal block of PAGE shows after
+# "$ CMD", up to the block's end.
+page_example() {
+	awk -v cmd="\$ $2" '
+	$0 == cmd { on = 1; next }
+	on && /^\.Ed/ { exit }
+	on { print }' "$1"
+}
+
+@test "dcfg-info(1): the examples of lists and tables print what the page shows" {
+	page="$BATS_TEST_DIRNAME/../man/man1/dcfg-info.1"
+	# the page's prog.dcfg.json.bz2 is hello (process 13723, main, f, _dl_start)
+	bzip2 -c "$DATA/hello.dcfg.json" > prog.dcfg.json.bz2
+	for cmd in 'dcfg-info --list routines prog.dcfg.json.bz2' \
+	    'dcfg-info --list images -f table prog.dcfg.json.bz2'; do
+		page_example "$page" "$cmd" > shown
+		[ "$(wc -l < shown)" -ge 4 ] || { echo "not in the page: $cmd"; false; }
+		capture sh -c "$cmd"
+		expect_stdout < shown
+	done
+	# "the first lines are"
+	page_example "$page" 'dcfg-info -f csv prog.dcfg.json.bz2' > shown
+	[ "$(wc -l < shown)" -eq 2 ]
+	dcfg-info -f csv prog.dcfg.json.bz2 | head -n 2 | tr -d '\r' | diff shown -
+	# the routines that never ran: none in hello; f in unrun.json
+	grep -qxF "    jq -r '.tables[].rows[] | select(.executions == 0) | .name'" "$page"
+	run sh -c "dcfg-info --list routines -f json prog.dcfg.json.bz2 |
+	    jq -r '.tables[].rows[] | select(.executions == 0) | .name'"
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	jq '.PROCESSES[1][1].EDGES |= map(if .[0] == 106 or .[0] == 108 then .[4] = [0, 0]
+	    elif .[0] == 107 then .[4] = [4, 3] else . end)' "$DATA/hello.dcfg.json" | bzip2 > prog.dcfg.json.bz2
+	run sh -c "dcfg-info --list routines -f json prog.dcfg.json.bz2 |
+	    jq -r '.tables[].rows[] | select(.executions == 0) | .name'"
+	[ "$status" -eq 0 ] && [ "$output" = f ]
+	# loops.csv: one row, the loop of main, 5 iterations
+	grep -qF 'dcfg-info --list loops -f csv prog.dcfg.json.bz2 > loops.csv' "$page"
+	dcfg-info --list loops -f csv prog.dcfg.json.bz2 > loops.csv
+	python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert [(r["loop"], r["name"], r["iterations"]) for r in rows] == [("5", "main", "5")], rows
+' loops.csv
+}
