@@ -155,3 +155,11 @@ assert rows == [("dcfg-expand", "41", "5", "10", "28"), ("dcfg-expand", "41", "6
 		[ "$status" -eq 2 ] && [ -s stderr ] || { echo "$f"; show; false; }
 	done
 }
+
+@test "dcfg-info(1) and dcfg-expand(1) are clean for mandoc -Tlint" {
+	command -v mandoc > /dev/null || skip "mandoc is not installed"
+	for page in dcfg-info dcfg-expand; do
+		run mandoc -Tlint -Wwarning "$BATS_TEST_DIRNAME/../man/man1/$page.1"
+		[ "$status" -eq 0 ] && [ -z "$output" ] || { echo "$page: $output"; false; }
+	done
+}

@@ -91,3 +91,16 @@ HINT=' (all of them: dcfg-info --list routines)'
 	dcfg_convert --to dot --dcfg "$real" --routine malloc@plt@libgomp.so.1 -o out.dot
 	[ "$status" -eq 0 ] && [ -s out.dot ] || { show; false; }
 }
+
+@test "dcfg-convert(1): the --routine example prints what the page shows" {
+	page="$BATS_TEST_DIRNAME/../man/man1/dcfg-convert.1"
+	bzip2 -c "$DATA/hello.dcfg.json" > prog.dcfg.json.bz2
+	cmd='dcfg-convert --to dot --dcfg prog.dcfg.json.bz2 --routine mian'
+	# the message follows the command, wrapped in two
+	shown=$(awk -v cmd="\$ $cmd" '$0 == cmd { on = 1; next } on && /^\.Ed/ { exit }
+	    on { printf "%s", (n++ ? substr($0, 5) : $0 " ") }' "$page")
+	[ -n "$shown" ]
+	capture sh -c "$cmd"
+	expect_error "$shown"
+	[ "$shown" = "dcfg-convert: prog.dcfg.json.bz2: process 13723 has no routine mian; did you mean: main?$HINT" ]
+}
