@@ -1,6 +1,5 @@
 #include "listing.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -254,17 +253,23 @@ loop_source(struct dcfg_listing *l, const struct dcfg_loop *lp)
 	const struct dcfg_block *head = dcfg_block_by_node(l->d, l->p, lp->head_node_id);
 	const struct dcfg_source_line *src = head ? dcfg_source_at(l->d, l->p, head->addr) : NULL;
 	const char *file = src ? dcfg_file_name(l->d, src->file_name_id) : NULL;
-	size_t at, len;
+	size_t at, len = 0;
 	char line[24];
+	uint64_t v = src ? src->line : 0;
 
 	if (src == NULL)
 		return keep_name(l, "-");
 	if ((at = keep_name(l, file ? file : "-")) == SIZE_MAX)
 		return SIZE_MAX;
-	len = (size_t)snprintf(line, sizeof line, ":%llu", (unsigned long long)src->line);
+	/* ":LINE" after the file, its NUL moved past it */
+	do
+		line[sizeof line - 1 - len++] = (char)('0' + v % 10);
+	while ((v /= 10) > 0);
+	line[sizeof line - 1 - len++] = ':';
 	if (dcfg_reserve((void **)&l->shown, &l->cap_shown, l->used_shown + len, 1) < 0)
 		return SIZE_MAX;
-	memcpy(l->shown + l->used_shown - 1, line, len + 1);
+	memcpy(l->shown + l->used_shown - 1, line + sizeof line - len, len);
+	l->shown[l->used_shown - 1 + len] = '\0';
 	l->used_shown += len;
 	return at;
 }
