@@ -228,3 +228,18 @@ rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 assert [(r["loop"], r["name"], r["iterations"]) for r in rows] == [("5", "main", "5")], rows
 ' loops.csv
 }
+
+@test "--list: a count past 2^64 - 1 is an error, and nothing is written" {
+	# err-exec-overflow.dcfg.json: two edges of 2^63 into one block, whose
+	# executions, and every row made from them, would wrap
+	for k in routines images loops; do
+		dcfg_info --list "$k" "$DATA/err-exec-overflow.dcfg.json"
+		expect_error "dcfg-info: $DATA/err-exec-overflow.dcfg.json: process 7: a count does not fit in 64 bits"
+	done
+	# err-calls-overflow.dcfg.json: calls of 2^63 into g's entry (20) and its
+	# block 21: each routine's count fits, the image's 1 + 2^63 + 2^63 does not
+	dcfg_info --list routines "$DATA/err-calls-overflow.dcfg.json"
+	[ "$status" -eq 0 ] && grep -qx '20	1	g	9223372036854775808	0' stdout || { show; false; }
+	dcfg_info --list images "$DATA/err-calls-overflow.dcfg.json"
+	expect_error "dcfg-info: $DATA/err-calls-overflow.dcfg.json: process 7: a count does not fit in 64 bits"
+}
