@@ -144,6 +144,18 @@ assert "a\"b\\\\c&d" in names, names
 	expect_error "dcfg-info: $DATA/info-trace.json: this is a DCFG-trace: --list lists a DCFG's routines, images and loops"
 }
 
+@test "listing-model.py, the second reading, gives hello's hand-worked counts" {
+	python3 "$MODEL" "$DATA/hello.dcfg.json" routines > got
+	printf '13723\t4\t1\t2\t50\n13723\t9\t1\t7\t42\n13723\t10\t0\t2\t12\n' | diff - got
+	python3 "$MODEL" "$DATA/hello.dcfg.json" images > got
+	printf '13723\t1\t32\t92\n13723\t0\t4\t12\n' | diff - got
+	# head, routine, depth, static, entries, iterations, instructions
+	python3 "$MODEL" "$DATA/hello.dcfg.json" loops > got
+	printf '13723\t5\t4\t1\t6\t2\t5\t42\n' | diff - got
+	[ "$(python3 "$MODEL" "$DATA/hello.dcfg.json" suggest mian)" = main ]
+	[ -z "$(python3 "$MODEL" "$DATA/hello.dcfg.json" suggest nosuch)" ]
+}
+
 @test "the real DCFG: every routine, image and loop, as a second reading of its JSON counts them" {
 	real
 	[ "$(jq '[.PROCESSES[1][1].IMAGES[1:][] | .[3].ROUTINES // [] | .[1:][]] | length' "$REAL")" -eq 151 ]
