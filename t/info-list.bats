@@ -255,3 +255,15 @@ assert [(r["loop"], r["name"], r["iterations"]) for r in rows] == [("5", "main",
 	dcfg_info --list images "$DATA/err-calls-overflow.dcfg.json"
 	expect_error "dcfg-info: $DATA/err-calls-overflow.dcfg.json: process 7: a count does not fit in 64 bits"
 }
+
+@test "--list refuses what the summary refuses, with the same message" {
+	# an edge's second thread count is a string
+	jq '.PROCESSES[1][1].EDGES[1][4] = [1, "x"]' "$DATA/hello.dcfg.json" > bad.json
+	dcfg_info bad.json
+	[ "$status" -eq 2 ] && [ ! -s stdout ] && cp stderr summary.err
+	grep -q 'EDGES\[1\].COUNT_PER_THREAD\[1\]: not an integer' summary.err
+	for k in routines images loops; do
+		dcfg_info --list "$k" bad.json
+		expect_error "$(cat summary.err)"
+	done
+}
