@@ -267,3 +267,31 @@ assert [(r["loop"], r["name"], r["iterations"]) for r in rows] == [("5", "main",
 		expect_error "$(cat summary.err)"
 	done
 }
+
+@test "the real DCFG: a name several images share is listed once per image, qualified; --routine takes every listed name or id" {
+	real
+	dcfg_info --list routines "$REAL"
+	[ "$status" -eq 0 ] || { show; false; }
+	grep -v '^#' stdout > rows
+	# malloc@plt is a routine of the program's image and of libgomp's: two
+	# rows, two images, each name qualified with its image
+	[ "$(awk -F'\t' '$3 ~ /^malloc@plt@/ { print $2 }' rows | sort -u | wc -l)" -eq 2 ]
+	[ "$(awk -F'\t' '$3 == "malloc@plt@dijkstra_openmp.gcc" || $3 == "malloc@plt@libgomp.so.1"' rows |
+	    wc -l)" -eq 2 ]
+	# Seven routines of libc (image 5) start at symbols all named "@plt":
+	# one image, so their names read alike, and the first column, the entry
+	# node, tells them apart (dcfg-info(1), LISTS).
+	[ "$(jq '[.PROCESSES[1][1].IMAGES[1:][] | select(.[0] == 5) | .[3].SYMBOLS[1:][] |
+	    select(.[0] == "@plt")] | length' "$REAL")" -ge 7 ]
+	[ "$(cut -f3 rows | sort | uniq -d)" = "@plt" ]
+	[ "$(awk -F'\t' '$3 == "@plt" && $2 == 5' rows | wc -l)" -eq 7 ]
+	# --routine takes each name (the entry node where names read alike) and
+	# draws that routine: its entry block is a node of the picture
+	cut -f3 rows | sort | uniq -d > alike
+	while IFS='	' read -r id image name rest; do
+		if grep -qxF -- "$name" alike; then arg=$id; else arg=$name; fi
+		dcfg-convert --to dot --dcfg "$REAL" --routine "$arg" > out.dot 2> err ||
+		    { echo "--routine $arg: $(cat err)"; return 1; }
+		grep -q "^n$id \\[" out.dot || { echo "--routine $arg: no node $id"; return 1; }
+	done < rows
+}
