@@ -127,6 +127,7 @@ summarize(const char *file, enum dcfg_kind kind, int have_pid, uint64_t pid,
 	if (kind == DCFG_KIND_TRACE && rq->list != DCFG_LIST_NONE)
 		return dcfg_error_set(err, file, "this is a DCFG-trace: --list lists a DCFG's "
 		    "routines, images and loops");
+	/* A listing names routines and places loops: symbols, source lines and address lookups. */
 	if (rq->list != DCFG_LIST_NONE)
 		opt.keep = dcfg_list_keep(rq->list) | DCFG_LOAD_CHECK_DROPPED;
 	dcfg_progress_file(pg, NULL, file, NULL);
