@@ -304,7 +304,7 @@ static int
 no_routine(const struct dcfg_profile *pf, const struct dcfg_convert_options *o,
     const char *arg, struct dcfg_error *err)
 {
-	char also[320] = "", shown[160];
+	char also[160] = "", shown[160];
 	size_t i, len = strlen(arg), at = 0;
 	int n = 0;
 
@@ -318,9 +318,10 @@ no_routine(const struct dcfg_profile *pf, const struct dcfg_convert_options *o,
 		}
 	}
 	if (n == 0) {
-		dcfg_routine_hint(pf, arg, also, sizeof also);
+		char hint[320];
+		dcfg_routine_hint(pf, arg, hint, sizeof hint);
 		return dcfg_error_set(err, o->dcfg_path, "process %" PRIu64 " has no routine %s%s",
-		    pf->p->pid, arg, also);
+		    pf->p->pid, arg, hint);
 	}
 	return dcfg_error_set(err, o->dcfg_path, "process %" PRIu64 " has no routine %s; "
 	    "images share the name: %s%s", pf->p->pid, arg, also, at >= sizeof also ? "..." : "");
