@@ -153,6 +153,12 @@ summarize(const char *file, enum dcfg_kind kind, int have_pid, uint64_t pid,
 		return dcfg_error_set(err, file, "no process with PID %llu",
 		    (unsigned long long)pid);
 	}
+	/* Without edges every count would read 0, true or not (the summary falls back to COUNT). */
+	if (rq->list != DCFG_LIST_NONE && d->n_edges == 0) {
+		dcfg_free(d);
+		return dcfg_error_set(err, file, "the DCFG has no EDGES table: --list counts "
+		    "from the edges, as dcfg-count does");
+	}
 	rc = print(file, d, only, NULL, rq, err);
 	dcfg_free(d);
 	return rc;

@@ -295,3 +295,14 @@ assert [(r["loop"], r["name"], r["iterations"]) for r in rows] == [("5", "main",
 		grep -q "^n$id \\[" out.dot || { echo "--routine $arg: no node $id"; return 1; }
 	done < rows
 }
+
+@test "--list refuses a DCFG without edges, as dcfg-count does: its counts would all read 0" {
+	# counts-only.dcfg.json has blocks with COUNT but no EDGES rows
+	dcfg_info --list routines "$DATA/counts-only.dcfg.json"
+	expect_error "dcfg-info: $DATA/counts-only.dcfg.json: the DCFG has no EDGES table: --list counts from the edges, as dcfg-count does"
+	dcfg_count --dcfg "$DATA/counts-only.dcfg.json" --from-dcfg --by routine
+	[ "$status" -eq 2 ] && grep -q 'the DCFG has no EDGES table' stderr
+	# the summary still reads it, from COUNT
+	dcfg_info "$DATA/counts-only.dcfg.json"
+	[ "$status" -eq 0 ] && grep -q '^  edges: 0$' stdout
+}
