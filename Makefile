@@ -53,7 +53,7 @@ PUBLIC_HEADERS = $(wildcard include/dcfg/*.h)
 
 TEST_TOOLS = $(BUILD)/t/lookup $(BUILD)/t/gen-trace $(BUILD)/t/gen-pair \
              $(BUILD)/t/webgrind-dump $(BUILD)/t/dcpi-dump $(BUILD)/t/csi-paths \
-             $(BUILD)/t/progress-meter $(BUILD)/t/dcfg-unrun \
+             $(BUILD)/t/progress-meter $(BUILD)/t/dcfg-unrun $(BUILD)/t/table-write \
              $(FUZZ_TARGETS:%=$(BUILD)/t/fuzz-%) $(BUILD)/t/fuzz-mutate
 
 # Fuzzing with clang's libFuzzer (t/fuzz, scripts/fuzz.sh). `make check`

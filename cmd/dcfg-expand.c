@@ -13,7 +13,8 @@
 static const char *prog = "dcfg-expand";
 
 static const char help[] =
-	    "usage: dcfg-expand [-p PID] [-t TID] [--chunks] [--runs] [--list | --count]\n"
+	    "usage: dcfg-expand [-p PID] [-t TID] [--chunks] [--runs]\n"
+	    "                   [--list | --count [-f FORMAT]]\n"
 	    "                   [--from-icount N] [--to-icount N] [--dcfg FILE]\n"
 	    "                   [--shard K/N] [-o FILE] [--progress | --quiet] [TRACE]\n"
 	    "       dcfg-expand --plan N [--align INTERVAL --dcfg FILE] [-p PID] [-t TID]\n"
@@ -25,6 +26,7 @@ static const char help[] =
 	    "      --runs           write repeats that decode alike once, as runs\n"
 	    "      --list           print the chunk table, decoding nothing\n"
 	    "      --count          print per-thread edge and instruction totals\n"
+	    "  -f, --format FORMAT  --count's format: tsv (the default), csv, json or table\n"
 	    "      --from-icount N  start of the instruction window, per thread\n"
 	    "      --to-icount N    end of the window (not included)\n"
 	    "  -d, --dcfg FILE      the paired DCFG: cut the window at the exact edge\n"
@@ -150,6 +152,7 @@ main(int argc, char **argv)
 		{ "chunks", no_argument, NULL, OPT_CHUNKS },
 		{ "list", no_argument, NULL, OPT_LIST },
 		{ "count", no_argument, NULL, OPT_COUNT },
+		{ "format", required_argument, NULL, 'f' },
 		{ "runs", no_argument, NULL, OPT_RUNS },
 		{ "from-icount", required_argument, NULL, OPT_FROM },
 		{ "to-icount", required_argument, NULL, OPT_TO },
@@ -161,7 +164,7 @@ main(int argc, char **argv)
 	static uint64_t pids[MAX_IDS], tids[MAX_IDS];
 	struct dcfg_expand_options opt = { .mode = DCFG_EXPAND_EDGES, .pids = pids, .tids = tids };
 	struct dcfg_plan_options plan = { 0 };
-	const char *conflict = NULL;
+	const char *conflict = NULL, *format = NULL;
 	struct dcfg_stage_args a = { .mode = DCFG_PROGRESS_AUTO };
 	struct dcfg_cli_io io;
 	struct dcfg_error err;
@@ -170,7 +173,7 @@ main(int argc, char **argv)
 	if ((rc = dcfg_cli_start()) != DCFG_EXIT_OK)
 		return rc;
 	opt.to = UINT64_MAX;
-	while ((c = getopt_long(argc, argv, DCFG_STAGE_SHORTOPTS "p:t:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, DCFG_STAGE_SHORTOPTS "p:t:f:", longopts, NULL)) != -1) {
 		if (dcfg_stage_option(c, prog, help, &a)) {
 			if (a.stop)
 				return a.status;
@@ -187,6 +190,7 @@ main(int argc, char **argv)
 			    c == 'p' ? &pids[opt.n_pids++] : &tids[opt.n_tids++]) < 0)
 				return DCFG_EXIT_USAGE;
 			break;
+		case 'f': format = optarg; break;
 		case OPT_CHUNKS: opt.chunks = 1; conflict = "--chunks"; break;
 		case OPT_LIST: opt.mode = DCFG_EXPAND_LIST; conflict = "--list"; break;
 		case OPT_COUNT: opt.mode = DCFG_EXPAND_COUNT; conflict = "--count"; break;
@@ -229,6 +233,18 @@ main(int argc, char **argv)
 	}
 	if (dcfg_stage_finish_args(argc, argv, prog, help, &a, 0) < 0)
 		return DCFG_EXIT_USAGE;
+	if (format && opt.mode != DCFG_EXPAND_COUNT) {
+		fprintf(stderr, "%s: --format is --count's: the stream and the chunk table have "
+		    "their own formats\n", prog);
+		return DCFG_EXIT_USAGE;
+	}
+	if (format && dcfg_table_format_parse(format, &opt.format) < 0) {
+		fprintf(stderr, "%s: --format %s: not %s\n", prog, DCFG_CLI_SHOWN(format),
+		    DCFG_TABLE_FORMAT_NAMES);
+		return DCFG_EXIT_USAGE;
+	}
+	/* tsv is today's output, byte for byte: the writer's head line is not in it */
+	opt.tabled = format && opt.format != DCFG_TABLE_TSV;
 	if (plan.lines || plan.align)
 		return plan_main(&plan, &opt, &a, conflict);
 	if (has_from && has_to && opt.from >= opt.to) {

@@ -753,19 +753,19 @@ EOF
 @test "an unknown routine: exit 2, nothing written" {
 	cp "$DATA/convert-dot-nest.dcfg.json" nest.json
 	dcfg_convert --to dot --dcfg nest.json --routine nosuch
-	expect_error 'dcfg-convert: nest.json: process 42 has no routine nosuch'
+	expect_error 'dcfg-convert: nest.json: process 42 has no routine nosuch (all of them: dcfg-info --list routines)'
 	# 2 is a block, but no function's entry: and no function is named "2"
 	dcfg_convert --to dot --dcfg nest.json --routine 2
-	expect_error 'dcfg-convert: nest.json: process 42 has no routine 2'
+	expect_error 'dcfg-convert: nest.json: process 42 has no routine 2 (all of them: dcfg-info --list routines)'
 	dcfg_convert --to dot --dcfg nest.json --routine 999
-	expect_error 'dcfg-convert: nest.json: process 42 has no routine 999'
-	# names are compared byte for byte
+	expect_error 'dcfg-convert: nest.json: process 42 has no routine 999 (all of them: dcfg-info --list routines)'
+	# names are compared byte for byte (and main, one letter case away, is offered)
 	dcfg_convert --to dot --dcfg nest.json --routine MAIN
-	expect_error 'dcfg-convert: nest.json: process 42 has no routine MAIN'
+	expect_error 'dcfg-convert: nest.json: process 42 has no routine MAIN; did you mean: main? (all of them: dcfg-info --list routines)'
 	dcfg_convert --to dot --dcfg nest.json --routine main -o out.dot
 	[ "$status" -eq 0 ] && [ -s out.dot ] || { show; false; }
 	dcfg_convert --to dot --dcfg nest.json --routine nosuch -o bad.dot
-	expect_error 'dcfg-convert: nest.json: process 42 has no routine nosuch'
+	expect_error 'dcfg-convert: nest.json: process 42 has no routine nosuch (all of them: dcfg-info --list routines)'
 	[ ! -s bad.dot ]
 }
 
@@ -782,7 +782,7 @@ EOF
 	dcfg_convert --to dot --dcfg nest.json --node 3 --node 7 --routine main --node 8
 	expect_error 'dcfg-convert: nest.json: process 42 has no block 7'
 	dcfg_convert --to dot --dcfg nest.json --node 3 --routine nosuch --node 8
-	expect_error 'dcfg-convert: nest.json: process 42 has no routine nosuch'
+	expect_error 'dcfg-convert: nest.json: process 42 has no routine nosuch (all of them: dcfg-info --list routines)'
 	dcfg_convert --to dot --dcfg nest.json --node 999 -o bad.dot
 	expect_error 'dcfg-convert: nest.json: process 42 has no block 999'
 	[ ! -s bad.dot ]

@@ -234,7 +234,7 @@ KINDS="edge block routine loop image type thread line file"
 	# A routine the DCFG lacks, named with control bytes
 	dcfg_convert --to dot --dcfg h.dcfg.json --routine $'no\nsuch\e'
 	[ "$status" -eq 2 ]
-	[ "$(cat stderr)" = "dcfg-convert: h.dcfg.json: process 5 has no routine no\\nsuch\\x1b" ]
+	[ "$(cat stderr)" = "dcfg-convert: h.dcfg.json: process 5 has no routine no\\nsuch\\x1b (all of them: dcfg-info --list routines)" ]
 }
 
 @test "usage errors: an option's value is shown escaped" {

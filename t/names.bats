@@ -88,5 +88,5 @@ names() {
 	dcfg_convert --to dot --dcfg "$N" --routine puts
 	expect_error "dcfg-convert: $N: process 77 has no routine puts; images share the name: puts@libc.so.6#4"
 	dcfg_convert --to dot --dcfg "$N" --routine nosuch
-	expect_error "dcfg-convert: $N: process 77 has no routine nosuch"
+	expect_error "dcfg-convert: $N: process 77 has no routine nosuch (all of them: dcfg-info --list routines)"
 }

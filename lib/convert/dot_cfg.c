@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dot.h"
+#include "routine_hint.h"
 #include "common/json.h"
 
 /* ---- one routine, its blocks in its loops ---- */
@@ -327,9 +328,12 @@ no_routine(const struct dcfg_profile *pf, const struct dcfg_convert_options *o,
 			at += w > 0 ? (size_t)w : 0;
 		}
 	}
-	if (n == 0)
-		return dcfg_error_set(err, o->dcfg_path, "process %" PRIu64 " has no routine %s",
-		    pf->p->pid, arg);
+	if (n == 0) {
+		char hint[320];
+		dcfg_routine_hint(pf, arg, hint, sizeof hint);
+		return dcfg_error_set(err, o->dcfg_path, "process %" PRIu64 " has no routine %s%s",
+		    pf->p->pid, arg, hint);
+	}
 	return dcfg_error_set(err, o->dcfg_path, "process %" PRIu64 " has no routine %s; "
 	    "images share the name: %s%s", pf->p->pid, arg, also, at >= sizeof also ? "..." : "");
 }

@@ -34,6 +34,12 @@ struct expand {
 	uint64_t weight[DCFG_RUN_DEPTH_MAX + 1];   /* how often an edge runs at each depth */
 	uint32_t ids[BATCH];
 	struct dcfg_idlines lines;           /* the edges' lines, kept formatted */
+	struct dcfg_table table;             /* --count in a format of the table writer */
+};
+
+static const struct dcfg_table_column count_columns[] = {
+	{ "pid", DCFG_COLUMN_NUMBER }, { "tid", DCFG_COLUMN_NUMBER },
+	{ "edges", DCFG_COLUMN_NUMBER }, { "instructions", DCFG_COLUMN_NUMBER },
 };
 
 int
@@ -61,12 +67,20 @@ flush_totals(struct expand *x)
 {
 	if (x->o->mode != DCFG_EXPAND_COUNT || !x->in_thread)
 		return;
+	x->in_thread = 0;
+	if (x->o->tabled) {
+		dcfg_table_u64(&x->table, x->pid);
+		dcfg_table_u64(&x->table, x->tid);
+		dcfg_table_u64(&x->table, x->edges);
+		dcfg_table_u64(&x->table, x->instrs);
+		dcfg_table_end_row(&x->table);
+		return;
+	}
 	dcfg_out_u64(x->out, x->pid);
 	tab_u64(x->out, x->tid);
 	tab_u64(x->out, x->edges);
 	tab_u64(x->out, x->instrs);
 	dcfg_out_char(x->out, '\n');
-	x->in_thread = 0;
 }
 
 static int
@@ -129,8 +143,14 @@ header(struct expand *x)
 			dcfg_stream_write_selection(x->out, &x->recorded);
 	} else if (x->o->mode == DCFG_EXPAND_LIST)
 		dcfg_out_str(x->out, "# pid\ttid\tchunk\tpreceding_instr_count\tinstr_count\tedge_count\tsequence_length\n");
-	else
+	else if (!x->o->tabled)
 		dcfg_out_str(x->out, "# pid\ttid\tedges\tinstructions\n");
+	else {
+		/* one section: the pid is a column, as in the TSV */
+		dcfg_table_open(&x->table, x->out, x->o->format, "dcfg-expand", 1);
+		dcfg_table_section(&x->table);
+		dcfg_table_columns(&x->table, count_columns, sizeof count_columns / sizeof count_columns[0]);
+	}
 }
 
 static int
@@ -477,6 +497,10 @@ dcfg_expand(const char *trace, const struct dcfg_expand_options *opt,
 		if (rc == 0 && opt->shards && opt->mode == DCFG_EXPAND_EDGES)
 			dcfg_stream_write_trace(x->out, x->crc, x->trace_bytes);
 	}
+	if (opt->tabled && x->headed && rc == 0 && dcfg_table_close(&x->table) < 0)
+		rc = dcfg_error_set(err, trace, "out of memory");
+	else if (opt->tabled && x->headed && rc != 0)
+		dcfg_table_free(&x->table);
 	dcfg_selection_free(&x->sel);
 	dcfg_recorded_selection_free(&x->recorded);
 	dcfg_window_free(&x->window);

@@ -12,11 +12,15 @@
 #include "dcfg/model.h"
 #include <dcfg/error.h>
 #include "common/output.h"
+#include "common/table.h"
 
 enum dcfg_expand_mode { DCFG_EXPAND_EDGES, DCFG_EXPAND_LIST, DCFG_EXPAND_COUNT };
 
 struct dcfg_expand_options {
 	enum dcfg_expand_mode mode;
+	/* --count: 0 for today's TSV, else FORMAT through the table writer */
+	int tabled;
+	enum dcfg_table_format format;
 	const uint64_t *pids; size_t n_pids;    /* none: all */
 	const uint64_t *tids; size_t n_tids;
 	int chunks;                             /* chunk markers */
