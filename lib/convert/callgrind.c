@@ -243,31 +243,6 @@ function(struct writer *w, uint32_t fi)
 	dcfg_out_char(w->out, '\n');
 }
 
-/*
- * The program, for the "cmd:" line (callgrind_annotate's "Profiled
- * target") when --cmd is absent: the file of the process's image of the
- * lowest IMAGE_ID that names one. Pin numbers images as they load, and the
- * program's own loads first. NULL when no image names its file.
- */
-static const char *
-main_image_name(const struct dcfg_profile *pf)
-{
-	const struct dcfg *d = pf->d;
-	const struct dcfg_image *best = NULL;
-	const char *name = NULL, *n;
-	uint32_t i;
-
-	for (i = 0; i < pf->p->images.count; i++) {
-		const struct dcfg_image *im = &d->images[pf->p->images.first + i];
-		if ((n = dcfg_file_name(d, im->file_name_id)) != NULL &&
-		    (best == NULL || im->id < best->id)) {
-			best = im;
-			name = n;
-		}
-	}
-	return name;
-}
-
 int
 dcfg_callgrind_write(struct dcfg_output *out, const struct dcfg_profile *pf,
     const struct dcfg_callgrind_header *h)
@@ -297,7 +272,7 @@ dcfg_callgrind_write(struct dcfg_output *out, const struct dcfg_profile *pf,
 		dcfg_out_u64(out, h->thread);
 		dcfg_out_char(out, '\n');
 	}
-	if ((cmd = h->cmd ? h->cmd : main_image_name(pf)) != NULL) {
+	if ((cmd = h->cmd ? h->cmd : dcfg_profile_main_image_name(pf)) != NULL) {
 		dcfg_out_str(out, "cmd: ");
 		dcfg_out_escaped(out, cmd);
 		dcfg_out_char(out, '\n');

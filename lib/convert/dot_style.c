@@ -44,26 +44,14 @@ dcfg_dot_fill(struct dcfg_output *out, uint64_t value, uint64_t total)
 }
 
 /*
- * The program: the base name of the file of the process's image of the
- * lowest IMAGE_ID that names one (Pin numbers images as they load, the
- * executable first); the rule of the Callgrind file's cmd: line.
+ * The program: the base name of the main image's file; the Callgrind
+ * file's cmd: line names the same image.
  */
 static const char *
 program(const struct dcfg_profile *pf)
 {
-	const struct dcfg *d = pf->d;
-	const struct dcfg_image *best = NULL;
-	const char *name = NULL, *n, *slash;
-	uint32_t i;
+	const char *name = dcfg_profile_main_image_name(pf), *slash;
 
-	for (i = 0; i < pf->p->images.count; i++) {
-		const struct dcfg_image *im = &d->images[pf->p->images.first + i];
-		if ((n = dcfg_file_name(d, im->file_name_id)) != NULL &&
-		    (best == NULL || im->id < best->id)) {
-			best = im;
-			name = n;
-		}
-	}
 	if (name == NULL)
 		return NULL;
 	slash = strrchr(name, '/');

@@ -129,6 +129,15 @@ dcfg_profile_block(const struct dcfg_profile *pf, uint32_t b)
 	return &pf->d->blocks[pf->p->blocks.first + b];
 }
 
+/*
+ * The file of the main image: of the process's images that name a file,
+ * the one of the lowest IMAGE_ID, since Pin numbers images as they load
+ * and the program's own loads first. It is the Callgrind file's "cmd:"
+ * (callgrind_annotate's "Profiled target") when --cmd is absent, and the
+ * program in the dot picture's title. NULL when no image names its file.
+ */
+const char *dcfg_profile_main_image_name(const struct dcfg_profile *pf);
+
 /* Process-relative block of a node, DCFG_NONE for a special node. */
 uint32_t dcfg_profile_block_of(const struct dcfg_profile *pf, uint32_t node_id);
 
