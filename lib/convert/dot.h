@@ -1,9 +1,10 @@
 /*
- * dcfg-convert --to dot in two parts: the text helpers and the call graph
- * (dot.c), and the control-flow graphs of the routines chosen with
- * --routine and --node, with their loops as clusters and stubs for the
- * edges that enter and leave them (dot_cfg.c). The exact text is described
- * in dcfg-convert(1).
+ * dcfg-convert --to dot: the text helpers and the call graph (dot.c), the
+ * control-flow graphs of the routines chosen with --routine and --node,
+ * with stubs for the edges that enter and leave them (dot_cfg.c), each
+ * routine's blocks with its loops as clusters (dot_loops.c), and the
+ * title, legend and heat (dot_style.c). The exact text is described in
+ * dcfg-convert(1).
  */
 #ifndef DCFG_DOT_H
 #define DCFG_DOT_H
@@ -44,6 +45,14 @@ void dcfg_dot_edge_label(struct dcfg_output *out, const struct dcfg_profile *pf,
 /* BEFORE and `FILE:LINE` (base name) of ADDR's source line; nothing without one. */
 void dcfg_dot_source(struct dcfg_output *out, const struct dcfg_profile *pf, uint64_t addr,
     const char *before);
+
+/*
+ * Function FI's blocks (POS: per process block, its position in its
+ * function) that ran at least MIN times, in its loops' clusters; in a
+ * cluster of its own when CLUSTER and any block is drawn. -1: out of memory.
+ */
+int dcfg_dot_routine_blocks(struct dcfg_output *out, const struct dcfg_profile *pf, uint32_t fi,
+    const uint32_t *pos, uint64_t min, int cluster);
 
 /* The graph of the routines --routine and --node choose. 0, or -1 with ERR. */
 int dcfg_dot_routines(struct dcfg_output *out, const struct dcfg_profile *pf, uint32_t thread,
