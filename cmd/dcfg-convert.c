@@ -131,8 +131,20 @@ struct chosen {
 	uint64_t *nodes;
 };
 
+/* What the command line says. */
+struct cmdline {
+	struct dcfg_stage_args a;
+	struct dcfg_convert_options o;
+	const char *to;
+	int has_cpuspeed, has_min_count;
+};
+
+/* What the steps of convert() return when the command goes on (else its exit status). */
+#define GO_ON (-1)
+
 static int
-convert(int argc, char **argv, struct chosen *ch_list)
+parse_options(int argc, char **argv, const char *help, struct cmdline *cl,
+    struct chosen *ch_list)
 {
 	enum { OPT_OUT_DIR = 256, OPT_SEPARATE, OPT_CMD, OPT_CPUSPEED, OPT_ROUTINE, OPT_NODE,
 	    OPT_MIN_COUNT };
@@ -153,111 +165,146 @@ convert(int argc, char **argv, struct chosen *ch_list)
 		{ "all-edges", no_argument, NULL, OPT_ALL_EDGES },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct dcfg_stage_args a = { .mode = DCFG_PROGRESS_AUTO };
-	struct dcfg_convert_options o = { .creator = "dcfg-convert " DCFG_VERSION };
-	const struct dcfg_format *format = NULL;
-	const char *to = NULL, *why, *bad;
+	struct dcfg_stage_args *a = &cl->a;
+	struct dcfg_convert_options *o = &cl->o;
+	const char *why;
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, DCFG_STAGE_SHORTOPTS "f:T:p:", longopts, NULL)) != -1) {
+		if (dcfg_stage_option(ch, prog, help, a)) {
+			if (a->stop)
+				return a->status;
+			continue;
+		}
+		switch (ch) {
+		case 'f': cl->to = optarg; break;
+		case 'T': o->trace_path = optarg; break;
+		case 'p':
+			if (dcfg_parse_c_integer(optarg, strlen(optarg), &o->pid, &why) < 0)
+				return usage("-p %s: not a process id", optarg);
+			o->has_pid = 1;
+			break;
+		case OPT_OUT_DIR: o->out_dir = optarg; break;
+		case OPT_SEPARATE: o->separate_threads = 1; break;
+		case OPT_KEEP_STUBS: o->keep_stubs = 1; break;
+		case OPT_CMD: o->cmd = optarg; break;
+		case OPT_CPUSPEED:
+			if (dcfg_parse_c_integer(optarg, strlen(optarg), &o->cpuspeed, &why) < 0)
+				return usage("--cpuspeed %s: not a number", optarg);
+			cl->has_cpuspeed = 1;
+			break;
+		case OPT_ROUTINE: ch_list->routines[o->n_routines++] = optarg; break;
+		case OPT_NODE:
+			if (dcfg_parse_c_integer(optarg, strlen(optarg), &ch_list->nodes[o->n_nodes],
+			    &why) < 0)
+				return usage("--node %s: not a number", optarg);
+			o->n_nodes++;
+			break;
+		case OPT_MIN_COUNT:
+			if (dcfg_parse_c_integer(optarg, strlen(optarg), &o->min_count, &why) < 0)
+				return usage("--min-count %s: not a number", optarg);
+			cl->has_min_count = 1;
+			break;
+		case OPT_ALL_EDGES: o->all_edges = 1; break;
+		}
+	}
+	if (optind < argc)
+		return usage("unexpected argument %s", argv[optind]);
+	o->routines = ch_list->routines;
+	o->nodes = ch_list->nodes;
+	return GO_ON;
+}
+
+/* The format --to names, in *FORMAT, and whether the options given fit it and each other. */
+static int
+check_options(struct cmdline *cl, const struct dcfg_format **format)
+{
+	struct dcfg_convert_options *o = &cl->o;
+	const struct dcfg_format *f;
+	const char *bad;
+
+	if (cl->to == NULL)
+		return usage("--to FORMAT is needed%s", "");
+	if ((f = *format = dcfg_format_find(cl->to)) == NULL) {
+		struct dcfg_cli_text names = { .len = 0 };
+		format_list(&names, 0);
+		fprintf(stderr, "%s: --to %s: not a format (%s)\n", prog, DCFG_CLI_SHOWN(cl->to),
+		    names.buf);
+		return DCFG_EXIT_USAGE;
+	}
+	if (cl->a.dcfg_path == NULL)
+		return usage("--dcfg FILE is needed%s", "");
+	if ((bad = unused_option(f->uses, o, cl->has_cpuspeed, cl->has_min_count)) != NULL) {
+		fprintf(stderr, "%s: %s is not used by --to %s%s\n", prog, bad, f->name,
+		    (f->uses & DCFG_FORMAT_ROUTINE) && strcmp(bad, "--trace") == 0 ?
+		    (o->n_routines ? " --routine" : " --node") : "");
+		return DCFG_EXIT_USAGE;
+	}
+	if (cl->a.out_path && o->out_dir)
+		return usage("-o and --out-dir cannot be used together%s", "");
+	if ((f->uses & DCFG_FORMAT_NEEDS_DIR) && o->out_dir == NULL) {
+		fprintf(stderr, "%s: --to %s needs --out-dir\n", prog, f->name);
+		return DCFG_EXIT_USAGE;
+	}
+	if (o->separate_threads && o->out_dir == NULL)
+		return usage("--separate-threads needs --out-dir%s", "");
+	if ((f->uses & DCFG_FORMAT_CPUSPEED) && epoch(&o->epoch) < 0)
+		return DCFG_EXIT_USAGE;
+	if (o->trace_path && strcmp(cl->a.dcfg_path, "-") == 0 && strcmp(o->trace_path, "-") == 0)
+		return usage("only one input can be standard input%s", "");
+	return GO_ON;
+}
+
+/* Reads the inputs, writes FORMAT, and says how it went as an exit status. */
+static int
+write_format(struct cmdline *cl, const struct dcfg_format *format)
+{
+	struct dcfg_stage_args *a = &cl->a;
+	struct dcfg_convert_options *o = &cl->o;
 	struct dcfg_convert c;
 	struct dcfg_cli_io io;
 	struct dcfg_error err;
+	int rc, status;
+
+	o->dcfg_path = a->dcfg_path;
+	/* the main input: the trace, when there is one */
+	a->mode = dcfg_progress_mode_for(a->mode, o->trace_path ? o->trace_path : a->dcfg_path);
+	if (dcfg_cli_check_output(prog, a->out_path, (const char *[]){ a->dcfg_path, o->trace_path },
+	    2) < 0 || dcfg_cli_setup(&io, prog, a->dcfg_path, DCFG_KEEP_ALL, a->out_path, a->mode) < 0)
+		return DCFG_EXIT_USAGE;
+	if (dcfg_stage_check_tables(prog, a->dcfg_path, io.dcfg, 1, 1) < 0) {
+		dcfg_cli_discard(&io);
+		return DCFG_EXIT_USAGE;
+	}
+	o->progress = dcfg_progress_bytes;
+	o->progress_ctx = &io.progress;
+	c.d = io.dcfg;
+	c.o = o;
+	c.out = io.out;
+	rc = format->run(&c, &err);
+	/* a profile cut short, or of inputs that disagree, is not written (dcfg_cli_finish) */
+	status = dcfg_cli_finish(&io, rc < 0 ? -1 : 0, &err, 0);
+	return rc == -2 ? DCFG_EXIT_CHECK : status;
+}
+
+static int
+convert(int argc, char **argv, struct chosen *ch_list)
+{
+	struct cmdline cl = { .a = { .mode = DCFG_PROGRESS_AUTO },
+	    .o = { .creator = "dcfg-convert " DCFG_VERSION } };
+	const struct dcfg_format *format = NULL;
 	struct dcfg_cli_text help = { .len = 0 };
-	int ch, rc, status, has_cpuspeed = 0, has_min_count = 0;
+	int rc;
 
 	if ((rc = dcfg_cli_start()) != DCFG_EXIT_OK)
 		return rc;
 	dcfg_cli_text_add(&help, help_head);
 	format_list(&help, 1);
 	dcfg_cli_text_add(&help, help_tail);
-	while ((ch = getopt_long(argc, argv, DCFG_STAGE_SHORTOPTS "f:T:p:", longopts, NULL)) != -1) {
-		if (dcfg_stage_option(ch, prog, help.buf, &a)) {
-			if (a.stop)
-				return a.status;
-			continue;
-		}
-		switch (ch) {
-		case 'f': to = optarg; break;
-		case 'T': o.trace_path = optarg; break;
-		case 'p':
-			if (dcfg_parse_c_integer(optarg, strlen(optarg), &o.pid, &why) < 0)
-				return usage("-p %s: not a process id", optarg);
-			o.has_pid = 1;
-			break;
-		case OPT_OUT_DIR: o.out_dir = optarg; break;
-		case OPT_SEPARATE: o.separate_threads = 1; break;
-		case OPT_KEEP_STUBS: o.keep_stubs = 1; break;
-		case OPT_CMD: o.cmd = optarg; break;
-		case OPT_CPUSPEED:
-			if (dcfg_parse_c_integer(optarg, strlen(optarg), &o.cpuspeed, &why) < 0)
-				return usage("--cpuspeed %s: not a number", optarg);
-			has_cpuspeed = 1;
-			break;
-		case OPT_ROUTINE: ch_list->routines[o.n_routines++] = optarg; break;
-		case OPT_NODE:
-			if (dcfg_parse_c_integer(optarg, strlen(optarg), &ch_list->nodes[o.n_nodes],
-			    &why) < 0)
-				return usage("--node %s: not a number", optarg);
-			o.n_nodes++;
-			break;
-		case OPT_MIN_COUNT:
-			if (dcfg_parse_c_integer(optarg, strlen(optarg), &o.min_count, &why) < 0)
-				return usage("--min-count %s: not a number", optarg);
-			has_min_count = 1;
-			break;
-		case OPT_ALL_EDGES: o.all_edges = 1; break;
-		}
-	}
-	if (optind < argc)
-		return usage("unexpected argument %s", argv[optind]);
-	if (to == NULL)
-		return usage("--to FORMAT is needed%s", "");
-	if ((format = dcfg_format_find(to)) == NULL) {
-		struct dcfg_cli_text names = { .len = 0 };
-		format_list(&names, 0);
-		fprintf(stderr, "%s: --to %s: not a format (%s)\n", prog, DCFG_CLI_SHOWN(to), names.buf);
-		return DCFG_EXIT_USAGE;
-	}
-	if (a.dcfg_path == NULL)
-		return usage("--dcfg FILE is needed%s", "");
-	if ((bad = unused_option(format->uses, &o, has_cpuspeed, has_min_count)) != NULL) {
-		fprintf(stderr, "%s: %s is not used by --to %s%s\n", prog, bad, format->name,
-		    (format->uses & DCFG_FORMAT_ROUTINE) && strcmp(bad, "--trace") == 0 ?
-		    (o.n_routines ? " --routine" : " --node") : "");
-		return DCFG_EXIT_USAGE;
-	}
-	if (a.out_path && o.out_dir)
-		return usage("-o and --out-dir cannot be used together%s", "");
-	if ((format->uses & DCFG_FORMAT_NEEDS_DIR) && o.out_dir == NULL) {
-		fprintf(stderr, "%s: --to %s needs --out-dir\n", prog, format->name);
-		return DCFG_EXIT_USAGE;
-	}
-	if (o.separate_threads && o.out_dir == NULL)
-		return usage("--separate-threads needs --out-dir%s", "");
-	if ((format->uses & DCFG_FORMAT_CPUSPEED) && epoch(&o.epoch) < 0)
-		return DCFG_EXIT_USAGE;
-	if (o.trace_path && strcmp(a.dcfg_path, "-") == 0 && strcmp(o.trace_path, "-") == 0)
-		return usage("only one input can be standard input%s", "");
-	o.dcfg_path = a.dcfg_path;
-	/* the main input: the trace, when there is one */
-	a.mode = dcfg_progress_mode_for(a.mode, o.trace_path ? o.trace_path : a.dcfg_path);
-	o.routines = ch_list->routines;
-	o.nodes = ch_list->nodes;
-
-	if (dcfg_cli_check_output(prog, a.out_path, (const char *[]){ a.dcfg_path, o.trace_path },
-	    2) < 0 || dcfg_cli_setup(&io, prog, a.dcfg_path, DCFG_KEEP_ALL, a.out_path, a.mode) < 0)
-		return DCFG_EXIT_USAGE;
-	if (dcfg_stage_check_tables(prog, a.dcfg_path, io.dcfg, 1, 1) < 0) {
-		dcfg_cli_discard(&io);
-		return DCFG_EXIT_USAGE;
-	}
-	o.progress = dcfg_progress_bytes;
-	o.progress_ctx = &io.progress;
-	c.d = io.dcfg;
-	c.o = &o;
-	c.out = io.out;
-	rc = format->run(&c, &err);
-	/* a profile cut short, or of inputs that disagree, is not written (dcfg_cli_finish) */
-	status = dcfg_cli_finish(&io, rc < 0 ? -1 : 0, &err, 0);
-	return rc == -2 ? DCFG_EXIT_CHECK : status;
+	if ((rc = parse_options(argc, argv, help.buf, &cl, ch_list)) != GO_ON ||
+	    (rc = check_options(&cl, &format)) != GO_ON)
+		return rc;
+	return write_format(&cl, format);
 }
 
 int
