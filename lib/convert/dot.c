@@ -130,93 +130,140 @@ out_functions(struct dcfg_output *out, const struct dcfg_profile *pf, const uint
 	}
 }
 
+/* The call graph being drawn: per function its costs and whether it is drawn, and the calls. */
+struct graph {
+	const struct dcfg_profile *pf;
+	const struct dcfg_convert_options *o;
+	uint64_t *self, *incl;
+	unsigned char *written;
+	struct call *calls;        /* one per call edge, then one per (caller, callee) drawn */
+	size_t n_calls;
+	uint64_t max;              /* the largest count drawn */
+};
+
+/*
+ * The call edges (those that never ran too with --all-edges), and each
+ * caller's inclusive instructions: its own and its calls'. -1 with ERR
+ * when they do not fit in 64 bits.
+ */
+static int
+collect_calls(struct graph *g, struct dcfg_error *err)
+{
+	const struct dcfg_profile *pf = g->pf;
+	const struct dcfg_process *p = pf->p;
+	size_t i;
+
+	for (i = 0; i < p->edges.count; i++) {
+		const struct dcfg_edge *e = &pf->d->edges[p->edges.first + i];
+		uint32_t sb, tb;
+		if (pf->role[i] != DCFG_ROLE_CALL || (pf->count[i] == 0 && !g->o->all_edges) ||
+		    (sb = dcfg_profile_block_of(pf, e->source)) == DCFG_NONE ||
+		    (tb = dcfg_profile_block_of(pf, e->target)) == DCFG_NONE)
+			continue;
+		g->calls[g->n_calls++] = (struct call){ pf->block_func[sb], dcfg_profile_callee(pf, tb),
+		    pf->count[i] };
+		if (pf->block_func[sb] != dcfg_profile_callee(pf, tb) &&
+		    __builtin_add_overflow(g->incl[pf->block_func[sb]], pf->incl[i],
+		    &g->incl[pf->block_func[sb]])) {
+			char shown[160];
+			dcfg_escape(shown, sizeof shown, dcfg_profile_name(pf, &pf->funcs[pf->block_func[sb]]));
+			return dcfg_error_set(err, g->o->dcfg_path, "process %" PRIu64 ": the inclusive "
+			    "instructions of %s do not fit in 64 bits", p->pid, shown);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Each (caller, callee) pair's calls summed into one, kept when both are
+ * drawn and the sum reaches MIN. -1 with ERR when a sum does not fit.
+ */
+static int
+merge_calls(struct graph *g, uint64_t min, struct dcfg_error *err)
+{
+	const struct dcfg_profile *pf = g->pf;
+	size_t i, k, n;
+
+	qsort(g->calls, g->n_calls, sizeof *g->calls, by_pair);
+	for (i = 0, n = 0; i < g->n_calls; i = k) {
+		struct call sum = g->calls[i];
+		for (k = i + 1; k < g->n_calls && g->calls[k].from == sum.from &&
+		    g->calls[k].to == sum.to; k++)
+			if (__builtin_add_overflow(sum.count, g->calls[k].count, &sum.count)) {
+				char from[160], to[160];
+				dcfg_escape(from, sizeof from, dcfg_profile_name(pf, &pf->funcs[sum.from]));
+				dcfg_escape(to, sizeof to, dcfg_profile_name(pf, &pf->funcs[sum.to]));
+				return dcfg_error_set(err, g->o->dcfg_path, "process %" PRIu64 ": the "
+				    "calls from %s to %s do not fit in 64 bits", pf->p->pid, from, to);
+			}
+		if (g->written[sum.from] && g->written[sum.to] && sum.count >= min) {
+			g->calls[n++] = sum;
+			if (sum.count > g->max)
+				g->max = sum.count;
+		}
+	}
+	g->n_calls = n;
+	return 0;
+}
+
+static void
+out_calls(struct dcfg_output *out, const struct graph *g)
+{
+	const struct dcfg_profile *pf = g->pf;
+	size_t i;
+
+	for (i = 0; i < g->n_calls && !dcfg_output_failed(out); i++) {
+		const struct call *c = &g->calls[i];
+		dcfg_out_char(out, 'f');
+		dcfg_out_u64(out, dcfg_profile_block(pf, pf->funcs[c->from].entry)->node_id);
+		dcfg_out_str(out, " -> f");
+		dcfg_out_u64(out, dcfg_profile_block(pf, pf->funcs[c->to].entry)->node_id);
+		dcfg_out_str(out, " [label=\"");
+		dcfg_out_u64(out, c->count);
+		dcfg_dot_edge_end(out, c->count, g->max);
+	}
+}
+
 static int
 call_graph(struct dcfg_output *out, const struct dcfg_profile *pf, uint32_t thread,
     const struct dcfg_convert_options *o, struct dcfg_error *err)
 {
-	const struct dcfg *d = pf->d;
-	const struct dcfg_process *p = pf->p;
-	uint64_t min = o->min_count, max = 0;
-	size_t nf = pf->n_funcs, ncalls = 0, i, k, n;
-	uint64_t *self = calloc(nf + 1, sizeof *self), *incl = calloc(nf + 1, sizeof *incl);
-	unsigned char *written = calloc(nf + 1, 1);
-	struct call *calls = malloc(((size_t)p->edges.count + 1) * sizeof *calls);
+	size_t nf = pf->n_funcs, i;
+	struct graph g = { .pf = pf, .o = o, .self = calloc(nf + 1, sizeof *g.self),
+	    .incl = calloc(nf + 1, sizeof *g.incl), .written = calloc(nf + 1, 1),
+	    .calls = malloc(((size_t)pf->p->edges.count + 1) * sizeof *g.calls) };
 	int rc = -1;
 
-	if (self == NULL || incl == NULL || written == NULL || calls == NULL) {
+	if (g.self == NULL || g.incl == NULL || g.written == NULL || g.calls == NULL) {
 		dcfg_error_set(err, o->dcfg_path, "out of memory");
 		goto out;
 	}
 	for (i = 0; i < nf; i++) {
-		const struct dcfg_profile_func *f = &pf->funcs[i];
 		/* Cannot overflow: the view checked the sum over all blocks. */
-		self[i] = dcfg_profile_self(pf, (uint32_t)i);
-		incl[i] = self[i];
+		g.self[i] = dcfg_profile_self(pf, (uint32_t)i);
+		g.incl[i] = g.self[i];
 		/* --all-edges: the routines that never ran too */
-		written[i] = (dcfg_profile_ran(pf, (uint32_t)i) || o->all_edges) && pf->exec[f->entry] >= min;
+		g.written[i] = (dcfg_profile_ran(pf, (uint32_t)i) || o->all_edges) &&
+		    pf->exec[pf->funcs[i].entry] >= o->min_count;
 	}
-	for (i = 0; i < p->edges.count; i++) {
-		const struct dcfg_edge *e = &d->edges[p->edges.first + i];
-		uint32_t sb, tb;
-		if (pf->role[i] != DCFG_ROLE_CALL || (pf->count[i] == 0 && !o->all_edges) ||
-		    (sb = dcfg_profile_block_of(pf, e->source)) == DCFG_NONE ||
-		    (tb = dcfg_profile_block_of(pf, e->target)) == DCFG_NONE)
-			continue;
-		calls[ncalls++] = (struct call){ pf->block_func[sb], dcfg_profile_callee(pf, tb),
-		    pf->count[i] };
-		if (pf->block_func[sb] != dcfg_profile_callee(pf, tb) &&
-		    __builtin_add_overflow(incl[pf->block_func[sb]], pf->incl[i],
-		    &incl[pf->block_func[sb]])) {
-			char shown[160];
-			dcfg_escape(shown, sizeof shown, dcfg_profile_name(pf, &pf->funcs[pf->block_func[sb]]));
-			dcfg_error_set(err, o->dcfg_path, "process %" PRIu64 ": the inclusive "
-			    "instructions of %s do not fit in 64 bits", p->pid, shown);
-			goto out;
-		}
-	}
-	qsort(calls, ncalls, sizeof *calls, by_pair);
-	/* Merge each (caller, callee) pair into its first entry. */
-	for (i = 0, n = 0; i < ncalls; i = k) {
-		struct call sum = calls[i];
-		for (k = i + 1; k < ncalls && calls[k].from == sum.from && calls[k].to == sum.to; k++)
-			if (__builtin_add_overflow(sum.count, calls[k].count, &sum.count)) {
-				char from[160], to[160];
-				dcfg_escape(from, sizeof from, dcfg_profile_name(pf, &pf->funcs[sum.from]));
-				dcfg_escape(to, sizeof to, dcfg_profile_name(pf, &pf->funcs[sum.to]));
-				dcfg_error_set(err, o->dcfg_path, "process %" PRIu64 ": the calls "
-				    "from %s to %s do not fit in 64 bits", p->pid, from, to);
-				goto out;
-			}
-		if (written[sum.from] && written[sum.to] && sum.count >= min) {
-			calls[n++] = sum;
-			if (sum.count > max)
-				max = sum.count;
-		}
-	}
+	if (collect_calls(&g, err) < 0 || merge_calls(&g, o->min_count, err) < 0)
+		goto out;
 
-	dcfg_dot_header(out, NULL, p->pid);
+	dcfg_dot_header(out, NULL, pf->p->pid);
 	dcfg_dot_title(out, pf, thread, o, pf->estimated ?
 	    "inclusive costs estimated from the call counts, as gprof does (no trace)" :
 	    "inclusive costs exact, replayed from the trace");
 	dcfg_dot_legend(out, pf->total, pf->estimated ? "inclusive instructions (estimated)" :
 	    "inclusive instructions", call_legend);
-	out_functions(out, pf, self, incl, written);
-	for (i = 0; i < n && !dcfg_output_failed(out); i++) {
-		dcfg_out_char(out, 'f');
-		dcfg_out_u64(out, dcfg_profile_block(pf, pf->funcs[calls[i].from].entry)->node_id);
-		dcfg_out_str(out, " -> f");
-		dcfg_out_u64(out, dcfg_profile_block(pf, pf->funcs[calls[i].to].entry)->node_id);
-		dcfg_out_str(out, " [label=\"");
-		dcfg_out_u64(out, calls[i].count);
-		dcfg_dot_edge_end(out, calls[i].count, max);
-	}
+	out_functions(out, pf, g.self, g.incl, g.written);
+	out_calls(out, &g);
 	dcfg_out_str(out, "}\n");
 	rc = 0;
 out:
-	free(self);
-	free(incl);
-	free(written);
-	free(calls);
+	free(g.self);
+	free(g.incl);
+	free(g.written);
+	free(g.calls);
 	return rc;
 }
 
