@@ -460,29 +460,52 @@ on_progress(void *ctx, uint64_t bytes)
 		x->progress(x->progress_ctx, bytes);
 }
 
-/* The first edge whose count in the trace is not the DCFG's. */
-static int
-compare(struct replayer *x)
+static void
+replayer_free(struct replayer *x)
 {
-	const struct dcfg *d = x->pf->d;
-	const struct dcfg_process *p = x->pf->p;
-	size_t ne = (size_t)p->edges.count + 1;
-	uint32_t t, i;
+	size_t i;
 
-	for (t = 0; t < x->r->threads; t++)
-		for (i = 0; i < p->edges.count; i++) {
-			const struct dcfg_edge *e = &d->edges[p->edges.first + i];
-			uint64_t want = e->counts.first != DCFG_NONE && t < e->counts.count ?
-			    d->counts[e->counts.first + t] : 0;
-			uint64_t got = x->r->taken[t * ne + i];
-			if (got != want) {
-				snprintf(x->mismatch, sizeof x->mismatch, "process %" PRIu64 " thread %"
-				    PRIu32 " edge %" PRIu32 ": taken %" PRIu64 " times in the trace, "
-				    "COUNT_PER_THREAD says %" PRIu64, p->pid, t, e->id, got, want);
-				return -1;
-			}
-		}
-	return 0;
+	if (x == NULL)
+		return;
+	free(x->steps);
+	free(x->on_stack);
+	free(x->stack);
+	free(x->tok);
+	free(x->match);
+	free(x->log);
+	for (i = 0; i < DCFG_RUN_DEPTH_MAX; i++)
+		free(x->levels[i].snap);
+	free(x);
+}
+
+/* A replayer of PF's process into R, each edge's step looked up. NULL: out of memory. */
+static struct replayer *
+replayer_new(struct dcfg_replay *r, const struct dcfg_profile *pf,
+    void (*progress)(void *, uint64_t), void *progress_ctx)
+{
+	const struct dcfg_process *p = pf->p;
+	struct replayer *x = calloc(1, sizeof *x);
+	size_t i;
+
+	if (x == NULL ||
+	    (x->steps = malloc(((size_t)p->edges.count + 1) * sizeof *x->steps)) == NULL ||
+	    (x->on_stack = calloc((size_t)p->blocks.count + 1, sizeof *x->on_stack)) == NULL) {
+		replayer_free(x);
+		return NULL;
+	}
+	x->r = r;
+	x->pf = pf;
+	x->chain = DCFG_NONE;
+	x->progress = progress;
+	x->progress_ctx = progress_ctx;
+	for (i = 0; i < p->edges.count; i++) {
+		uint32_t b = dcfg_profile_block_of(pf, pf->d->edges[p->edges.first + i].target);
+		x->steps[i].instrs = b == DCFG_NONE ? 0 : dcfg_profile_block(pf, b)->num_instrs;
+		x->steps[i].site = pf->site[i];
+		x->steps[i].role = pf->role[i];
+		x->steps[i].stub = b != DCFG_NONE && dcfg_profile_folded(pf, pf->block_func[b]);
+	}
+	return x;
 }
 
 int
@@ -496,41 +519,16 @@ dcfg_replay_trace(struct dcfg_replay *r, const struct dcfg_profile *pf,
 		.chunk = on_chunk,
 		.progress = on_progress,
 	};
-	const struct dcfg *d = pf->d;
 	const struct dcfg_process *p = pf->p;
-	size_t ne = (size_t)p->edges.count + 1, cells, i;
-	struct replayer *x;
-	uint32_t t;
+	struct replayer *x = NULL;
 	int rc = -1;
 
 	memset(r, 0, sizeof *r);
-	r->threads = p->threads;
-	r->stride = pf->fold ? 2 * ne : ne;
-	if (__builtin_mul_overflow((size_t)r->threads + 1, r->stride, &cells) ||
-	    cells > SIZE_MAX / sizeof *r->incl)
-		return dcfg_error_set(err, path, "process %" PRIu64 ": %" PRIu32 " threads of %"
-		    PRIu32 " edges are too many to replay", p->pid, r->threads, p->edges.count);
-	x = calloc(1, sizeof *x);
-	r->incl = calloc(cells, sizeof *r->incl);
-	r->taken = calloc(cells, sizeof *r->taken);
-	r->sum = calloc(r->stride, sizeof *r->sum);
-	if (x == NULL || r->incl == NULL || r->taken == NULL || r->sum == NULL ||
-	    (x->steps = malloc(ne * sizeof *x->steps)) == NULL ||
-	    (x->on_stack = calloc((size_t)p->blocks.count + 1, sizeof *x->on_stack)) == NULL) {
+	if (dcfg_replay_rows_alloc(r, pf, path, err) < 0)
+		goto out;
+	if ((x = replayer_new(r, pf, progress, progress_ctx)) == NULL) {
 		dcfg_error_set(err, path, "out of memory");
 		goto out;
-	}
-	x->r = r;
-	x->pf = pf;
-	x->chain = DCFG_NONE;
-	x->progress = progress;
-	x->progress_ctx = progress_ctx;
-	for (i = 0; i < p->edges.count; i++) {
-		uint32_t b = dcfg_profile_block_of(pf, d->edges[p->edges.first + i].target);
-		x->steps[i].instrs = b == DCFG_NONE ? 0 : dcfg_profile_block(pf, b)->num_instrs;
-		x->steps[i].site = pf->site[i];
-		x->steps[i].role = pf->role[i];
-		x->steps[i].stub = b != DCFG_NONE && dcfg_profile_folded(pf, pf->block_func[b]);
 	}
 	rc = dcfg_trace_read(path, &handler, x, err);
 	end_thread(x);
@@ -542,14 +540,12 @@ dcfg_replay_trace(struct dcfg_replay *r, const struct dcfg_profile *pf,
 	if (x->mismatch[0] == '\0' && !x->seen_process)
 		snprintf(x->mismatch, sizeof x->mismatch, "process %" PRIu64 " is not in the trace",
 		    p->pid);
-	if (x->mismatch[0] || compare(x) < 0) {
+	if (x->mismatch[0] ||
+	    dcfg_replay_rows_check(r, pf, x->mismatch, sizeof x->mismatch) < 0) {
 		dcfg_error_set(err, path, "%s", x->mismatch);
 		goto out;
 	}
-	for (t = 0; t < r->threads; t++)
-		for (i = 0; i < r->stride; i++)
-			x->overflow |= __builtin_add_overflow(r->sum[i], r->incl[t * r->stride + i],
-			    &r->sum[i]);
+	x->overflow |= dcfg_replay_rows_sum(r);
 	if (x->overflow) {
 		dcfg_error_set(err, path, "process %" PRIu64 ": an inclusive cost does not fit "
 		    "in 64 bits", p->pid);
@@ -557,33 +553,8 @@ dcfg_replay_trace(struct dcfg_replay *r, const struct dcfg_profile *pf,
 	}
 	rc = 0;
 out:
-	if (x) {
-		free(x->steps);
-		free(x->on_stack);
-		free(x->stack);
-		free(x->tok);
-		free(x->match);
-		free(x->log);
-		for (i = 0; i < DCFG_RUN_DEPTH_MAX; i++)
-			free(x->levels[i].snap);
-		free(x);
-	}
+	replayer_free(x);
 	if (rc < 0)
 		dcfg_replay_free(r);
 	return rc;
-}
-
-void
-dcfg_replay_free(struct dcfg_replay *r)
-{
-	free(r->incl);
-	free(r->taken);
-	free(r->sum);
-	memset(r, 0, sizeof *r);
-}
-
-const uint64_t *
-dcfg_replay_incl(const struct dcfg_replay *r, uint32_t thread)
-{
-	return thread == DCFG_ALL_THREADS ? r->sum : r->incl + thread * r->stride;
 }

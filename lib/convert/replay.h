@@ -39,4 +39,13 @@ void dcfg_replay_free(struct dcfg_replay *r);
 /* THREAD's inclusive costs per edge, or the sums for DCFG_ALL_THREADS. */
 const uint64_t *dcfg_replay_incl(const struct dcfg_replay *r, uint32_t thread);
 
+/* For dcfg_replay_trace (replay_rows.c): R's rows for PF's process, zeroed. -1 with ERR. */
+int dcfg_replay_rows_alloc(struct dcfg_replay *r, const struct dcfg_profile *pf,
+    const char *path, struct dcfg_error *err);
+/* The first edge taken in the trace as often as the DCFG does not say: -1 with WHY. */
+int dcfg_replay_rows_check(const struct dcfg_replay *r, const struct dcfg_profile *pf, char *why,
+    size_t size);
+/* The threads' rows summed into r->sum; whether a sum overflowed. */
+int dcfg_replay_rows_sum(struct dcfg_replay *r);
+
 #endif
