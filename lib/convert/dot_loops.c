@@ -114,19 +114,10 @@ group(uint32_t *first, uint32_t *items, uint32_t groups, uint32_t n,
 			items[first[key_of[item] + 1]++] = item;
 }
 
+/* Room for NRL loops and the function's blocks. -1: out of memory. */
 static int
-build_cfg(struct cfg *g)
+cfg_alloc(struct cfg *g, size_t nrl)
 {
-	const struct dcfg_profile *pf = g->pf;
-	const struct dcfg *d = pf->d;
-	const struct dcfg_loop *rl = NULL;
-	size_t nrl = 0, i, k;
-	uint32_t l, at, *key;
-
-	if (g->f->routine != DCFG_NONE)
-		rl = dcfg_routine_loops(d, &d->routines[g->f->routine], &nrl);
-	if (nrl > UINT32_MAX - 2)
-		nrl = UINT32_MAX - 2;
 	g->loops = malloc((nrl + 1) * sizeof *g->loops);
 	g->head = malloc((nrl + 1) * sizeof *g->head);
 	g->parent = malloc((nrl + 1) * sizeof *g->parent);
@@ -143,6 +134,24 @@ build_cfg(struct cfg *g)
 	if (!g->loops || !g->head || !g->parent || !g->depth || !g->full ||
 	    !g->stack || !g->next || !g->child_first || !g->children || !g->inner ||
 	    !g->loop_at || !g->own_first || !g->own)
+		return -1;
+	return 0;
+}
+
+static int
+build_cfg(struct cfg *g)
+{
+	const struct dcfg_profile *pf = g->pf;
+	const struct dcfg *d = pf->d;
+	const struct dcfg_loop *rl = NULL;
+	size_t nrl = 0, i, k;
+	uint32_t l, at, *key;
+
+	if (g->f->routine != DCFG_NONE)
+		rl = dcfg_routine_loops(d, &d->routines[g->f->routine], &nrl);
+	if (nrl > UINT32_MAX - 2)
+		nrl = UINT32_MAX - 2;
+	if (cfg_alloc(g, nrl) < 0)
 		return -1;
 	for (at = 0; at < g->n; at++) {
 		g->inner[at] = TOP;
