@@ -174,15 +174,6 @@ block_of_image(const struct checker *c, uint32_t node, uint32_t image)
 	return b && b->image == image;
 }
 
-static int
-in_range(const struct dcfg *d, struct dcfg_range r, uint32_t node)
-{
-	for (uint32_t i = 0; i < r.count; i++)
-		if (d->node_ids[r.first + i] == node)
-			return 1;
-	return 0;
-}
-
 static int check_loops(struct checker *c, const struct dcfg_routine *r, uint32_t *stamp,
     uint32_t *head_loop, uint32_t *token);
 
@@ -258,7 +249,7 @@ stamped(const struct checker *c, const uint32_t *stamp, uint32_t token, struct d
 {
 	uint32_t b = dcfg_idmap_get(&dcfg_process_index(c->d, c->p)->block_by_node, node);
 
-	return b != DCFG_NONE ? stamp[b] == token : in_range(c->d, r, node);
+	return b != DCFG_NONE ? stamp[b] == token : dcfg_range_has_node(c->d, r, node);
 }
 
 static void

@@ -101,18 +101,6 @@ index_loops(struct dcfg_count_table *t)
 	return 0;
 }
 
-/* Is NODE in the loop's nodes? (only for nodes without a block: a linear look) */
-static int
-in_list(const struct dcfg *d, struct dcfg_range r, uint32_t node)
-{
-	uint32_t i;
-
-	for (i = 0; i < r.count; i++)
-		if (d->node_ids[r.first + i] == node)
-			return 1;
-	return 0;
-}
-
 static int
 block_in_loop(const struct dcfg_count_table *t, uint32_t block, uint32_t loop)
 {
@@ -157,10 +145,10 @@ dcfg_count_loop_rows(struct dcfg_count_table *t, const struct dcfg_process *p, s
 			if (!t->members[j].is_head)
 				continue;
 			v = dcfg_tally_at(&t->group, li);
-			if (in_list(d, lp->back_edge_sources, e->source))
+			if (dcfg_range_has_node(d, lp->back_edge_sources, e->source))
 				v[1] = dcfg_count_add(of, v[1], x);
 			else if (!(sb != DCFG_NONE ? block_in_loop(t, p->blocks.first + sb, li) :
-			    in_list(d, lp->nodes, e->source)))
+			    dcfg_range_has_node(d, lp->nodes, e->source)))
 				v[0] = dcfg_count_add(of, v[0], x);
 		}
 	}

@@ -68,4 +68,16 @@ dcfg_process_index(const struct dcfg *d, const struct dcfg_process *p)
 	return &d->process_index[p - d->processes];
 }
 
+/* Whether NODE is among R's node ids: a linear look, for lists without an index. */
+static inline int
+dcfg_range_has_node(const struct dcfg *d, struct dcfg_range r, uint32_t node)
+{
+	uint32_t i;
+
+	for (i = 0; i < r.count; i++)
+		if (d->node_ids[r.first + i] == node)
+			return 1;
+	return 0;
+}
+
 #endif

@@ -235,17 +235,6 @@ holds(const struct member *m, size_t n, uint32_t loop, uint32_t node)
 	return 0;
 }
 
-static int
-in_list(const struct dcfg *d, struct dcfg_range r, uint32_t node)
-{
-	uint32_t i;
-
-	for (i = 0; i < r.count; i++)
-		if (d->node_ids[r.first + i] == node)
-			return 1;
-	return 0;
-}
-
 /* "FILE:LINE" of the loop's head block, escaped and kept; "-" where it has none. */
 static size_t
 loop_source(struct dcfg_listing *l, const struct dcfg_loop *lp)
@@ -310,7 +299,7 @@ loop_figures(struct dcfg_listing *l, const uint64_t *exec, const struct member *
 		for (h = first_of(heads, nh, e->target); h < nh && heads[h].node == e->target; h++) {
 			const struct dcfg_loop *lp = &d->loops[p->loops.first + heads[h].loop];
 			struct dcfg_list_row *r = &rows[heads[h].loop];
-			if (in_list(d, lp->back_edge_sources, e->source))
+			if (dcfg_range_has_node(d, lp->back_edge_sources, e->source))
 				r->iter = add(of, r->iter, e->total);
 			else if (!holds(m, nm, heads[h].loop, e->source))
 				r->exec = add(of, r->exec, e->total);
