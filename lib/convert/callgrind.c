@@ -88,6 +88,16 @@ out_position(struct writer *w, uint64_t addr, const struct dcfg_source_line *src
 	dcfg_out_u64(w->out, src ? src->line : 0);
 }
 
+/* A cost line: the position and COST. */
+static void
+out_cost(struct writer *w, uint64_t addr, const struct dcfg_source_line *src, uint64_t cost)
+{
+	out_position(w, addr, src);
+	dcfg_out_char(w->out, ' ');
+	dcfg_out_u64(w->out, cost);
+	dcfg_out_char(w->out, '\n');
+}
+
 static void
 switch_file(struct writer *w, const struct dcfg_source_line *src)
 {
@@ -108,10 +118,7 @@ block_costs(struct writer *w, const struct dcfg_block *b, uint64_t exec)
 	dcfg_segments_begin(&it, w->pf, b);
 	while (dcfg_segments_next(&it, &s)) {
 		switch_file(w, s.src);
-		out_position(w, s.addr, s.src);
-		dcfg_out_char(w->out, ' ');
-		dcfg_out_u64(w->out, exec * s.instrs);
-		dcfg_out_char(w->out, '\n');
+		out_cost(w, s.addr, s.src, exec * s.instrs);
 	}
 }
 
@@ -146,17 +153,10 @@ block_calls(struct writer *w, uint32_t b)
 		dcfg_out_char(w->out, ' ');
 		out_position(w, tb->addr, dcfg_source_at(d, pf->p, tb->addr));
 		dcfg_out_char(w->out, '\n');
-		out_position(w, site, ssrc);
-		dcfg_out_char(w->out, ' ');
-		dcfg_out_u64(w->out, pf->incl[e]);
-		dcfg_out_char(w->out, '\n');
-		if (dcfg_profile_stub_cost(pf, e)) {
-			/* the stubs' instructions: the caller's own, at the call */
-			out_position(w, site, ssrc);
-			dcfg_out_char(w->out, ' ');
-			dcfg_out_u64(w->out, pf->stub_cost[e]);
-			dcfg_out_char(w->out, '\n');
-		}
+		out_cost(w, site, ssrc, pf->incl[e]);
+		/* the stubs' instructions: the caller's own, at the call */
+		if (dcfg_profile_stub_cost(pf, e))
+			out_cost(w, site, ssrc, pf->stub_cost[e]);
 	}
 }
 
@@ -226,10 +226,8 @@ function(struct writer *w, uint32_t fi)
 		/* what no call ran of a folded stub, at its entry */
 		const struct dcfg_source_line *src = dcfg_source_at(pf->d, pf->p, f->addr);
 		switch_file(w, src);
-		out_position(w, f->addr, src);
-		dcfg_out_char(w->out, ' ');
-		dcfg_out_u64(w->out, pf->stub_left[fi]);
-		dcfg_out_str(w->out, "\n\n");
+		out_cost(w, f->addr, src, pf->stub_left[fi]);
+		dcfg_out_char(w->out, '\n');
 		return;
 	}
 	for (k = 0; k < f->count; k++) {

@@ -43,6 +43,15 @@ dcfg_dot_fill(struct dcfg_output *out, uint64_t value, uint64_t total)
 	dcfg_out_char(out, '"');
 }
 
+/* PATH's last part; PATH itself when it ends in a slash. */
+static const char *
+base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
 /*
  * The program: the base name of the main image's file; the Callgrind
  * file's cmd: line names the same image.
@@ -50,12 +59,9 @@ dcfg_dot_fill(struct dcfg_output *out, uint64_t value, uint64_t total)
 static const char *
 program(const struct dcfg_profile *pf)
 {
-	const char *name = dcfg_profile_main_image_name(pf), *slash;
+	const char *name = dcfg_profile_main_image_name(pf);
 
-	if (name == NULL)
-		return NULL;
-	slash = strrchr(name, '/');
-	return slash && slash[1] ? slash + 1 : name;
+	return name ? base_name(name) : NULL;
 }
 
 void
@@ -176,15 +182,12 @@ dcfg_dot_source(struct dcfg_output *out, const struct dcfg_profile *pf, uint64_t
     const char *before)
 {
 	const struct dcfg_source_line *src = dcfg_source_at(pf->d, pf->p, addr);
-	const char *file, *slash;
+	const char *file;
 
 	if (src == NULL)
 		return;
 	file = dcfg_file_name(pf->d, src->file_name_id);
-	if (file == NULL)
-		file = "???";
-	else if ((slash = strrchr(file, '/')) != NULL && slash[1])
-		file = slash + 1;
+	file = file ? base_name(file) : "???";
 	dcfg_out_str(out, before);
 	dcfg_dot_escaped(out, file);
 	dcfg_out_char(out, ':');
