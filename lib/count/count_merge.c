@@ -244,78 +244,114 @@ read_total(struct merge *m, const char *line, size_t len)
 
 /* ---- reading ---- */
 
+/* "# process PID": its table, or its vectors, follow. */
+static int
+process_line(struct merge *m, const char *line, size_t len)
+{
+	uint64_t pid;
+	size_t i;
+
+	if (m->columns || m->total_next || dcfg_textlines_number(line + 10, len - 10, &pid) < 0)
+		return dcfg_merge_fail(m, m->columns || m->total_next ?
+		    "a \"# process\" line where the table's total or columns are named" :
+		    "a \"# process\" line without a process id");
+	for (i = 0; i < m->n_procs && m->procs[i].pid != pid; i++)
+		;
+	if (i == m->n_procs) {
+		if (dcfg_reserve((void **)&m->procs, &m->cap_procs, i + 1, sizeof *m->procs) < 0)
+			return dcfg_merge_oom(m);
+		m->procs[m->n_procs++] = (struct merge_process){ .pid = pid };
+	}
+	m->proc = i;
+	m->total_next = !m->h.bbv;
+	m->piece = MERGE_NONE;
+	return 0;
+}
+
+int
+dcfg_merge_head(struct merge *m, char *line)
+{
+	struct merge_header h;
+
+	m->proc = m->piece = MERGE_NONE;
+	m->columns = m->total_next = 0;
+	m->ended = 0;
+	if (read_header(m, line, &h) < 0)
+		return -1;
+	return check_header(m, &h);
+}
+
+int
+dcfg_merge_line(struct merge *m, char *line, size_t len)
+{
+	int rc;
+
+	if (m->ended)
+		return dcfg_merge_fail(m, "a line after the \"# trace\" line, which ends a table");
+	if (line[0] == '#' && !m->columns && (rc = dcfg_merge_provenance_line(m, line, len)) <= 0)
+		return rc;
+	if (strncmp(line, "# process ", 10) == 0)
+		return process_line(m, line, len);
+	if (m->proc == MERGE_NONE)
+		return dcfg_merge_fail(m, "a line before the first \"# process\" line");
+	if (m->h.bbv)
+		return dcfg_merge_bbv_line(m, line, len);
+	if (m->total_next) {
+		m->total_next = 0;
+		m->columns = 1;
+		return read_total(m, line, len);
+	}
+	if (m->columns) {
+		m->columns = 0;
+		if (!columns_named(dcfg_count_kind(m->h.by), line, len))
+			return dcfg_merge_fail(m, "not the columns of the table's kind after \"# process\"");
+		return 0;
+	}
+	if (line[0] == '#')
+		return dcfg_merge_fail(m, "a '#' line inside a table");
+	return read_row(m, line);
+}
+
+int
+dcfg_merge_end(struct merge *m)
+{
+	if (m->columns || m->total_next)
+		return dcfg_merge_fail(m, "the file ends before the table's total and columns are named");
+	return 0;
+}
+
+/*
+ * A file by its first line: a table (or vectors) in TSV, or a table in CSV
+ * or JSON, read into the lines of its TSV form (count_merge_read.c).
+ */
 static int
 read_file(struct merge *m)
 {
 	struct dcfg_textlines *t = dcfg_textlines_open(m->paths[m->file], m->err);
-	struct merge_header h;
 	char *line;
-	size_t len, i;
-	uint64_t pid;
+	size_t len;
 	int rc = 0;
 
 	if (t == NULL)
 		return -1;
-	m->proc = m->piece = MERGE_NONE;
-	m->columns = m->total_next = 0;
-	m->ended = 0;
 	m->line = 1;
 	if ((rc = dcfg_textlines_next(t, &line, &len, m->err)) <= 0) {
 		if (rc == 0)
 			rc = dcfg_merge_fail(m, "an empty file, not a table of dcfg-count");
-	} else if ((rc = read_header(m, line, &h)) == 0) {
-		rc = check_header(m, &h);
-	}
-	while (rc == 0 && (rc = dcfg_textlines_next(t, &line, &len, m->err)) > 0) {
-		rc = 0;
-		m->line = dcfg_textlines_lineno(t);
-		if (m->ended) {
-			rc = dcfg_merge_fail(m, "a line after the \"# trace\" line, which ends a table");
-			break;
-		}
-		if (line[0] == '#' && !m->columns && (rc = dcfg_merge_provenance_line(m, line, len)) <= 0)
-			continue;
-		rc = 0;
-		if (strncmp(line, "# process ", 10) == 0) {
-			if (m->columns || m->total_next ||
-			    dcfg_textlines_number(line + 10, len - 10, &pid) < 0) {
-				rc = dcfg_merge_fail(m, m->columns || m->total_next ?
-				    "a \"# process\" line where the table's total or columns are named" :
-				    "a \"# process\" line without a process id");
+	} else if (line[0] == '{' || strncmp(line, "tool,", 5) == 0) {
+		rc = dcfg_merge_read_other(m, t, line, len);
+	} else if (strncmp(line, "dcfg-count ", 11) == 0) {
+		rc = dcfg_merge_fail(m, "a table in the table format, for people: --merge reads tables "
+		    "in tsv, csv and json");
+	} else if ((rc = dcfg_merge_head(m, line)) == 0) {
+		while ((rc = dcfg_textlines_next(t, &line, &len, m->err)) > 0) {
+			m->line = dcfg_textlines_lineno(t);
+			if ((rc = dcfg_merge_line(m, line, len)) < 0)
 				break;
-			}
-			for (i = 0; i < m->n_procs && m->procs[i].pid != pid; i++)
-				;
-			if (i == m->n_procs) {
-				if (dcfg_reserve((void **)&m->procs, &m->cap_procs, i + 1, sizeof *m->procs) < 0) {
-					rc = dcfg_merge_oom(m);
-					break;
-				}
-				m->procs[m->n_procs++] = (struct merge_process){ .pid = pid };
-			}
-			m->proc = i;
-			m->total_next = !m->h.bbv;
-			m->piece = MERGE_NONE;
-		} else if (m->proc == MERGE_NONE) {
-			rc = dcfg_merge_fail(m, "a line before the first \"# process\" line");
-		} else if (m->h.bbv) {
-			rc = dcfg_merge_bbv_line(m, line, len);
-		} else if (m->total_next) {
-			rc = read_total(m, line, len);
-			m->total_next = 0;
-			m->columns = 1;
-		} else if (m->columns) {
-			if (!columns_named(dcfg_count_kind(m->h.by), line, len))
-				rc = dcfg_merge_fail(m, "not the columns of the table's kind after \"# process\"");
-			m->columns = 0;
-		} else if (line[0] == '#') {
-			rc = dcfg_merge_fail(m, "a '#' line inside a table");
-		} else {
-			rc = read_row(m, line);
 		}
+		if (rc == 0)
+			rc = dcfg_merge_end(m);
 	}
-	if (rc == 0 && (m->columns || m->total_next))
-		rc = dcfg_merge_fail(m, "the file ends before the table's total and columns are named");
 	dcfg_textlines_close(t);
 	return rc < 0 ? -1 : 0;
 }

@@ -130,6 +130,18 @@ void dcfg_merge_write_selection_lines(const struct merge *m, struct dcfg_output 
 void dcfg_merge_write_trace_line(const struct merge *m, struct dcfg_output *out);
 void dcfg_merge_free_provenance(struct merge *m);
 
+/*
+ * A file's first line, "# dcfg-count 1 ...", read and checked against the
+ * first file's; then each line after it; then its end. 0, or -1 with the
+ * error set at M->file and M->line.
+ */
+int dcfg_merge_head(struct merge *m, char *line);
+int dcfg_merge_line(struct merge *m, char *line, size_t len);
+int dcfg_merge_end(struct merge *m);
+/* A table in CSV or JSON, whose first line is FIRST (LEN bytes), read as its TSV lines. */
+struct dcfg_textlines;
+int dcfg_merge_read_other(struct merge *m, struct dcfg_textlines *t, char *first, size_t len);
+
 /* A line of a file of vectors after its "# process" line. */
 int dcfg_merge_bbv_line(struct merge *m, char *line, size_t len);
 /* The merged vectors of thread T of P. */
