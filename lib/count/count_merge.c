@@ -392,19 +392,26 @@ same_text(const char *x, const char *y)
 	return x == NULL ? y == NULL : y != NULL && strcmp(x, y) == 0;
 }
 
-/* The columns between the key and the counts, tab-separated as read: a cell each. */
+/*
+ * The columns between the key and the counts, tab-separated as read: a cell
+ * each, a number column's as a number (JSON writes it unquoted).
+ */
 static void
-extra_cells(struct dcfg_table *w, const char *extra)
+extra_cells(struct dcfg_table *w, const struct dcfg_count_kind *kind, const char *extra)
 {
 	struct dcfg_table_piece at = { DCFG_PIECE_TEXT, NULL, 0 };
 	char cell[512];
 	const char *tab;
-	size_t n;
+	size_t n, col = 1;
+	uint64_t v;
 
-	for (;;) {
+	for (;; col++) {
 		tab = strchr(extra, '\t');
 		n = tab ? (size_t)(tab - extra) : strlen(extra);
-		if (n < sizeof cell) {
+		if (col < kind->n_cols && kind->cols[col].kind == DCFG_COLUMN_NUMBER &&
+		    dcfg_textlines_number(extra, n, &v) == 0) {
+			dcfg_table_u64(w, v);
+		} else if (n < sizeof cell) {
 			memcpy(cell, extra, n);
 			cell[n] = '\0';
 			at.s = cell;
@@ -477,7 +484,7 @@ write_table(struct merge *m, struct merge_process *p, struct dcfg_table *w)
 	for (i = 0; i < n; i++) {
 		dcfg_count_write_key(w, kind->key, &rows[i].r);
 		if (rows[i].extra != NULL)
-			extra_cells(w, rows[i].extra);
+			extra_cells(w, kind, rows[i].extra);
 		dcfg_count_write_counts(w, kind, &rows[i].r, p->total);
 	}
 	free(rows);
