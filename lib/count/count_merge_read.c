@@ -208,7 +208,7 @@ csv_record(struct csv *c, const char **why)
 		if (c->s[c->at] == '\r' && c->at + 1 < c->n && c->s[c->at + 1] == '\n')
 			c->at++;
 		if (c->s[c->at] != '\n')
-			return *why = "a quoted field followed by more than a comma or a line break", -1;
+			return *why = "a field followed by more than a comma or a line break", -1;
 		c->at++;
 		return 1;
 	}
@@ -412,7 +412,10 @@ json_row(struct merge *m, yajl_val row, struct text *line)
 		return dcfg_merge_fail(m, "a row that is not an object");
 	for (i = 0; i < kind->n_cols && i < DCFG_COUNT_COLUMNS_MAX; i++) {
 		names[i] = kind->cols[i].name;
-		if ((text = cell_text(member(row, kind->cols[i].name))) == NULL)
+		/* the share is worked out again, not read: any number will do (jq writes 100, not 100.00) */
+		if (i + 1 == kind->n_cols && YAJL_IS_NUMBER(member(row, kind->cols[i].name)))
+			text = "0.00";
+		else if ((text = cell_text(member(row, kind->cols[i].name))) == NULL)
 			return dcfg_merge_fail(m, "a row without a column of the table's kind, or with one "
 			    "that is not a number or a string as dcfg-count writes them");
 		if (i)
