@@ -28,23 +28,23 @@ static const struct dcfg_table_column file_cols[] = { { "file", P }, COUNTS };
 
 static const struct dcfg_count_kind kinds[] = {
 	[DCFG_BY_EDGE] = { "edge", COLS(edge_cols), KEEP_NO_SOURCE,
-	    DCFG_COUNT_KEY_ID, 0, 0, 0, dcfg_count_edge_rows, NULL },
+	    DCFG_COUNT_KEY_ID, 0, 0, 0, dcfg_count_edge_rows, NULL, NULL },
 	[DCFG_BY_BLOCK] = { "block", COLS(block_cols), KEEP_NO_SOURCE,
-	    DCFG_COUNT_KEY_ID, 0, 1, 0, dcfg_count_block_rows, NULL },
+	    DCFG_COUNT_KEY_ID, 0, 1, 0, dcfg_count_block_rows, NULL, NULL },
 	[DCFG_BY_ROUTINE] = { "routine", COLS(routine_cols), KEEP_NO_SOURCE,
-	    DCFG_COUNT_KEY_ID, 0, 1, 0, dcfg_count_routine_rows, dcfg_count_out_routine },
+	    DCFG_COUNT_KEY_ID, 0, 1, 0, dcfg_count_routine_rows, dcfg_count_out_routine, NULL },
 	[DCFG_BY_LOOP] = { "loop", COLS(loop_cols), DCFG_KEEP_ALL,
-	    DCFG_COUNT_KEY_ID, 1, 1, 0, dcfg_count_loop_rows, dcfg_count_out_loop },
+	    DCFG_COUNT_KEY_ID, 1, 1, 0, dcfg_count_loop_rows, dcfg_count_out_loop, NULL },
 	[DCFG_BY_IMAGE] = { "image", COLS(image_cols), KEEP_NO_SOURCE,
-	    DCFG_COUNT_KEY_NAME, 0, 1, 0, dcfg_count_image_rows, NULL },
+	    DCFG_COUNT_KEY_NAME, 0, 1, 0, dcfg_count_image_rows, NULL, NULL },
 	[DCFG_BY_TYPE] = { "type", COLS(type_cols), KEEP_NO_SOURCE,
-	    DCFG_COUNT_KEY_NAME, 0, 0, 0, dcfg_count_type_rows, NULL },
+	    DCFG_COUNT_KEY_NAME, 0, 0, 0, dcfg_count_type_rows, NULL, NULL },
 	[DCFG_BY_THREAD] = { "thread", COLS(thread_cols), KEEP_NO_SOURCE,
 	    DCFG_COUNT_KEY_ID, 0, 0, 1, dcfg_count_thread_rows, NULL, dcfg_count_thread_cmp },
 	[DCFG_BY_LINE] = { "line", COLS(line_cols), DCFG_KEEP_ALL,
-	    DCFG_COUNT_KEY_FILE_LINE, 0, 1, 0, dcfg_count_line_rows, NULL },
+	    DCFG_COUNT_KEY_FILE_LINE, 0, 1, 0, dcfg_count_line_rows, NULL, NULL },
 	[DCFG_BY_FILE] = { "file", COLS(file_cols), DCFG_KEEP_ALL,
-	    DCFG_COUNT_KEY_FILE, 0, 1, 0, dcfg_count_file_rows, NULL },
+	    DCFG_COUNT_KEY_FILE, 0, 1, 0, dcfg_count_file_rows, NULL, NULL },
 };
 
 _Static_assert(sizeof kinds / sizeof kinds[0] == DCFG_BY_KINDS, "a row for every kind");
