@@ -343,6 +343,13 @@ EOF
 	printf '{"tool":"dcfg-count",' > cut.json
 	dcfg_count --merge cut.json
 	expect_error_like '^dcfg-count: cut\.json:1:1: not JSON: '
+	# nesting deeper than a table's is refused before it is parsed, however deep
+	{ printf '{"tool":'; head -c 2000000 /dev/zero | tr '\0' '['; } > deep.json
+	dcfg_count --merge deep.json
+	expect_error 'dcfg-count: deep.json:1:1: not a table of dcfg-count: JSON nested deeper than one is'
+	printf '{"tool":"dcfg-count","x":[[[[[[[[1]]]]]]]]}\n' > deep9.json
+	dcfg_count --merge deep9.json
+	expect_error 'dcfg-count: deep9.json:1:1: not a table of dcfg-count: JSON nested deeper than one is'
 	jq -c '.tool = "other"' t.json > other.json
 	dcfg_count --merge other.json
 	expect_error 'dcfg-count: other.json:1:1: not a table of dcfg-count: a JSON document without "tool":"dcfg-count"'

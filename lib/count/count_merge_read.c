@@ -468,6 +468,34 @@ doc_field(yajl_val doc, const char *key)
 	return YAJL_IS_NUMBER(v) ? YAJL_GET_NUMBER(v) : NULL;
 }
 
+/*
+ * Is TEXT nested no deeper than DEPTH? dcfg-count's document is 4 deep
+ * ({"tables":[{"rows":[{...}]}]}); yajl builds its tree, and frees it, by
+ * recursion, so a deeper one is refused before it is parsed.
+ */
+static int
+shallow(const char *text, int depth)
+{
+	int d = 0, in_string = 0;
+
+	for (; *text; text++) {
+		if (in_string) {
+			if (*text == '\\' && text[1])
+				text++;
+			else if (*text == '"')
+				in_string = 0;
+		} else if (*text == '"') {
+			in_string = 1;
+		} else if (*text == '{' || *text == '[') {
+			if (++d > depth)
+				return 0;
+		} else if (*text == '}' || *text == ']') {
+			d--;
+		}
+	}
+	return 1;
+}
+
 static int
 read_json(struct merge *m, const char *text)
 {
@@ -476,9 +504,13 @@ read_json(struct merge *m, const char *text)
 	const char *f[META];
 	struct text line = { 0 };
 	char why[256] = "";
-	yajl_val doc = yajl_tree_parse(text, why, sizeof why);
+	yajl_val doc;
 	size_t k;
 	int rc = -1;
+
+	if (!shallow(text, 8))
+		return dcfg_merge_fail(m, "not a table of dcfg-count: JSON nested deeper than one is");
+	doc = yajl_tree_parse(text, why, sizeof why);
 
 	if (doc == NULL) {
 		char msg[320];
