@@ -10,10 +10,10 @@
 
 static const char *prog = "dcfg-count";
 static const char help_head[] =
-    "usage: dcfg-count --dcfg FILE [--by KIND] [--top N] [-o FILE] [STREAM]\n"
-    "       dcfg-count --dcfg FILE --from-dcfg [--by KIND] [--top N]\n"
+    "usage: dcfg-count --dcfg FILE [--by KIND] [--top N] [-f FORMAT] [-o FILE] [STREAM]\n"
+    "       dcfg-count --dcfg FILE --from-dcfg [--by KIND] [--top N] [-f FORMAT]\n"
     "       dcfg-count --dcfg FILE --bbv INTERVAL [STREAM]\n"
-    "       dcfg-count --merge [--top N] [--dcfg FILE] [-o FILE] TABLE...\n"
+    "       dcfg-count --merge [--top N] [-f FORMAT] [--dcfg FILE] [-o FILE] TABLE...\n"
     "Count executions and instructions by edge, block, routine, loop, image, type,\n"
     "thread, source line or source file; or write SimPoint basic-block vectors;\n"
     "or merge the tables (or vectors) of shards of one trace into the whole's.\n"
@@ -24,6 +24,7 @@ static const char help_head[] =
 static const char help_tail[] =
     "\n"
     "  -n, --top N          only the first N rows of each process\n"
+    "  -f, --format FORMAT  tsv (default), csv, json or table (aligned, for people)\n"
     "      --from-dcfg      count from the DCFG's own edge counts, not a stream\n"
     "      --bbv INTERVAL   basic-block vectors, one per INTERVAL instructions of a\n"
     "                       thread, placed by the stream's chunk markers\n"
@@ -63,10 +64,11 @@ number(const char *opt, const char *arg, uint64_t *v)
 
 /* --merge: the tables are the arguments; the kind is theirs. */
 static int
-merge_tables(int argc, char **argv, const struct dcfg_stage_args *a, uint64_t top, int kind_given,
-    const char *help)
+merge_tables(int argc, char **argv, const struct dcfg_stage_args *a, const struct dcfg_count_options *o,
+    int kind_given, int format_given, const char *help)
 {
-	struct dcfg_count_merge_options mo = { .top = top };
+	struct dcfg_count_merge_options mo = { .top = o->top, .format = o->format,
+		.format_given = format_given };
 	struct dcfg_cli_io io;
 	struct dcfg_error err;
 	int rc;
@@ -106,6 +108,7 @@ main(int argc, char **argv)
 		{ "from-dcfg", no_argument, NULL, OPT_FROM },
 		{ "bbv", required_argument, NULL, OPT_BBV },
 		{ "merge", no_argument, NULL, OPT_MERGE },
+		{ "format", required_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct dcfg_stage_args a = { .mode = DCFG_PROGRESS_AUTO };
@@ -115,7 +118,7 @@ main(int argc, char **argv)
 	struct dcfg_error err;
 	struct dcfg_cli_text h = { .len = 0 };
 	const char *help;
-	int c, from_dcfg = 0, merge = 0, by_given = 0, rc;
+	int c, from_dcfg = 0, merge = 0, by_given = 0, format_given = 0, rc;
 
 	if ((rc = dcfg_cli_start()) != DCFG_EXIT_OK)
 		return rc;
@@ -123,7 +126,7 @@ main(int argc, char **argv)
 	kinds(&h, ", ", HELP_INDENT, o.by);
 	dcfg_cli_text_add(&h, help_tail);
 	help = h.buf;
-	while ((c = getopt_long(argc, argv, DCFG_STAGE_SHORTOPTS "b:n:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, DCFG_STAGE_SHORTOPTS "b:n:f:", longopts, NULL)) != -1) {
 		if (dcfg_stage_option(c, prog, help, &a)) {
 			if (a.stop)
 				return a.status;
@@ -144,6 +147,14 @@ main(int argc, char **argv)
 			if (number("--top", optarg, &o.top) < 0)
 				return DCFG_EXIT_USAGE;
 			break;
+		case 'f':
+			if (dcfg_table_format_parse(optarg, &o.format) < 0) {
+				fprintf(stderr, "%s: --format %s: not %s\n", prog, DCFG_CLI_SHOWN(optarg),
+				    DCFG_TABLE_FORMAT_NAMES);
+				return DCFG_EXIT_USAGE;
+			}
+			format_given = 1;
+			break;
 		case OPT_FROM: from_dcfg = 1; break;
 		case OPT_MERGE: merge = 1; break;
 		case OPT_BBV:
@@ -152,8 +163,14 @@ main(int argc, char **argv)
 			break;
 		}
 	}
+	if (format_given && o.bbv) {
+		fprintf(stderr, "%s: --bbv writes SimPoint's vectors, in their one format: no --format\n",
+		    prog);
+		return DCFG_EXIT_USAGE;
+	}
 	if (merge)
-		return merge_tables(argc, argv, &a, o.top, by_given || from_dcfg || o.bbv, help);
+		return merge_tables(argc, argv, &a, &o, by_given || from_dcfg || o.bbv, format_given,
+		    help);
 	if (dcfg_stage_finish_args(argc, argv, prog, help, &a, 1) < 0)
 		return DCFG_EXIT_USAGE;
 	if (from_dcfg && (o.bbv || optind < argc)) {

@@ -1,11 +1,12 @@
 # Prints the program of a man page's EXAMPLES section, its first
 # ".Bd -literal" block, as C: the page's escapes turned back into what
 # they stand for. Usage: awk -f scripts/man-example.awk man/man3/dcfg.3 > prog.c
+# With -v block=N, the section's Nth such block (a session of a man1 page).
 # Exits 1, printing nothing, when the page has no such block.
 
 /^\.Sh / { in_examples = ($0 ~ /^\.Sh EXAMPLES[ \t]*$/) }
 
-in_examples && !done && !in_block && /^\.Bd -literal/ { in_block = 1; next }
+in_examples && !done && !in_block && /^\.Bd -literal/ { if (++seen == (block ? block : 1)) in_block = 1; next }
 
 in_block && /^\.Ed[ \t]*$/ { in_block = 0; done = 1; next }
 

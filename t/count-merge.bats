@@ -62,18 +62,19 @@ head_line() {
 }
 
 @test "by hand: rows of one key added, shares worked out again, rows sorted again" {
-	# Two shards of process 300 by routine.  The shares written in the
-	# shards (nonsense here) are not read: 10 has 30 + 5 = 35 of 64
-	# instructions, 54.6875% -> 54.69; 20 has 29, 45.3125% -> 45.31.
-	{ head_line routine; printf '# process 300\n'
+	# Two shards of process 300 by routine, of 59 and 5 instructions.  The
+	# shares written in the shards (nonsense here) are not read: 10 has
+	# 30 + 5 = 35 of 59 + 5 = 64 instructions, 54.6875% -> 54.69; 20 has 29,
+	# 45.3125% -> 45.31.
+	{ head_line routine; printf '# process 300\n# total_instructions 59\n'
 	  row '# routine' name executions instructions share
 	  row 20 sq+0xc 3 29 99.99
 	  row 10 main 2 30 0.00; } > a
-	{ head_line routine; printf '# process 300\n'
+	{ head_line routine; printf '# process 300\n# total_instructions 5\n'
 	  row '# routine' name executions instructions share
 	  row 10 main 0 5 100.00; } > b
 	dcfg_count --merge a b
-	{ head_line routine; printf '# process 300\n'
+	{ head_line routine; printf '# process 300\n# total_instructions 64\n'
 	  row '# routine' name executions instructions share
 	  row 10 main 2 35 54.69
 	  row 20 sq+0xc 3 29 45.31; } | expect_stdout
@@ -82,31 +83,32 @@ head_line() {
 @test "by hand: ties sorted by name, then by line number as a number; loops keep their columns" {
 	# src/a.c:9 and src/a.c:12 tie at 3 instructions with /bin/app:- (1+2):
 	# names as bytes ("/bin/app" < "src/a.c"), then 9 before 12.
-	{ head_line line; printf '# process 5\n'
+	{ head_line line; printf '# process 5\n# total_instructions 4\n'
 	  row '# line' executions instructions share
 	  row src/a.c:12 1 3 50.00
 	  row /bin/app:- 1 1 50.00; } > a
-	{ head_line line; printf '# process 5\n'
+	{ head_line line; printf '# process 5\n# total_instructions 5\n'
 	  row '# line' executions instructions share
 	  row src/a.c:9 2 3 60.00
 	  row /bin/app:- 1 2 40.00; } > b
 	dcfg_count --merge b a
-	{ head_line line; printf '# process 5\n'
+	{ head_line line; printf '# process 5\n# total_instructions 9\n'
 	  row '# line' executions instructions share
 	  row /bin/app:- 2 3 33.33
 	  row src/a.c:9 2 3 33.33
 	  row src/a.c:12 1 3 33.33; } | expect_stdout
-	# a loop: entries, iterations and instructions add up; the rest is kept
-	{ head_line loop; printf '# process 5\n'
+	# a loop: entries, iterations and instructions add up; the rest is kept;
+	# its share is of the processes' totals, 50 + 30: 40/80 = 50.00
+	{ head_line loop; printf '# process 5\n# total_instructions 50\n'
 	  row '# loop' routine name source depth innermost static entries iterations instructions share
-	  row 11 10 f src/a.c:10 1 yes 6 1 4 30 100.00; } > l1
-	{ head_line loop; printf '# process 5\n'
+	  row 11 10 f src/a.c:10 1 yes 6 1 4 30 60.00; } > l1
+	{ head_line loop; printf '# process 5\n# total_instructions 30\n'
 	  row '# loop' routine name source depth innermost static entries iterations instructions share
-	  row 11 10 f src/a.c:10 1 yes 6 2 3 10 100.00; } > l2
+	  row 11 10 f src/a.c:10 1 yes 6 2 3 10 33.33; } > l2
 	dcfg_count --merge l1 l2
-	{ head_line loop; printf '# process 5\n'
+	{ head_line loop; printf '# process 5\n# total_instructions 80\n'
 	  row '# loop' routine name source depth innermost static entries iterations instructions share
-	  row 11 10 f src/a.c:10 1 yes 6 3 7 40 100.00; } | expect_stdout
+	  row 11 10 f src/a.c:10 1 yes 6 3 7 40 50.00; } | expect_stdout
 }
 
 @test "--merge --top N keeps the first N rows of the merged table, and says so" {
@@ -150,7 +152,7 @@ head_line() {
 	# 20, 21 (image 2) and 40 (image 4) run once, one instruction each.
 	N="$DATA/names.dcfg.json"
 	dcfg_count --dcfg "$N" --from-dcfg --by image
-	{ printf '# process 77\n'; row '# image' executions instructions share
+	{ printf '# process 77\n# total_instructions 6\n'; row '# image' executions instructions share
 	  row /lib/libc.so.6 3 3 50.00
 	  row /usr/bin/prog 2 2 33.33
 	  row /opt/x/libc.so.6 1 1 16.67; } | expect_stdout
@@ -213,56 +215,66 @@ head_line() {
 @test "rows that are not what dcfg-count writes" {
 	whole > all.edges
 	dcfg-count --dcfg "$D" --by edge all.edges > a
-	# line 4 is the first row, "54 3 15 23.44"
-	sed '4s/\t23.44$//' a > cols
+	# line 5 is the first row, "54 3 15 23.44"
+	sed '5s/\t23.44$//' a > cols
 	dcfg_count --merge cols
-	expect_error "dcfg-count: cols:4:1: a row with another number of columns than the table's"
-	sed '4s/^54/x4/' a > key
+	expect_error "dcfg-count: cols:5:1: a row with another number of columns than the table's"
+	sed '5s/^54/x4/' a > key
 	dcfg_count --merge key
-	expect_error 'dcfg-count: key:4:1: a row whose key is not a number'
-	sed '4s/\t3\t15/\t03\t15/' a > lead
+	expect_error 'dcfg-count: key:5:1: a row whose key is not a number'
+	sed '5s/\t3\t15/\t03\t15/' a > lead
 	dcfg_count --merge lead
-	expect_error 'dcfg-count: lead:4:1: a row whose counts are not numbers as dcfg-count writes them'
-	sed '4s/\t15\t/\t18446744073709551616\t/' a > big
+	expect_error 'dcfg-count: lead:5:1: a row whose counts are not numbers as dcfg-count writes them'
+	sed '5s/\t15\t/\t18446744073709551616\t/' a > big
 	dcfg_count --merge big
-	expect_error 'dcfg-count: big:4:1: a row whose counts are not numbers as dcfg-count writes them'
-	sed '4s/23.44/23.4/' a > share
+	expect_error 'dcfg-count: big:5:1: a row whose counts are not numbers as dcfg-count writes them'
+	sed '5s/23.44/23.4/' a > share
 	dcfg_count --merge share
-	expect_error 'dcfg-count: share:4:1: a row whose counts are not numbers as dcfg-count writes them'
-	sed '3s/executions/runs/' a > header
+	expect_error 'dcfg-count: share:5:1: a row whose counts are not numbers as dcfg-count writes them'
+	sed '4s/executions/runs/' a > header
 	dcfg_count --merge header
-	expect_error 'dcfg-count: header:3:1: not the columns of the table'"'"'s kind after "# process"'
+	expect_error 'dcfg-count: header:4:1: not the columns of the table'"'"'s kind after "# process"'
 	sed '2d' a > noproc
 	dcfg_count --merge noproc
 	expect_error 'dcfg-count: noproc:2:1: a line before the first "# process" line'
-	sed '5s/^/# note\n/' a > note
+	# the process's total, what the shares are of, comes before the columns
+	sed '3d' a > nototal
+	dcfg_count --merge nototal
+	expect_error 'dcfg-count: nototal:3:1: no "# total_instructions N" line after "# process" (a table of an older dcfg-count?)'
+	sed '3s/64$/x/' a > badtotal
+	dcfg_count --merge badtotal
+	expect_error 'dcfg-count: badtotal:3:1: no "# total_instructions N" line after "# process" (a table of an older dcfg-count?)'
+	sed '6s/^/# note\n/' a > note
 	dcfg_count --merge note
-	expect_error "dcfg-count: note:5:1: a '#' line inside a table"
+	expect_error "dcfg-count: note:6:1: a '#' line inside a table"
 	head -n 2 a > cut
 	dcfg_count --merge cut
-	expect_error "dcfg-count: cut:2:1: the file ends before the table's columns are named"
-	sed '4p' a > twice
+	expect_error "dcfg-count: cut:2:1: the file ends before the table's total and columns are named"
+	head -n 3 a > cut
+	dcfg_count --merge cut
+	expect_error "dcfg-count: cut:3:1: the file ends before the table's total and columns are named"
+	sed '5p' a > twice
 	dcfg_count --merge twice
-	expect_error 'dcfg-count: twice:5:1: a second row of the same key in process 300 (the first at line 4): rows that read alike cannot be merged'
+	expect_error 'dcfg-count: twice:6:1: a second row of the same key in process 300 (the first at line 5): rows that read alike cannot be merged'
 }
 
 @test "rows of one key that differ in what is not a count, and sums past 2^64 - 1" {
-	{ head_line routine; printf '# process 300\n'
+	{ head_line routine; printf '# process 300\n# total_instructions 30\n'
 	  row '# routine' name executions instructions share
 	  row 10 main 2 30 100.00; } > a
 	sed 's/main/start/' a > b
 	dcfg_count --merge a b
-	expect_error 'dcfg-count: b:4:1: a row whose columns other than counts differ from those of the same key in a line 4'
+	expect_error 'dcfg-count: b:5:1: a row whose columns other than counts differ from those of the same key in a line 5'
 	# 2^64 - 1 instructions in one shard and 1 in the other: no wrapped number
-	{ head_line routine; printf '# process 300\n'
+	{ head_line routine; printf '# process 300\n# total_instructions 18446744073709551615\n'
 	  row '# routine' name executions instructions share
 	  row 10 main 1 18446744073709551615 100.00; } > c
-	{ head_line routine; printf '# process 300\n'
+	{ head_line routine; printf '# process 300\n# total_instructions 1\n'
 	  row '# routine' name executions instructions share
 	  row 20 sq+0xc 1 1 100.00; } > d
 	dcfg_count --merge c d
 	expect_error 'dcfg-count: c: process 300: a count does not fit in 64 bits'
-	# the largest sum that fits
+	# the largest sum that fits: (2^64 - 2) / (2^64 - 1) is 100.00 to two places
 	sed 's/18446744073709551615/18446744073709551614/' c > e
 	dcfg_count --merge e d
 	[ "$status" -eq 0 ] && grep -q "^10	main	1	18446744073709551614	100.00$" stdout ||

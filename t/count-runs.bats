@@ -33,7 +33,7 @@ KINDS="edge block routine loop image type thread line file"
 
 # tsv: the tables below are written with single spaces (see t/count.bats).
 tsv() {
-	sed -e 's/ /\t/g' -e 's/^#\tprocess\t/# process /' -e 's/^#\t/# /'
+	sed -e 's/ /\t/g' -e 's/^#\t\(process\|total_instructions\)\t/# \1 /' -e 's/^#\t/# /'
 }
 
 # expand < RUNS: the version 1 stream that a version 2 stream stands for,
@@ -153,6 +153,7 @@ loop42() {
 	dcfg_count --dcfg "$D" --by edge s.edges
 	tsv <<-'EOF' | expect_stdout
 	# process 42
+	# total_instructions 4004
 	# edge executions instructions share
 	81 1001 3003 75.00
 	82 1000 1000 24.98
@@ -162,6 +163,7 @@ loop42() {
 	dcfg_count --dcfg "$D" --by block s.edges
 	tsv <<-'EOF' | expect_stdout
 	# process 42
+	# total_instructions 4004
 	# block executions instructions share
 	70 1001 3003 75.00
 	71 1001 1001 25.00
@@ -169,18 +171,21 @@ loop42() {
 	dcfg_count --dcfg "$D" --by loop s.edges
 	tsv <<-'EOF' | expect_stdout
 	# process 42
+	# total_instructions 4004
 	# loop routine name source depth innermost static entries iterations instructions share
 	70 70 start - 1 yes 4 1 1000 4004 100.00
 	EOF
 	dcfg_count --dcfg "$D" --by thread s.edges
 	tsv <<-'EOF' | expect_stdout
 	# process 42
+	# total_instructions 4004
 	# thread executions instructions share
 	0 2003 4004 100.00
 	EOF
 	dcfg_count --dcfg "$D" --by edge --top 2 s.edges
 	tsv <<-'EOF' | expect_stdout
 	# process 42
+	# total_instructions 4004
 	# edge executions instructions share
 	81 1001 3003 75.00
 	82 1000 1000 24.98
@@ -292,6 +297,7 @@ loop42() {
 	dcfg_count --dcfg "$D" s.edges
 	tsv <<-'EOF' | expect_stdout
 	# process 42
+	# total_instructions 3000000000016
 	# edge executions instructions share
 	83 3000000000001 3000000000001 100.00
 	81 4 12 0.00
@@ -302,6 +308,7 @@ loop42() {
 	dcfg_count --dcfg "$D" --by thread s.edges
 	tsv <<-'EOF' | expect_stdout
 	# process 42
+	# total_instructions 3000000000016
 	# thread executions instructions share
 	0 3000000000009 3000000000016 100.00
 	EOF
@@ -353,6 +360,7 @@ loop42() {
 	dcfg_count --dcfg "$D" s.edges
 	tsv <<-'EOF' | expect_stdout
 	# process 42
+	# total_instructions 4000000004
 	# edge executions instructions share
 	81 1000000001 3000000003 75.00
 	82 1000000000 1000000000 25.00
@@ -390,6 +398,7 @@ loop42() {
 	dcfg_count --dcfg "$D" --by edge s.edges
 	tsv <<-'EOF' | expect_stdout
 	# process 300
+	# total_instructions 30000000021
 	# edge executions instructions share
 	54 2000000001 10000000005 33.33
 	53 2000000001 6000000003 20.00
@@ -454,13 +463,15 @@ loop42() {
 	dcfg_count --dcfg "$D" s.edges
 	tsv <<-'EOF' | expect_stdout
 	# process 42
+	# total_instructions 0
 	# edge executions instructions share
 	80 18446744073709551615 0 0.00
 	EOF
 }
 
 @test "an edge run 2^64 times in all: the tables made from its executions refuse, the thread table counts" {
-	# 2^63 in each of two threads: 50 runs 2^64 times, each thread 2^63
+	# 2^63 in each of two threads: 50 runs 2^64 times, each thread 2^63;
+	# 50 leaves START, of no instructions: the process's total is 0
 	printf '%s\n' '# dcfg-stream 2' '# process 300' \
 	    '# thread 0' '# run 9223372036854775808' 50 '# end run' \
 	    '# thread 1' '# run 9223372036854775808' 50 '# end run' > s.edges
@@ -471,6 +482,7 @@ loop42() {
 	dcfg_count --dcfg "$D" --by thread s.edges
 	tsv <<-'EOF' | expect_stdout
 	# process 300
+	# total_instructions 0
 	# thread executions instructions share
 	0 9223372036854775808 0 0.00
 	1 9223372036854775808 0 0.00
@@ -478,7 +490,7 @@ loop42() {
 }
 
 @test "a thread of 2^64 edges: only the thread table refuses" {
-	# 50 and 60 2^63 times each: 2^63 x 0 and 2^63 x 1 instructions
+	# 50 and 60 2^63 times each: 2^63 x 0 and 2^63 x 1 instructions, 2^63 in all
 	printf '%s\n' '# dcfg-stream 2' '# process 300' '# thread 0' \
 	    '# run 9223372036854775808' 50 '# end run' \
 	    '# run 9223372036854775808' 60 '# end run' > s.edges
@@ -487,6 +499,7 @@ loop42() {
 	dcfg_count --dcfg "$D" --by edge s.edges
 	tsv <<-'EOF' | expect_stdout
 	# process 300
+	# total_instructions 9223372036854775808
 	# edge executions instructions share
 	60 9223372036854775808 9223372036854775808 100.00
 	50 9223372036854775808 0 0.00
@@ -494,6 +507,7 @@ loop42() {
 	dcfg_count --dcfg "$D" --by type s.edges
 	tsv <<-'EOF' | expect_stdout
 	# process 300
+	# total_instructions 9223372036854775808
 	# type executions instructions share
 	EXIT 9223372036854775808 9223372036854775808 100.00
 	ENTRY 9223372036854775808 0 0.00
@@ -518,6 +532,7 @@ loop42() {
 	dcfg_count --dcfg "$one" --by edge s.edges
 	tsv <<-'EOF' | expect_stdout
 	# process 9
+	# total_instructions 9223372036854775809
 	# edge executions instructions share
 	2 9223372036854775808 9223372036854775808 100.00
 	3 1 1 0.00
@@ -609,12 +624,15 @@ plain_all() {
 	# entries 54: 1, iterations 55: 10^6, block 21 entered 1 + 10^6 times x 2
 	# = 2000002; loop 11 = {11, 12, 13}: entries 51: 1, iterations 57: 0,
 	# 11 (51) 1 x 2 + 12 (52) 1 x 3 + 13 (56) 1 x 1 = 6; loop 30: 59: 1,
-	# 61: 1, 30 entered 2 x 1 = 2.  Total 2000010: 99.9996 -> 100.00; 0.00.
+	# 61: 1, 30 entered 2 x 1 = 2.  Shares of the thread's (the process's)
+	# instructions, 0+4+2+3+5 + 2 x 10^6 + 2+1+2+1+1 = 2000021:
+	# 2000002/2000021 = 99.9990... -> 100.00; 6 and 2 -> 0.00.
 	printf '%s\n' '# dcfg-stream 2' '# process 300' '# thread 1' 50 51 52 53 54 \
 	    '# run 1000000' 55 '# end run' 56 58 59 61 60 > runs.edges
 	dcfg_count --dcfg "$D" --by loop runs.edges
 	tsv <<-'EOF' | expect_stdout
 	# process 300
+	# total_instructions 2000021
 	# loop routine name source depth innermost static entries iterations instructions share
 	21 20 sq+0xc - 1 yes 2 1 1000000 2000002 100.00
 	11 10 main - 1 yes 6 1 0 6 0.00
@@ -633,6 +651,7 @@ plain_all() {
 	dcfg_count --dcfg "$D" v1.edges
 	tsv <<-'EOF' | expect_stdout
 	# process 42
+	# total_instructions 0
 	# edge executions instructions share
 	80 1 0 0.00
 	EOF

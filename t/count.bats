@@ -47,7 +47,7 @@ D="$DATA/count-prog.dcfg.json"
 # reading; this makes the columns tab-separated, keeping "# process PID"
 # and the "# " that starts a header.
 tsv() {
-	sed -e 's/ /\t/g' -e 's/^#\tprocess\t/# process /' -e 's/^#\t/# /'
+	sed -e 's/ /\t/g' -e 's/^#\t\(process\|total_instructions\)\t/# \1 /' -e 's/^#\t/# /'
 }
 
 # The streams.  Process 300, thread 0: the loop at 11 runs its body twice
@@ -110,6 +110,7 @@ expect_usage() {
 edge_300() {
 	tsv <<-'EOF'
 	# process 300
+	# total_instructions 64
 	# edge executions instructions share
 	54 3 15 23.44
 	53 3 9 14.06
@@ -138,6 +139,7 @@ edge_300() {
 block_300() {
 	tsv <<-'EOF'
 	# process 300
+	# total_instructions 64
 	# block executions instructions share
 	20 3 15 23.44
 	21 7 14 21.88
@@ -162,6 +164,7 @@ block_300() {
 routine_300() {
 	tsv <<-'EOF'
 	# process 300
+	# total_instructions 64
 	# routine name executions instructions share
 	10 main 2 30 46.88
 	20 sq+0xc 3 29 45.31
@@ -175,8 +178,9 @@ routine_300() {
 #   11 (routine 10)  51: 2   57: 1   11+12+13 = 6+9+3 = 18
 #   21 (routine 20)  54: 3   55: 4   21 = 14
 #   30 (routine 30)  59: 2   61: 3   30 = 5
-# total 18+14+5 = 37:  18/37 = 48.648... -> 48.65
-#   14/37 = 37.837... -> 37.84   5/37 = 13.513... -> 13.51
+# Shares are of the process's instructions, 64 (the loops' 18+14+5 = 37 is
+# no total: a loop's instructions are also its outer loops'):
+#   18/64 = 28.125 -> 28.13   14/64 = 21.875 -> 21.88   5/64 = 7.8125 -> 7.81
 # Where each is and what it holds: the routine's name (as --by routine),
 # the head's source line (this DCFG has no SOURCE_DATA: -), the depth (no
 # loop's nodes hold another's head: all 1, all innermost) and the static
@@ -184,10 +188,11 @@ routine_300() {
 loop_300() {
 	tsv <<-'EOF'
 	# process 300
+	# total_instructions 64
 	# loop routine name source depth innermost static entries iterations instructions share
-	11 10 main - 1 yes 6 2 1 18 48.65
-	21 20 sq+0xc - 1 yes 2 3 4 14 37.84
-	30 30 image3+0x0 - 1 yes 1 2 3 5 13.51
+	11 10 main - 1 yes 6 2 1 18 28.13
+	21 20 sq+0xc - 1 yes 2 3 4 14 21.88
+	30 30 image3+0x0 - 1 yes 1 2 3 5 7.81
 	EOF
 }
 
@@ -198,6 +203,7 @@ loop_300() {
 image_300() {
 	tsv <<-'EOF'
 	# process 300
+	# total_instructions 64
 	# image executions instructions share
 	prog 13 30 46.88
 	/usr/lib/libsq.so 10 29 45.31
@@ -218,6 +224,7 @@ image_300() {
 type_300() {
 	tsv <<-'EOF'
 	# process 300
+	# total_instructions 64
 	# type executions instructions share
 	FALL_THROUGH 10 31 48.44
 	CONDITIONAL_BRANCH 5 9 14.06
@@ -235,6 +242,7 @@ type_300() {
 thread_300() {
 	tsv <<-'EOF'
 	# process 300
+	# total_instructions 64
 	# thread executions instructions share
 	0 17 37 57.81
 	1 13 27 42.19
@@ -246,6 +254,7 @@ thread_300() {
 edge_42() {
 	tsv <<-'EOF'
 	# process 42
+	# total_instructions 8
 	# edge executions instructions share
 	81 2 6 75.00
 	82 1 1 12.50
@@ -258,6 +267,7 @@ edge_42() {
 block_42() {
 	tsv <<-'EOF'
 	# process 42
+	# total_instructions 8
 	# block executions instructions share
 	70 2 6 75.00
 	71 2 2 25.00
@@ -269,6 +279,7 @@ block_42() {
 routine_42() {
 	tsv <<-'EOF'
 	# process 42
+	# total_instructions 8
 	# routine name executions instructions share
 	70 start 1 8 100.00
 	EOF
@@ -279,6 +290,7 @@ routine_42() {
 loop_42() {
 	tsv <<-'EOF'
 	# process 42
+	# total_instructions 8
 	# loop routine name source depth innermost static entries iterations instructions share
 	70 70 start - 1 yes 4 1 1 8 100.00
 	EOF
@@ -287,6 +299,7 @@ loop_42() {
 image_42() {
 	tsv <<-'EOF'
 	# process 42
+	# total_instructions 8
 	# image executions instructions share
 	prog 4 8 100.00
 	EOF
@@ -297,6 +310,7 @@ image_42() {
 type_42() {
 	tsv <<-'EOF'
 	# process 42
+	# total_instructions 8
 	# type executions instructions share
 	FALL_THROUGH 2 6 75.00
 	DIRECT_UNCONDITIONAL_BRANCH 1 1 12.50
@@ -308,6 +322,7 @@ type_42() {
 thread_42() {
 	tsv <<-'EOF'
 	# process 42
+	# total_instructions 8
 	# thread executions instructions share
 	0 5 8 100.00
 	EOF
@@ -385,6 +400,7 @@ thread_42() {
 	dcfg_count --dcfg "$D" --by block s.edges
 	tsv <<-'EOF' | expect_stdout
 	# process 300
+	# total_instructions 27
 	# block executions instructions share
 	21 4 8 29.63
 	20 1 5 18.52
@@ -399,11 +415,11 @@ thread_42() {
 
 @test "--top N keeps the first N rows" {
 	stream_300 s.edges
-	# the first three of edge_300: the tie 51/55 at 8 is cut after 51
+	# the first three of edge_300 (after its two lines of # process and # total_instructions): the tie 51/55 at 8 is cut after 51
 	dcfg_count --dcfg "$D" --top 3 s.edges
-	edge_300 | head -n 5 | expect_stdout
+	edge_300 | head -n 6 | expect_stdout
 	dcfg_count --dcfg "$D" --by routine --top 1 s.edges
-	routine_300 | head -n 3 | expect_stdout
+	routine_300 | head -n 4 | expect_stdout
 	# more than there are rows: all of them
 	dcfg_count --dcfg "$D" --by loop --top 100 s.edges
 	loop_300 | expect_stdout
@@ -447,6 +463,7 @@ lines_stream() {
 line_5() {
 	tsv <<-'EOF'
 	# process 5
+	# total_instructions 24
 	# line executions instructions share
 	src/a.c:12 5 8 33.33
 	src/b.h:5 3 6 25.00
@@ -463,6 +480,7 @@ line_5() {
 file_5() {
 	tsv <<-'EOF'
 	# process 5
+	# total_instructions 24
 	# file executions instructions share
 	src/a.c 7 14 58.33
 	src/b.h 3 6 25.00
@@ -474,13 +492,16 @@ file_5() {
 # innermost (it holds 12's head); static 2+2+2+2 = 8; entries 2: 1;
 # iterations 7: 1; instructions 4+6+6+4 = 20.  12 (inner): head at 0x1010,
 # in src/a.c:12; depth 2 (11 holds its head); innermost; static 4; entries
-# 3 x2 = 2; iterations 5: 1; instructions 6+6 = 12.  20/32 = 62.50, 12/32.
+# 3 x2 = 2; iterations 5: 1; instructions 6+6 = 12.  Shares of the 24
+# instructions of the process, the outer loop's holding the inner's:
+# 20/24 = 83.33, 12/24 = 50.00.
 loop_5() {
 	tsv <<-'EOF'
 	# process 5
+	# total_instructions 24
 	# loop routine name source depth innermost static entries iterations instructions share
-	11 10 f src/a.c:11 1 no 8 1 1 20 62.50
-	12 10 f src/a.c:12 2 yes 4 2 1 12 37.50
+	11 10 f src/a.c:11 1 no 8 1 1 20 83.33
+	12 10 f src/a.c:12 2 yes 4 2 1 12 50.00
 	EOF
 }
 
@@ -491,7 +512,7 @@ loop_5() {
 	dcfg_count --dcfg "$DATA/count-lines.dcfg.json" --by line --from-dcfg
 	line_5 | expect_stdout
 	dcfg_count --dcfg "$DATA/count-lines.dcfg.json" --by line --top 2 s.edges
-	line_5 | head -n 4 | expect_stdout
+	line_5 | head -n 5 | expect_stdout
 }
 
 @test "--by file: per source file, no line under its image" {
@@ -509,7 +530,7 @@ loop_5() {
 	dcfg_count --dcfg "$DATA/count-lines.dcfg.json" --by loop --from-dcfg
 	loop_5 | expect_stdout
 	dcfg_count --dcfg "$DATA/count-lines.dcfg.json" --by loop --top 1 s.edges
-	loop_5 | head -n 3 | expect_stdout
+	loop_5 | head -n 4 | expect_stdout
 }
 
 @test "gen-pair: --by line and --by file add up to the instruction total, as --by block" {
@@ -558,10 +579,12 @@ loop_5() {
 	dcfg_count --dcfg "$D" --by loop e.edges
 	{ tsv <<-'EOF'
 	# process 300
+	# total_instructions 0
 	# loop routine name source depth innermost static entries iterations instructions share
 	EOF
 	  loop_42; tsv <<-'EOF'
 	# process 300
+	# total_instructions 0
 	# loop routine name source depth innermost static entries iterations instructions share
 	EOF
 	  loop_300; } | expect_stdout
@@ -570,9 +593,9 @@ loop_5() {
 @test "several processes: --top applies to each process" {
 	stream_all s.edges
 	dcfg_count --dcfg "$D" --top 2 s.edges
-	{ edge_300 | head -n 4; edge_42 | head -n 4; } | expect_stdout
+	{ edge_300 | head -n 5; edge_42 | head -n 5; } | expect_stdout
 	dcfg_count --dcfg "$D" --by type --top 1 s.edges
-	{ type_300 | head -n 3; type_42 | head -n 3; } | expect_stdout
+	{ type_300 | head -n 4; type_42 | head -n 4; } | expect_stdout
 }
 
 # ---------------------------------------------------------------------------
@@ -603,7 +626,7 @@ loop_5() {
 
 @test "--from-dcfg with --top" {
 	dcfg_count --dcfg "$D" --from-dcfg --by block --top 2
-	{ block_300 | head -n 4; block_42 | head -n 4; } | expect_stdout
+	{ block_300 | head -n 5; block_42 | head -n 5; } | expect_stdout
 }
 
 # ---------------------------------------------------------------------------
@@ -951,9 +974,12 @@ thread_instrs() {
 	dcfg-expand p/prog.trace.json | dcfg-count --dcfg p/prog.dcfg.json --by edge > by-edge
 	pid=$(jq '.PROCESSES as $p | $p[1][$p[0] | index("PROCESS_ID")]' p/prog.dcfg.json)
 	[ "$(sed -n 1p by-edge)" = "# dcfg-count 1 by=edge dcfg=$(dcfg_id p/prog.dcfg.json)" ]
+	total=$(jq "$JQ_BLOCK_INSTRS" p/prog.dcfg.json)
 	[ "$(sed -n 2p by-edge)" = "# process $pid" ]
-	[ "$(sed -n 3p by-edge)" = "$(printf '# edge\texecutions\tinstructions\tshare')" ]
-	[ "$(grep -c '^#' by-edge)" -eq 3 ]
+	# the process's instructions, what the shares are of: the blocks' COUNT x NUM_INSTRS
+	[ "$(sed -n 3p by-edge)" = "# total_instructions $total" ]
+	[ "$(sed -n 4p by-edge)" = "$(printf '# edge\texecutions\tinstructions\tshare')" ]
+	[ "$(grep -c '^#' by-edge)" -eq 4 ]
 	# edge, total of COUNT_PER_THREAD, total x NUM_INSTRS of the source
 	# (0 for a special node), for the edges taken at least once
 	jq -r "($JQ_BLOCKS) as \$blocks |
@@ -969,7 +995,6 @@ thread_instrs() {
 	# sorted by instructions, descending, ties by edge id ascending
 	rows by-edge | sort -t "$(printf '\t')" -k3,3nr -k1,1n | cmp - <(rows by-edge)
 	# the instructions add up to the blocks' (COUNT x NUM_INSTRS)
-	total=$(jq "$JQ_BLOCK_INSTRS" p/prog.dcfg.json)
 	[ "$(rows by-edge | awk -F '\t' '{ s += $3 } END { print s }')" -eq "$total" ]
 }
 

@@ -42,7 +42,7 @@ raw() {
 
 # tsv: spaces to tabs, but in the "# process" line.
 tsv() {
-	sed -e 's/ /\t/g' -e 's/^#\tprocess\t/# process /' -e 's/^#\t/# /'
+	sed -e 's/ /\t/g' -e 's/^#\t\(process\|total_instructions\)\t/# \1 /' -e 's/^#\t/# /'
 }
 
 KINDS="edge block routine loop image type thread line file"
@@ -87,9 +87,11 @@ KINDS="edge block routine loop image type thread line file"
 
 @test "dcfg-count tables: the hand-worked counts of t/count.bats under escaped names" {
 	# (A space in a name is _ below, a tab being what tsv makes of a space.)
+	# Shares are of the process's 24 instructions, the loops' too (20/24, 12/24).
 	dcfg_count --dcfg h.dcfg.json --by line s.edges
-	tsv <<-'EOF' | sed 's/_/ /g' | expect_stdout
+	tsv <<-'EOF' | sed '/^# total_instructions /!s/_/ /g' | expect_stdout
 	# process 5
+	# total_instructions 24
 	# line executions instructions share
 	src/a\tb.c:12 5 8 33.33
 	src/b\\h\n#_process_7\n9:5 3 6 25.00
@@ -99,19 +101,21 @@ KINDS="edge block routine loop image type thread line file"
 	src/a\tb.c:20 1 1 4.17
 	EOF
 	dcfg_count --dcfg h.dcfg.json --by file s.edges
-	tsv <<-'EOF' | sed 's/_/ /g' | expect_stdout
+	tsv <<-'EOF' | sed '/^# total_instructions /!s/_/ /g' | expect_stdout
 	# process 5
+	# total_instructions 24
 	# file executions instructions share
 	src/a\tb.c 7 14 58.33
 	src/b\\h\n#_process_7\n9 3 6 25.00
 	/bin/ap\x1b[2Jp\r\x7f:- 2 4 16.67
 	EOF
 	dcfg_count --dcfg h.dcfg.json --by loop s.edges
-	tsv <<-'EOF' | sed 's/_/ /g' | expect_stdout
+	tsv <<-'EOF' | sed '/^# total_instructions /!s/_/ /g' | expect_stdout
 	# process 5
+	# total_instructions 24
 	# loop routine name source depth innermost static entries iterations instructions share
-	11 10 f\xc2\x9b\n#_thread_3\n1 src/a\tb.c:11 1 no 8 1 1 20 62.50
-	12 10 f\xc2\x9b\n#_thread_3\n1 src/a\tb.c:12 2 yes 4 2 1 12 37.50
+	11 10 f\xc2\x9b\n#_thread_3\n1 src/a\tb.c:11 1 no 8 1 1 20 83.33
+	12 10 f\xc2\x9b\n#_thread_3\n1 src/a\tb.c:12 2 yes 4 2 1 12 50.00
 	EOF
 	# By type, the two rows that tie: type 40 ran once (edge 7, into block
 	# 11: 2 instructions), as did CONDITIONAL_BRANCH (edge 5, into block 12:
@@ -122,10 +126,10 @@ KINDS="edge block routine loop image type thread line file"
 	{ row CONDITIONAL_BRANCH 1 2 8.33; row 'a\tb\x1b[31m\\c\xc2\x9b' 1 2 8.33; } > want
 	diff -u want got
 	dcfg_count --dcfg h.dcfg.json --by image s.edges
-	{ echo '# process 5'; row '# image' executions instructions share
+	{ printf '# process 5\n# total_instructions 24\n'; row '# image' executions instructions share
 	  row '/bin/ap\x1b[2Jp\r\x7f' 12 24 100.00; } | expect_stdout
 	dcfg_count --dcfg h.dcfg.json --by routine s.edges
-	{ echo '# process 5'; row '# routine' name executions instructions share
+	{ printf '# process 5\n# total_instructions 24\n'; row '# routine' name executions instructions share
 	  row 10 'f\xc2\x9b\n# thread 3\n1' 1 24 100.00; } | expect_stdout
 }
 
@@ -276,7 +280,7 @@ KINDS="edge block routine loop image type thread line file"
 	jq -c '.PROCESSES[1][1].IMAGES[1][3].SYMBOLS[1][0] = "caf\u00e9 \u20ac\ud83d\ude00\u00a0"' \
 	    "$DATA/count-lines.dcfg.json" > u.dcfg.json
 	dcfg_count --dcfg u.dcfg.json --by routine s.edges
-	{ echo '# process 5'; row '# routine' name executions instructions share
+	{ printf '# process 5\n# total_instructions 24\n'; row '# routine' name executions instructions share
 	  row 10 $'caf\xc3\xa9 \xe2\x82\xac\xf0\x9f\x98\x80\xc2\xa0' 1 24 100.00; } | expect_stdout
 	# A file name is any bytes: an overlong "/" (c0 af), a surrogate (ed a0
 	# 80), a code point above U+10FFFF (f4 90 80 80), a character cut short

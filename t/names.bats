@@ -36,9 +36,9 @@ names() {
 
 @test "dcfg-count --by routine: the names, each routine entered once, one instruction each" {
 	dcfg_count --by routine --from-dcfg --dcfg "$N"
-	# six routines of 1 instruction: 1/6 = 16.666... -> 16.67; ties by id
+	# six routines of 1 instruction, 6 in all: 1/6 = 16.666... -> 16.67; ties by id
 	{
-		printf '# process 77\n# routine\tname\texecutions\tinstructions\tshare\n'
+		printf '# process 77\n# total_instructions 6\n# routine\tname\texecutions\tinstructions\tshare\n'
 		paste <(printf '%s\n' 10 11 20 21 30 40) <(names) |
 		    awk -F'\t' -v OFS='\t' '{ print $1, $2, 1, 1, "16.67" }'
 	} | expect_stdout

@@ -210,6 +210,8 @@ table_rows() {
 		dcfg_count --dcfg "$REAL" --from-dcfg --by "$k"
 		[ "$status" -eq 0 ] && [ ! -s stderr ] || { echo "--by $k"; show; false; }
 		[ "$(sed -n 1p stdout)" = "# process $pid" ] || { show; false; }
+		# what every share is of: the process's instructions, jq's sum over the blocks
+		[ "$(sed -n 2p stdout)" = "# total_instructions $sum" ] || { show; false; }
 		if [ "$k" != line ] && [ "$k" != file ]; then
 			expected_table "$k" > want
 			[ -s want ]
@@ -222,7 +224,7 @@ table_rows() {
 		    if (z) { print "a row of zeros: " $0; bad = 1 } } END { exit bad }'
 		# every instruction once, in every kind but loop (nested loops
 		# count theirs twice): the blocks' sum, not INSTR_COUNT
-		col=$(awk -F'\t' 'NR == 2 { print NF - 1 }' stdout)
+		col=$(awk -F'\t' '/^# [a-z]+\t/ { print NF - 1; exit }' stdout)
 		total=$(grep -v '^#' stdout | awk -F'\t' -v c="$col" '{ s += $c } END { print s }')
 		[ "$k" = loop ] || [ "$total" -eq "$sum" ] || { echo "--by $k: $total, not $sum"; false; }
 		case $k in

@@ -54,8 +54,8 @@ EOF
 @test "table csv: RFC 4180 read by Python's csv module, the metadata as leading columns, no '#' lines" {
 	script | table-write csv > out
 	# every record ends in CRLF; no line starts with '#'
-	[ "$(grep -c $'\r$' out)" -eq 3 ]
-	[ "$(wc -l < out)" -eq 3 ]
+	[ "$(grep -c $'\r$' out)" -eq 4 ]
+	[ "$(wc -l < out)" -eq 4 ]
 	! grep -q '^#' out
 	python3 - out <<'EOF'
 import csv, sys
@@ -67,7 +67,9 @@ meta = ['dcfg-count', '1', 'loop', '15a0341c:82012', 'shard=1/2 process=5', '3be
 assert rows[1] == meta + ['1083', 'wo,rk "x"\\x1b[31m\\n', '/home/dev/synth/src/worker.c:36',
                           '43431', '50.06'], rows[1]
 assert rows[2] == meta + ['7', 'tan+0x1c@libm.so.6', '-', '676', '0.78'], rows[2]
-assert len(rows) == 3
+# a section without rows: one record of its fields and empty cells, so its total is kept
+assert rows[3] == meta[:6] + ['99', '0', '', '', '', '', ''], rows[3]
+assert len(rows) == 4
 EOF
 	# a field is quoted only where it must be: the one with a comma and quotes
 	[ "$(grep -o '"' out | wc -l)" -eq 6 ]

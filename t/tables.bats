@@ -25,7 +25,7 @@ help_list() {
 }
 
 @test "dcfg-count: the kinds of dcfg-count(1) are those --help names, --by takes and its refusal lists" {
-	kinds=$(sed -n 's/^\.It Cm \([a-z]*\)$/\1/p' "$MAN/dcfg-count.1" | tr '\n' ' ')
+	kinds=$(sed -n '/^\.Sh TABLES/,/^\.Sh /s/^\.It Cm \([a-z]*\)$/\1/p' "$MAN/dcfg-count.1" | tr '\n' ' ')
 	kinds=${kinds% }
 	[ "$kinds" = "edge block routine loop image type thread line file" ]
 	dcfg-count --help > help
@@ -42,6 +42,18 @@ help_list() {
 	[ "$status" -eq 2 ]
 	# shellcheck disable=SC2086
 	[ "$output" = "dcfg-count: --by lines: not $(join ' or ' $kinds)" ]
+}
+
+@test "dcfg-count: the formats of dcfg-count(1) are those --help names, --format takes and its refusal lists" {
+	formats=$(sed -n '/^\.Sh FORMATS/,/^\.Sh /s/^\.It Cm \([a-z]*\)$/\1/p' "$MAN/dcfg-count.1" | tr '\n' ' ')
+	[ "${formats% }" = "tsv csv json table" ]
+	dcfg-count --help | grep -q -- '-f, --format FORMAT  tsv (default), csv, json or table'
+	run dcfg-count --dcfg "$DATA/count-prog.dcfg.json" --from-dcfg --format TSV
+	[ "$status" -eq 2 ]
+	[ "$output" = "dcfg-count: --format TSV: not tsv, csv, json or table" ]
+	for f in $formats; do
+		dcfg-count --dcfg "$DATA/count-prog.dcfg.json" --from-dcfg --format "$f" > /dev/null
+	done
 }
 
 @test "dcfg-count --merge: a header that names a kind outside the table is refused" {

@@ -236,8 +236,16 @@ end_section(struct dcfg_table *t)
 		return;
 	if (!t->columned)   /* a section without columns still has its fields (and no rows) */
 		dcfg_table_columns(t, NULL, 0);
-	if (t->format == DCFG_TABLE_JSON)
+	if (t->format == DCFG_TABLE_JSON) {
 		dcfg_out_str(t->out, t->rows ? "\n]}" : "]}");
+	} else if (t->format == DCFG_TABLE_CSV && t->rows == 0 && t->n_cols > 0) {
+		/* a record of empty cells: the section's fields (a process's total) are not lost */
+		size_t i;
+		dcfg_out_bytes(t->out, t->prefix, t->n_prefix);
+		for (i = 1; i < t->n_cols; i++)
+			dcfg_out_char(t->out, ',');
+		dcfg_out_str(t->out, "\r\n");
+	}
 	else if (t->format == DCFG_TABLE_TABLE)
 		dcfg_table_render_aligned(t);
 	t->n_cells = t->n_cell_at = 0;

@@ -13,7 +13,9 @@
  *          every row: tool, version, the head's keys, the notes' keys,
  *          the section's keys, then the columns. So all the sections of
  *          one document must have the same keys and columns (a section
- *          whose columns differ gets a header row of its own).
+ *          whose columns differ gets a header row of its own). A section
+ *          without rows is one record whose own cells are empty, so that
+ *          its fields are not lost.
  *   json   one document: {"tool":..,"version":..,KEY:VALUE..,"tables":[
  *          {SECTION KEY:VALUE..,"rows":[{COLUMN:CELL,..},..]},..],END NOTES}.
  *          Numbers are JSON numbers (jq reads them as doubles: exact below

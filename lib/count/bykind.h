@@ -17,6 +17,8 @@
 
 #include <stddef.h>
 
+#include "common/table.h"
+
 enum dcfg_count_by { DCFG_BY_EDGE, DCFG_BY_BLOCK, DCFG_BY_ROUTINE, DCFG_BY_LOOP,
 	DCFG_BY_IMAGE, DCFG_BY_TYPE, DCFG_BY_THREAD, DCFG_BY_LINE, DCFG_BY_FILE,
 	DCFG_BY_KINDS };
@@ -36,13 +38,13 @@ enum dcfg_count_key {
 struct dcfg_count_table;
 struct dcfg_count_row;
 struct dcfg_process;
-struct dcfg_output;
 struct dcfg_names;
 
 struct dcfg_count_kind {
 	const char *name;          /* as --by and the header's by= take it */
-	/* the line that names the columns, with its newline: key, [between,] counts, share */
-	const char *columns;
+	/* its columns: key, [between,] counts, share */
+	const struct dcfg_table_column *cols;
+	size_t n_cols;
 	unsigned keep;             /* the DCFG's tables its rows read (DCFG_KEEP_*) */
 	enum dcfg_count_key key;
 	int iterations;            /* an iterations column after the executions */
@@ -57,16 +59,18 @@ struct dcfg_count_kind {
 	 * *OF is set when a count overflows. -1: out of memory.
 	 */
 	int (*rows)(struct dcfg_count_table *t, const struct dcfg_process *p, size_t *n, int *of);
-	/* NULL, or writes the columns between the key and the counts, each with its tab */
+	/* NULL, or writes the cells between the key and the counts */
 	void (*between)(const struct dcfg_count_table *t, const struct dcfg_process *p,
-	    const struct dcfg_count_row *r, struct dcfg_output *out, const struct dcfg_names *names);
+	    const struct dcfg_count_row *r, struct dcfg_table *w, const struct dcfg_names *names);
+	/* NULL, or the order of its rows if not by instructions (dcfg_count_row_cmp) */
+	int (*cmp)(const void *a, const void *b);
 };
 
 /* The descriptor of BY. */
 const struct dcfg_count_kind *dcfg_count_kind(enum dcfg_count_by by);
 /* The kind named NAME: 0, or -1 for none. */
 int dcfg_count_by_parse(const char *name, enum dcfg_count_by *by);
-/* The number of columns of a kind's rows, as its column line names them. */
+/* The number of columns of a kind's rows. */
 int dcfg_count_kind_columns(const struct dcfg_count_kind *k);
 
 #endif

@@ -1,6 +1,7 @@
 #include "count.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "count_bbv.h"
 #include "count_table.h"
@@ -28,6 +29,7 @@ struct counter {
 	int headed;                /* the "# dcfg-count" line is written */
 	/* What the stream says it covers (provenance.h), copied into the table. */
 	struct dcfg_recorded_selection sel;
+	char *sel_text;            /* its line's words, as the table's selection note */
 	int has_sel, traced;
 	uint32_t trace_crc;
 	uint64_t trace_bytes;
@@ -66,16 +68,35 @@ source_instrs_init(struct counter *c)
 	return 0;
 }
 
-/* Written before the first table, so that a stream refused at once leaves no output. */
+/* The vectors' head: written before the first, so that a stream refused at once leaves no output. */
 static void
-head(struct counter *c, int from_dcfg)
+head(struct counter *c)
 {
 	if (!c->headed) {
-		dcfg_count_out_header(c->out, c->d->crc32, c->d->bytes, c->o, from_dcfg);
+		dcfg_count_out_header(c->out, c->d->crc32, c->d->bytes, c->o, 0);
 		if (c->has_sel)
 			dcfg_stream_write_selection(c->out, &c->sel);
 	}
 	c->headed = 1;
+}
+
+/* The tables kept, once the whole input is read (count_table.c says why). 0, or -1 out of memory. */
+static int
+write_tables(struct counter *c, int from_dcfg)
+{
+	struct dcfg_table w;
+	char id[32];
+
+	dcfg_table_open(&w, c->out, c->o->format, "dcfg-count", 1);
+	dcfg_count_table_meta(&w, c->d->crc32, c->d->bytes, c->o->by, c->o->top, from_dcfg);
+	if (c->sel_text)
+		dcfg_table_note(&w, "selection", c->sel_text, DCFG_TABLE_HEAD);
+	if (c->traced) {
+		dcfg_count_crc_bytes(id, sizeof id, c->trace_crc, c->trace_bytes);
+		dcfg_table_note(&w, "trace", id, DCFG_TABLE_END);
+	}
+	dcfg_count_table_write(&c->table, &w);
+	return dcfg_table_close(&w);
 }
 
 /* ---- the stream ---- */
@@ -115,6 +136,9 @@ on_meta(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
 		if (dcfg_recorded_selection_parse(r->line, r->len, &c->sel, &why) < 0)
 			return dcfg_error_at(err, c->name, r->lineno, 1, "%s", why);
 		c->has_sel = 1;
+		/* the line is in the one form its readers take (provenance.h): its words are the note */
+		if (r->len > 12 && (c->sel_text = strndup(r->line + 12, r->len - 12)) == NULL)
+			return count_error(c, err, 0);
 	} else if (dcfg_is_trace_line(r->line, r->len)) {
 		if (dcfg_trace_id_parse(r->line, r->len, &c->trace_crc, &c->trace_bytes) < 0)
 			return dcfg_error_at(err, c->name, r->lineno, 1,
@@ -133,22 +157,21 @@ on_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
 		return after_trace(c, 0, err);
 	if (p == NULL) {   /* the end of c->p */
 		int rc;
-		head(c, 0);
 		if (c->o->bbv) {
+			head(c);
 			dcfg_bbv_end(&c->bbv);
 			rc = 0;
 		} else {
 			/* Thread totals overflow only the thread table, an edge's executions the others. */
 			c->overflow = dcfg_count_kind(c->o->by)->uses_threads ? c->thread_overflow :
 			    c->exec_overflow;
-			rc = dcfg_count_table_print(&c->table, c->p, c->threads, c->n_threads, c->out,
-			    &c->overflow);
+			rc = dcfg_count_table_keep(&c->table, c->p, c->threads, c->n_threads, &c->overflow);
 		}
 		dcfg_tally_clear(&c->table.exec);
 		return rc < 0 ? count_error(c, err, c->overflow) : 0;
 	}
 	if (c->o->bbv)
-		head(c, 0);
+		head(c);
 	c->p = p;
 	c->n_threads = 0;
 	c->thread = 0;
@@ -277,12 +300,15 @@ dcfg_count_stream(struct dcfg_stage *s, struct dcfg_output *out, const char *pat
 		rc = dcfg_error_set(err, s->name ? s->name : path, "the stream of shard %llu of %llu ends without its "
 		    "\"# trace\" line: it was cut short", (unsigned long long)c.sel.shard,
 		    (unsigned long long)c.sel.shards);
-	if (rc == 0) {
-		head(&c, 0);
+	if (rc == 0 && o->bbv) {
+		head(&c);
 		if (c.traced)
 			dcfg_stream_write_trace(out, c.trace_crc, c.trace_bytes);
+	} else if (rc == 0 && write_tables(&c, 0) < 0) {
+		rc = dcfg_error_set(err, path, "out of memory");
 	}
 	dcfg_recorded_selection_free(&c.sel);
+	free(c.sel_text);
 	dcfg_count_table_free(&c.table);
 	dcfg_bbv_free(&c.bbv);
 	free(c.threads);
@@ -304,7 +330,6 @@ dcfg_count_dcfg(const struct dcfg *d, struct dcfg_output *out,
 
 	if (dcfg_count_table_init(&c.table, d, o) < 0)
 		return dcfg_error_set(err, name, "out of memory");
-	head(&c, 1);
 	for (i = 0; i < d->n_processes && rc == 0; i++) {
 		const struct dcfg_process *p = &d->processes[i];
 		c.p = p;
@@ -331,11 +356,13 @@ dcfg_count_dcfg(const struct dcfg *d, struct dcfg_output *out,
 		/* Thread totals overflow only the thread table. */
 		if (!dcfg_count_kind(c.o->by)->uses_threads)
 			c.overflow = 0;
-		if (dcfg_count_table_print(&c.table, p, c.threads, c.n_threads, out, &c.overflow) < 0)
+		if (dcfg_count_table_keep(&c.table, p, c.threads, c.n_threads, &c.overflow) < 0)
 			rc = c.overflow ? dcfg_error_set(err, name, "process %llu: a count does not "
 			    "fit in 64 bits", (unsigned long long)p->pid) :
 			    dcfg_error_set(err, name, "out of memory");
 	}
+	if (rc == 0 && write_tables(&c, 1) < 0)
+		rc = dcfg_error_set(err, name, "out of memory");
 	dcfg_count_table_free(&c.table);
 	free(c.threads);
 	return rc < 0 ? -1 : dcfg_output_failed(out) ? 1 : 0;

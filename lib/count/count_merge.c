@@ -202,75 +202,156 @@ read_row(struct merge *m, char *line)
 	return 0;
 }
 
+/* Is LINE (LEN bytes) "# " and the kind's column names, tab-separated? */
+static int
+columns_named(const struct dcfg_count_kind *kind, const char *line, size_t len)
+{
+	size_t i, at = 2, n;
+
+	if (len < 2 || memcmp(line, "# ", 2) != 0)
+		return 0;
+	for (i = 0; i < kind->n_cols; i++) {
+		n = strlen(kind->cols[i].name);
+		if (i && (at >= len || line[at++] != '\t'))
+			return 0;
+		if (at + n > len || memcmp(line + at, kind->cols[i].name, n) != 0)
+			return 0;
+		at += n;
+	}
+	return at == len;
+}
+
+/*
+ * "# total_instructions N": the process's instructions in the file, what
+ * its shares are of; the merged table's are of their sum.
+ */
+static int
+read_total(struct merge *m, const char *line, size_t len)
+{
+	static const char lead[] = "# total_instructions ";
+	struct merge_process *p = &m->procs[m->proc];
+	uint64_t v, sum;
+
+	if (len < sizeof lead - 1 || memcmp(line, lead, sizeof lead - 1) != 0 ||
+	    dcfg_textlines_number(line + sizeof lead - 1, len - (sizeof lead - 1), &v) < 0)
+		return dcfg_merge_fail(m, "no \"# total_instructions N\" line after \"# process\" "
+		    "(a table of an older dcfg-count?)");
+	if (__builtin_add_overflow(p->total, v, &sum))
+		p->total_overflow = 1;
+	p->total = sum;
+	return 0;
+}
+
 /* ---- reading ---- */
 
+/* "# process PID": its table, or its vectors, follow. */
+static int
+process_line(struct merge *m, const char *line, size_t len)
+{
+	uint64_t pid;
+	size_t i;
+
+	if (m->columns || m->total_next || dcfg_textlines_number(line + 10, len - 10, &pid) < 0)
+		return dcfg_merge_fail(m, m->columns || m->total_next ?
+		    "a \"# process\" line where the table's total or columns are named" :
+		    "a \"# process\" line without a process id");
+	for (i = 0; i < m->n_procs && m->procs[i].pid != pid; i++)
+		;
+	if (i == m->n_procs) {
+		if (dcfg_reserve((void **)&m->procs, &m->cap_procs, i + 1, sizeof *m->procs) < 0)
+			return dcfg_merge_oom(m);
+		m->procs[m->n_procs++] = (struct merge_process){ .pid = pid };
+	}
+	m->proc = i;
+	m->total_next = !m->h.bbv;
+	m->piece = MERGE_NONE;
+	return 0;
+}
+
+int
+dcfg_merge_head(struct merge *m, char *line)
+{
+	struct merge_header h;
+
+	m->proc = m->piece = MERGE_NONE;
+	m->columns = m->total_next = 0;
+	m->ended = 0;
+	if (read_header(m, line, &h) < 0)
+		return -1;
+	return check_header(m, &h);
+}
+
+int
+dcfg_merge_line(struct merge *m, char *line, size_t len)
+{
+	int rc;
+
+	if (m->ended)
+		return dcfg_merge_fail(m, "a line after the \"# trace\" line, which ends a table");
+	if (line[0] == '#' && !m->columns && (rc = dcfg_merge_provenance_line(m, line, len)) <= 0)
+		return rc;
+	if (strncmp(line, "# process ", 10) == 0)
+		return process_line(m, line, len);
+	if (m->proc == MERGE_NONE)
+		return dcfg_merge_fail(m, "a line before the first \"# process\" line");
+	if (m->h.bbv)
+		return dcfg_merge_bbv_line(m, line, len);
+	if (m->total_next) {
+		m->total_next = 0;
+		m->columns = 1;
+		return read_total(m, line, len);
+	}
+	if (m->columns) {
+		m->columns = 0;
+		if (!columns_named(dcfg_count_kind(m->h.by), line, len))
+			return dcfg_merge_fail(m, "not the columns of the table's kind after \"# process\"");
+		return 0;
+	}
+	if (line[0] == '#')
+		return dcfg_merge_fail(m, "a '#' line inside a table");
+	return read_row(m, line);
+}
+
+int
+dcfg_merge_end(struct merge *m)
+{
+	if (m->columns || m->total_next)
+		return dcfg_merge_fail(m, "the file ends before the table's total and columns are named");
+	return 0;
+}
+
+/*
+ * A file by its first line: a table (or vectors) in TSV, or a table in CSV
+ * or JSON, read into the lines of its TSV form (count_merge_read.c).
+ */
 static int
 read_file(struct merge *m)
 {
 	struct dcfg_textlines *t = dcfg_textlines_open(m->paths[m->file], m->err);
-	struct merge_header h;
 	char *line;
-	size_t len, i;
-	uint64_t pid;
+	size_t len;
 	int rc = 0;
 
 	if (t == NULL)
 		return -1;
-	m->proc = m->piece = MERGE_NONE;
-	m->columns = 0;
-	m->ended = 0;
 	m->line = 1;
 	if ((rc = dcfg_textlines_next(t, &line, &len, m->err)) <= 0) {
 		if (rc == 0)
 			rc = dcfg_merge_fail(m, "an empty file, not a table of dcfg-count");
-	} else if ((rc = read_header(m, line, &h)) == 0) {
-		rc = check_header(m, &h);
-	}
-	while (rc == 0 && (rc = dcfg_textlines_next(t, &line, &len, m->err)) > 0) {
-		rc = 0;
-		m->line = dcfg_textlines_lineno(t);
-		if (m->ended) {
-			rc = dcfg_merge_fail(m, "a line after the \"# trace\" line, which ends a table");
-			break;
-		}
-		if (line[0] == '#' && !m->columns && (rc = dcfg_merge_provenance_line(m, line, len)) <= 0)
-			continue;
-		rc = 0;
-		if (strncmp(line, "# process ", 10) == 0) {
-			if (m->columns || dcfg_textlines_number(line + 10, len - 10, &pid) < 0) {
-				rc = dcfg_merge_fail(m, m->columns ? "a \"# process\" line where the columns are named" :
-				    "a \"# process\" line without a process id");
+	} else if (line[0] == '{' || strncmp(line, "tool,", 5) == 0) {
+		rc = dcfg_merge_read_other(m, t, line, len);
+	} else if (strncmp(line, "dcfg-count ", 11) == 0) {
+		rc = dcfg_merge_fail(m, "a table in the table format, for people: --merge reads tables "
+		    "in tsv, csv and json");
+	} else if ((rc = dcfg_merge_head(m, line)) == 0) {
+		while ((rc = dcfg_textlines_next(t, &line, &len, m->err)) > 0) {
+			m->line = dcfg_textlines_lineno(t);
+			if ((rc = dcfg_merge_line(m, line, len)) < 0)
 				break;
-			}
-			for (i = 0; i < m->n_procs && m->procs[i].pid != pid; i++)
-				;
-			if (i == m->n_procs) {
-				if (dcfg_reserve((void **)&m->procs, &m->cap_procs, i + 1, sizeof *m->procs) < 0) {
-					rc = dcfg_merge_oom(m);
-					break;
-				}
-				m->procs[m->n_procs++] = (struct merge_process){ .pid = pid };
-			}
-			m->proc = i;
-			m->columns = !m->h.bbv;
-			m->piece = MERGE_NONE;
-		} else if (m->proc == MERGE_NONE) {
-			rc = dcfg_merge_fail(m, "a line before the first \"# process\" line");
-		} else if (m->h.bbv) {
-			rc = dcfg_merge_bbv_line(m, line, len);
-		} else if (m->columns) {
-			const char *want = dcfg_count_kind(m->h.by)->columns;
-			if (strncmp(line, want, len) != 0 || want[len] != '\n')
-				rc = dcfg_merge_fail(m, "not the columns of the table's kind after \"# process\"");
-			m->columns = 0;
-		} else if (line[0] == '#') {
-			rc = dcfg_merge_fail(m, "a '#' line inside a table");
-		} else {
-			rc = read_row(m, line);
 		}
+		if (rc == 0)
+			rc = dcfg_merge_end(m);
 	}
-	if (rc == 0 && m->columns)
-		rc = dcfg_merge_fail(m, "the file ends before the table's columns are named");
 	dcfg_textlines_close(t);
 	return rc < 0 ? -1 : 0;
 }
@@ -311,13 +392,47 @@ same_text(const char *x, const char *y)
 	return x == NULL ? y == NULL : y != NULL && strcmp(x, y) == 0;
 }
 
+/*
+ * The columns between the key and the counts, tab-separated as read: a cell
+ * each, a number column's as a number (JSON writes it unquoted).
+ */
+static void
+extra_cells(struct dcfg_table *w, const struct dcfg_count_kind *kind, const char *extra)
+{
+	struct dcfg_table_piece at = { DCFG_PIECE_TEXT, NULL, 0 };
+	char cell[512];
+	const char *tab;
+	size_t n, col = 1;
+	uint64_t v;
+
+	for (;; col++) {
+		tab = strchr(extra, '\t');
+		n = tab ? (size_t)(tab - extra) : strlen(extra);
+		if (col < kind->n_cols && kind->cols[col].kind == DCFG_COLUMN_NUMBER &&
+		    dcfg_textlines_number(extra, n, &v) == 0) {
+			dcfg_table_u64(w, v);
+		} else if (n < sizeof cell) {
+			memcpy(cell, extra, n);
+			cell[n] = '\0';
+			at.s = cell;
+			dcfg_table_pieces(w, &at, 1);
+		} else {   /* a long name: written as it was read, cut at the tab by hand */
+			char *copy = strndup(extra, n);
+			dcfg_table_text(w, copy ? copy : "-");
+			free(copy);
+		}
+		if (tab == NULL)
+			return;
+		extra = tab + 1;
+	}
+}
+
 static int
-write_table(struct merge *m, struct merge_process *p, struct dcfg_output *out)
+write_table(struct merge *m, struct merge_process *p, struct dcfg_table *w)
 {
 	const struct dcfg_count_kind *kind = dcfg_count_kind(m->h.by);
 	struct out_row *rows = NULL;
 	size_t i, j, n = 0;
-	uint64_t total = 0;
 	int of = 0;
 	char why[600];
 
@@ -354,37 +469,23 @@ write_table(struct merge *m, struct merge_process *p, struct dcfg_output *out)
 			o.r.iter = dcfg_count_add(&of, o.r.iter, s->iter);
 			o.r.instr = dcfg_count_add(&of, o.r.instr, s->instr);
 		}
-		total = dcfg_count_add(&of, total, o.r.instr);
 		rows[n++] = o;
 	}
-	if (of) {
+	if (of || p->total_overflow) {
 		free(rows);
 		return dcfg_error_set(m->err, m->paths[0], "process %llu: a count does not fit in 64 bits",
 		    (unsigned long long)p->pid);
 	}
 	if (n > 1)
-		qsort(rows, n, sizeof *rows, dcfg_count_row_cmp);
+		qsort(rows, n, sizeof *rows, kind->cmp ? kind->cmp : dcfg_count_row_cmp);
 	if (m->o->top && n > m->o->top)
 		n = (size_t)m->o->top;
-	dcfg_stream_write_process(out, p->pid);
-	dcfg_out_str(out, kind->columns);
+	dcfg_count_section(w, kind, p->pid, p->total);
 	for (i = 0; i < n; i++) {
-		dcfg_count_out_key(out, kind->key, &rows[i].r);
-		dcfg_out_char(out, '\t');
-		if (rows[i].extra != NULL) {
-			dcfg_out_str(out, rows[i].extra);
-			dcfg_out_char(out, '\t');
-		}
-		dcfg_out_u64(out, rows[i].r.exec);
-		dcfg_out_char(out, '\t');
-		if (kind->iterations) {
-			dcfg_out_u64(out, rows[i].r.iter);
-			dcfg_out_char(out, '\t');
-		}
-		dcfg_out_u64(out, rows[i].r.instr);
-		dcfg_out_char(out, '\t');
-		dcfg_count_out_share(out, rows[i].r.instr, total);
-		dcfg_out_char(out, '\n');
+		dcfg_count_write_key(w, kind->key, &rows[i].r);
+		if (rows[i].extra != NULL)
+			extra_cells(w, kind, rows[i].extra);
+		dcfg_count_write_counts(w, kind, &rows[i].r, p->total);
 	}
 	free(rows);
 	return 0;
@@ -416,6 +517,7 @@ dcfg_count_merge(char *const *paths, size_t n, const struct dcfg_count_merge_opt
 {
 	struct merge m = { .o = o, .paths = paths, .err = err };
 	struct dcfg_count_options co = { 0 };
+	struct dcfg_table w;
 	size_t i, j;
 	int rc = 0;
 
@@ -425,26 +527,34 @@ dcfg_count_merge(char *const *paths, size_t n, const struct dcfg_count_merge_opt
 		rc = read_file(&m);
 	if (rc == 0)
 		rc = dcfg_merge_check_provenance(&m, n);
+	if (rc == 0 && m.h.bbv && o->format_given)
+		rc = dcfg_error_set(err, paths[0], "vectors are written in SimPoint's format alone: "
+		    "no --format");
 	/* Everything is checked before anything is written, but the sums and the overlaps. */
-	if (rc == 0) {
-		co.by = m.h.by;
-		co.bbv = m.h.bbv ? m.h.interval : 0;
-		co.top = o->top;
+	if (rc == 0 && !m.h.bbv) {
+		dcfg_table_open(&w, out, o->format, "dcfg-count", 1);
+		dcfg_count_table_meta(&w, m.h.crc32, m.h.bytes, m.h.by, o->top, 0);
+		dcfg_merge_write_selection(&m, &w);
+		dcfg_merge_write_trace(&m, &w);
+		for (i = 0; i < m.n_procs && rc == 0; i++)
+			rc = write_table(&m, &m.procs[i], &w);
+		if (rc == 0 && dcfg_table_close(&w) < 0)
+			rc = dcfg_merge_oom(&m);
+		else if (rc < 0)
+			dcfg_table_free(&w);
+	} else if (rc == 0) {
+		co.bbv = m.h.interval;
 		dcfg_count_out_header(out, m.h.crc32, m.h.bytes, &co, 0);
-		dcfg_merge_write_selection(&m, out);
-	}
-	for (i = 0; i < m.n_procs && rc == 0; i++) {
-		struct merge_process *p = &m.procs[i];
-		if (!m.h.bbv) {
-			rc = write_table(&m, p, out);
-			continue;
+		dcfg_merge_write_selection_lines(&m, out);
+		for (i = 0; i < m.n_procs && rc == 0; i++) {
+			struct merge_process *p = &m.procs[i];
+			dcfg_stream_write_process(out, p->pid);
+			for (j = 0; j < p->n_threads && rc == 0; j++)
+				rc = dcfg_merge_write_thread(&m, p, &p->threads[j], out);
 		}
-		dcfg_stream_write_process(out, p->pid);
-		for (j = 0; j < p->n_threads && rc == 0; j++)
-			rc = dcfg_merge_write_thread(&m, p, &p->threads[j], out);
+		if (rc == 0)
+			dcfg_merge_write_trace_line(&m, out);
 	}
-	if (rc == 0)
-		dcfg_merge_write_trace(&m, out);
 	free_merge(&m);
 	if (rc < 0)
 		return -1;

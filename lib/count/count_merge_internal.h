@@ -58,6 +58,8 @@ struct merge_thread {
 
 struct merge_process {
 	uint64_t pid;
+	uint64_t total;            /* the instructions of the process in all the tables */
+	int total_overflow;
 	struct merge_row *rows; size_t n_rows, cap_rows;
 	struct merge_thread *threads; size_t n_threads, cap_threads;
 };
@@ -72,6 +74,7 @@ struct merge_file {
 
 struct merge_selection {
 	struct dcfg_recorded_selection s;
+	size_t text;               /* its line's words, in the pool */
 	uint32_t file;
 	unsigned long line;
 };
@@ -95,6 +98,7 @@ struct merge {
 	uint32_t file;
 	unsigned long line;
 	size_t proc;               /* MERGE_NONE before the first "# process" */
+	int total_next;            /* a table's "# total_instructions" line comes next */
 	int columns;               /* a table's column line comes next */
 	size_t piece;              /* the open thread section, or MERGE_NONE */
 	uint64_t next_k;           /* the interval of its next vector */
@@ -118,10 +122,25 @@ int dcfg_merge_provenance_line(struct merge *m, const char *line, size_t len);
  * its plan: 0, or -1 with the error set (count_merge.h).
  */
 int dcfg_merge_check_provenance(struct merge *m, size_t n);
-/* The merged table's "# selection" lines, and its "# trace" line. */
-void dcfg_merge_write_selection(const struct merge *m, struct dcfg_output *out);
-void dcfg_merge_write_trace(const struct merge *m, struct dcfg_output *out);
+/* The merged table's selection notes, and its trace note. */
+void dcfg_merge_write_selection(const struct merge *m, struct dcfg_table *w);
+void dcfg_merge_write_trace(const struct merge *m, struct dcfg_table *w);
+/* The same as the lines of a file of vectors. */
+void dcfg_merge_write_selection_lines(const struct merge *m, struct dcfg_output *out);
+void dcfg_merge_write_trace_line(const struct merge *m, struct dcfg_output *out);
 void dcfg_merge_free_provenance(struct merge *m);
+
+/*
+ * A file's first line, "# dcfg-count 1 ...", read and checked against the
+ * first file's; then each line after it; then its end. 0, or -1 with the
+ * error set at M->file and M->line.
+ */
+int dcfg_merge_head(struct merge *m, char *line);
+int dcfg_merge_line(struct merge *m, char *line, size_t len);
+int dcfg_merge_end(struct merge *m);
+/* A table in CSV or JSON, whose first line is FIRST (LEN bytes), read as its TSV lines. */
+struct dcfg_textlines;
+int dcfg_merge_read_other(struct merge *m, struct dcfg_textlines *t, char *first, size_t len);
 
 /* A line of a file of vectors after its "# process" line. */
 int dcfg_merge_bbv_line(struct merge *m, char *line, size_t len);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "count_merge_internal.h"
+#include "count_table.h"
 #include "common/textlines.h"
 #include "common/vec.h"
 #include "stream/writer.h"
@@ -40,6 +41,12 @@ dcfg_merge_provenance_line(struct merge *m, const char *line, size_t len)
 		return dcfg_merge_fail(m, why);
 	ms->file = m->file;
 	ms->line = m->line;
+	/* in the one form its readers take (provenance.h): its words are the merged table's note */
+	if ((ms->text = dcfg_merge_keep(m, len > 12 ? line + 12 : "", len > 12 ? len - 12 : 0)) ==
+	    MERGE_NONE) {
+		dcfg_recorded_selection_free(&ms->s);
+		return dcfg_merge_oom(m);
+	}
 	if (f->n_sel++ == 0)
 		f->first_sel = m->n_sels;
 	m->n_sels++;
@@ -190,7 +197,35 @@ dcfg_merge_check_provenance(struct merge *m, size_t n)
 }
 
 void
-dcfg_merge_write_selection(const struct merge *m, struct dcfg_output *out)
+dcfg_merge_write_selection(const struct merge *m, struct dcfg_table *w)
+{
+	size_t i;
+
+	if (m->n_sels == 0)
+		return;
+	if (m->sels[0].s.shards) {
+		/* all shards of the plan: the whole it was made of, shard 1 of 1 */
+		dcfg_table_note(w, "selection", "shard=1/1", DCFG_TABLE_HEAD);
+		return;
+	}
+	for (i = 0; i < m->n_sels; i++)
+		dcfg_table_note(w, "selection", m->pool + m->sels[i].text, DCFG_TABLE_HEAD);
+}
+
+void
+dcfg_merge_write_trace(const struct merge *m, struct dcfg_table *w)
+{
+	char id[32];
+
+	if (!m->files[0].traced)
+		return;
+	dcfg_count_crc_bytes(id, sizeof id, m->files[0].crc, m->files[0].bytes);
+	dcfg_table_note(w, "trace", id, DCFG_TABLE_END);
+}
+
+/* The same as lines of the vectors' file. */
+void
+dcfg_merge_write_selection_lines(const struct merge *m, struct dcfg_output *out)
 {
 	struct dcfg_recorded_selection whole;
 	size_t i;
@@ -198,7 +233,6 @@ dcfg_merge_write_selection(const struct merge *m, struct dcfg_output *out)
 	if (m->n_sels == 0)
 		return;
 	if (m->sels[0].s.shards) {
-		/* all shards of the plan: the whole it was made of, shard 1 of 1 */
 		memset(&whole, 0, sizeof whole);
 		whole.shard = whole.shards = 1;
 		whole.to = UINT64_MAX;
@@ -210,11 +244,10 @@ dcfg_merge_write_selection(const struct merge *m, struct dcfg_output *out)
 }
 
 void
-dcfg_merge_write_trace(const struct merge *m, struct dcfg_output *out)
+dcfg_merge_write_trace_line(const struct merge *m, struct dcfg_output *out)
 {
-	if (!m->files[0].traced)
-		return;
-	dcfg_stream_write_trace(out, m->files[0].crc, m->files[0].bytes);
+	if (m->files[0].traced)
+		dcfg_stream_write_trace(out, m->files[0].crc, m->files[0].bytes);
 }
 
 void

@@ -126,18 +126,11 @@ dcfg_count_routine_rows(struct dcfg_count_table *t, const struct dcfg_process *p
 
 void
 dcfg_count_out_routine(const struct dcfg_count_table *t, const struct dcfg_process *p,
-    const struct dcfg_count_row *r, struct dcfg_output *out, const struct dcfg_names *names)
+    const struct dcfg_count_row *r, struct dcfg_table *w, const struct dcfg_names *names)
 {
 	const struct dcfg_block *b = dcfg_block_by_node(t->d, p, (uint32_t)r->key);
-	struct dcfg_name nm;
 
-	if (b) {
-		dcfg_name_at(names, b->addr, &nm);
-		dcfg_out_name(out, &nm);
-	} else {
-		dcfg_out_char(out, '-');
-	}
-	dcfg_out_char(out, '\t');
+	dcfg_count_name_cell(w, b, names);
 }
 
 int

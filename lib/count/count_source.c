@@ -252,41 +252,29 @@ dcfg_count_file_rows(struct dcfg_count_table *t, const struct dcfg_process *p, s
 	return line_or_file_rows(t, p, 0, n, of);
 }
 
-/* A loop's columns routine .. static: where it is and what it holds. */
+/* A loop's cells routine .. static: where it is and what it holds. */
 void
 dcfg_count_out_loop(const struct dcfg_count_table *t, const struct dcfg_process *p,
-    const struct dcfg_count_row *row, struct dcfg_output *out, const struct dcfg_names *names)
+    const struct dcfg_count_row *row, struct dcfg_table *w, const struct dcfg_names *names)
 {
 	const struct dcfg *d = t->d;
 	const struct dcfg_loop *lp = row->loop;
 	const struct dcfg_routine *r = &d->routines[lp->routine];
-	const struct dcfg_block *entry = dcfg_block_by_node(d, p, r->entry_node_id);
 	const struct dcfg_block *head = dcfg_block_by_node(d, p, lp->head_node_id);
 	const struct dcfg_source_line *src = head ? dcfg_source_at(d, p, head->addr) : NULL;
 	const char *file = src ? dcfg_file_name(d, src->file_name_id) : NULL;
 	uint32_t li = (uint32_t)(lp - d->loops);
-	struct dcfg_name nm;
 
-	dcfg_out_u64(out, r->entry_node_id);
-	dcfg_out_char(out, '\t');
-	if (entry) {
-		dcfg_name_at(names, entry->addr, &nm);
-		dcfg_out_name(out, &nm);
-	} else {
-		dcfg_out_char(out, '-');
-	}
-	dcfg_out_char(out, '\t');
+	dcfg_table_u64(w, r->entry_node_id);
+	dcfg_count_name_cell(w, dcfg_block_by_node(d, p, r->entry_node_id), names);
 	if (src) {
-		dcfg_out_escaped(out, file ? file : "-");
-		dcfg_out_char(out, ':');
-		dcfg_out_u64(out, src->line);
+		struct dcfg_table_piece at[] = { { DCFG_PIECE_NAME, file ? file : "-", 0 },
+			{ DCFG_PIECE_TEXT, ":", 0 }, { DCFG_PIECE_U64, NULL, src->line } };
+		dcfg_table_pieces(w, at, 3);
 	} else {
-		dcfg_out_char(out, '-');
+		dcfg_table_text(w, "-");
 	}
-	dcfg_out_char(out, '\t');
-	dcfg_out_u64(out, t->loop_depth[li]);
-	dcfg_out_str(out, t->loop_inner[li] ? "\tyes\t" : "\tno\t");
-	dcfg_out_u64(out, t->loop_static[li]);
-	dcfg_out_char(out, '\t');
+	dcfg_table_u64(w, t->loop_depth[li]);
+	dcfg_table_text(w, t->loop_inner[li] ? "yes" : "no");
+	dcfg_table_u64(w, t->loop_static[li]);
 }
-

@@ -1,5 +1,6 @@
 #include "count_table.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +53,10 @@ dcfg_count_table_free(struct dcfg_count_table *t)
 	dcfg_line_ids_free(&t->line_ids);
 	free(t->rows);
 	free(t->shown);
+	free(t->kept);
+	free(t->kept_rows);
+	free(t->kept_name_at);
+	free(t->kept_names);
 	for (i = 0; t->names && i < t->d->n_processes; i++)
 		dcfg_names_free(&t->names[i]);
 	free(t->names);
@@ -127,14 +132,9 @@ dcfg_count_row_cmp(const void *a, const void *b)
 }
 
 void
-dcfg_count_out_share(struct dcfg_output *out, uint64_t part, uint64_t total)
+dcfg_count_crc_bytes(char *buf, size_t size, uint32_t crc, uint64_t bytes)
 {
-	unsigned __int128 h = total ? ((unsigned __int128)part * 20000 + total) / ((unsigned __int128)total * 2) : 0;
-
-	dcfg_out_u64(out, (uint64_t)(h / 100));
-	dcfg_out_char(out, '.');
-	dcfg_out_char(out, (char)('0' + (unsigned)(h % 100) / 10));
-	dcfg_out_char(out, (char)('0' + (unsigned)(h % 10)));
+	snprintf(buf, size, "%08x:%llu", (unsigned)crc, (unsigned long long)bytes);
 }
 
 void
@@ -167,49 +167,91 @@ dcfg_count_out_header(struct dcfg_output *out, uint32_t crc, uint64_t bytes,
 }
 
 void
-dcfg_count_out_key(struct dcfg_output *out, enum dcfg_count_key key, const struct dcfg_count_row *r)
+dcfg_count_table_meta(struct dcfg_table *w, uint32_t crc, uint64_t bytes, enum dcfg_count_by by,
+    uint64_t top, int from_dcfg)
 {
+	char id[32];
+
+	dcfg_count_crc_bytes(id, sizeof id, crc, bytes);
+	dcfg_table_meta_text(w, "by", dcfg_count_kind(by)->name);
+	dcfg_table_meta_text(w, "dcfg", id);
+	if (top)
+		dcfg_table_meta_u64(w, "top", top);
+	if (from_dcfg)
+		dcfg_table_meta_text(w, "from", "dcfg");
+}
+
+void
+dcfg_count_section(struct dcfg_table *w, const struct dcfg_count_kind *kind, uint64_t pid,
+    uint64_t total)
+{
+	dcfg_table_section(w);
+	dcfg_table_meta_u64(w, "process", pid);
+	dcfg_table_meta_u64(w, "total_instructions", total);
+	dcfg_table_columns(w, kind->cols, kind->n_cols);
+}
+
+void
+dcfg_count_write_key(struct dcfg_table *w, enum dcfg_count_key key, const struct dcfg_count_row *r)
+{
+	/* a name is escaped already (escape_names), or as --merge read it */
+	struct dcfg_table_piece at[] = { { DCFG_PIECE_TEXT, r->name, 0 },
+		{ DCFG_PIECE_TEXT, ":-", 0 }, { DCFG_PIECE_U64, NULL, r->key } };
+
 	if (r->name == NULL) {
-		dcfg_out_u64(out, r->key);
-		return;
-	}
-	dcfg_out_str(out, r->name);    /* escaped already (escape_names), or as --merge read it */
-	if (r->key == DCFG_COUNT_NO_LINE) {
-		dcfg_out_str(out, ":-");
+		dcfg_table_u64(w, r->key);
+	} else if (r->key == DCFG_COUNT_NO_LINE) {
+		dcfg_table_pieces(w, at, 2);
 	} else if (key == DCFG_COUNT_KEY_FILE_LINE) {
-		dcfg_out_char(out, ':');
-		dcfg_out_u64(out, r->key);
+		at[1].s = ":";
+		dcfg_table_pieces(w, at, 3);
+	} else {
+		dcfg_table_pieces(w, at, 1);
 	}
 }
 
-static void
-print_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t n,
-    uint64_t total, struct dcfg_output *out, const struct dcfg_names *names)
+void
+dcfg_count_write_counts(struct dcfg_table *w, const struct dcfg_count_kind *kind,
+    const struct dcfg_count_row *r, uint64_t total)
 {
-	const struct dcfg_count_kind *kind = dcfg_count_kind(t->o->by);
-	size_t i;
+	dcfg_table_u64(w, r->exec);
+	if (kind->iterations)
+		dcfg_table_u64(w, r->iter);
+	dcfg_table_u64(w, r->instr);
+	dcfg_table_share(w, r->instr, total);
+	dcfg_table_end_row(w);
+}
 
-	dcfg_stream_write_process(out, p->pid);
-	dcfg_out_str(out, kind->columns);
-	if (t->o->top && n > t->o->top)
-		n = (size_t)t->o->top;
-	for (i = 0; i < n; i++) {
-		const struct dcfg_count_row *r = &t->rows[i];
-		dcfg_count_out_key(out, kind->key, r);
-		dcfg_out_char(out, '\t');
-		if (kind->between)
-			kind->between(t, p, r, out, names);
-		dcfg_out_u64(out, r->exec);
-		dcfg_out_char(out, '\t');
-		if (kind->iterations) {
-			dcfg_out_u64(out, r->iter);
-			dcfg_out_char(out, '\t');
-		}
-		dcfg_out_u64(out, r->instr);
-		dcfg_out_char(out, '\t');
-		dcfg_count_out_share(out, r->instr, total);
-		dcfg_out_char(out, '\n');
+void
+dcfg_count_name_cell(struct dcfg_table *w, const struct dcfg_block *b, const struct dcfg_names *names)
+{
+	struct dcfg_table_piece at[5];
+	struct dcfg_name nm;
+	size_t n = 0;
+
+	if (b == NULL) {
+		dcfg_table_text(w, "-");
+		return;
 	}
+	dcfg_name_at(names, b->addr, &nm);
+	at[n++] = (struct dcfg_table_piece){ DCFG_PIECE_NAME, nm.name, 0 };
+	if (nm.with_offset) {
+		at[n++] = (struct dcfg_table_piece){ DCFG_PIECE_TEXT, "+", 0 };
+		at[n++] = (struct dcfg_table_piece){ DCFG_PIECE_HEX, NULL, nm.offset };
+	}
+	if (nm.image) {
+		at[n++] = (struct dcfg_table_piece){ DCFG_PIECE_TEXT, "@", 0 };
+		at[n++] = (struct dcfg_table_piece){ DCFG_PIECE_NAME, nm.image, 0 };
+	}
+	dcfg_table_pieces(w, at, n);
+}
+
+int
+dcfg_count_thread_cmp(const void *a, const void *b)
+{
+	const struct dcfg_count_row *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
 }
 
 /* Named rows by name, then key: rows that would read alike side by side. */
@@ -275,18 +317,65 @@ escape_names(struct dcfg_count_table *t, size_t n)
 	return 0;
 }
 
-int
-dcfg_count_table_print(struct dcfg_count_table *t, const struct dcfg_process *p,
-    const struct dcfg_count_thread *threads, size_t n_threads, struct dcfg_output *out,
-    int *overflow)
+/*
+ * The rows of the process's table, sorted and cut to --top, and their
+ * names, are kept until the whole stream is read: a CSV row carries the
+ * stream's "# trace" line, its last. A process's rows are few (its
+ * routines, loops, ...), never its edge executions.
+ */
+static int
+keep_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t n, uint64_t total)
 {
-	const struct dcfg_names *names;
+	size_t i, at = t->n_kept_rows, len;
+
+	if (dcfg_reserve((void **)&t->kept, &t->cap_kept, t->n_kept + 1, sizeof *t->kept) < 0 ||
+	    dcfg_reserve((void **)&t->kept_rows, &t->cap_kept_rows, at + n + 1, sizeof *t->kept_rows) < 0 ||
+	    dcfg_reserve((void **)&t->kept_name_at, &t->cap_kept_name_at, at + n + 1,
+	    sizeof *t->kept_name_at) < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		t->kept_rows[at + i] = t->rows[i];
+		t->kept_name_at[at + i] = SIZE_MAX;
+		if (t->rows[i].name == NULL)
+			continue;
+		len = strlen(t->rows[i].name) + 1;
+		if (dcfg_reserve((void **)&t->kept_names, &t->cap_kept_names, t->n_kept_names + len, 1) < 0)
+			return -1;
+		memcpy(t->kept_names + t->n_kept_names, t->rows[i].name, len);
+		t->kept_name_at[at + i] = t->n_kept_names;
+		t->n_kept_names += len;
+	}
+	t->kept[t->n_kept++] = (struct dcfg_count_kept){ p, total, at, n };
+	t->n_kept_rows += n;
+	return 0;
+}
+
+/* The process's instructions: every edge execution costs its source block's (the threads' sum). */
+static uint64_t
+process_total(const struct dcfg_count_table *t, const struct dcfg_process *p, int *of)
+{
 	uint64_t total = 0;
-	size_t n = 0, i;
+	size_t k;
+
+	for (k = 0; k < t->exec.n_touched; k++) {
+		uint32_t e = t->exec.touched[k];
+		total = dcfg_count_add(of, total, dcfg_count_mul(of, t->exec.value[e],
+		    dcfg_count_source_instrs(t->d, p, &t->d->edges[e])));
+	}
+	return total;
+}
+
+int
+dcfg_count_table_keep(struct dcfg_count_table *t, const struct dcfg_process *p,
+    const struct dcfg_count_thread *threads, size_t n_threads, int *overflow)
+{
+	uint64_t total;
+	size_t n = 0;
 	int rc;
 
 	t->threads = threads;
 	t->n_threads = n_threads;
+	total = process_total(t, p, overflow);
 	rc = build_rows(t, p, &n, overflow);
 
 	dcfg_tally_clear(&t->exec);
@@ -296,16 +385,39 @@ dcfg_count_table_print(struct dcfg_count_table *t, const struct dcfg_process *p,
 		return -1;
 	if (n > 1 && t->rows[0].name)   /* numbered rows have keys of their own */
 		n = join_alike(t, n, overflow);
-	for (i = 0; i < n; i++)
-		total = dcfg_count_add(overflow, total, t->rows[i].instr);
 	if (*overflow)
-		return -1;   /* nothing is printed of a table that would lie */
+		return -1;   /* nothing is kept of a table that would lie */
 	if (escape_names(t, n) < 0)
 		return -1;
 	if (n > 1)
-		qsort(t->rows, n, sizeof *t->rows, dcfg_count_row_cmp);
-	if ((names = names_of(t, p)) == NULL)
+		qsort(t->rows, n, sizeof *t->rows, dcfg_count_kind(t->o->by)->cmp ?
+		    dcfg_count_kind(t->o->by)->cmp : dcfg_count_row_cmp);
+	if (t->o->top && n > t->o->top)
+		n = (size_t)t->o->top;
+	if (names_of(t, p) == NULL)
 		return -1;
-	print_rows(t, p, n, total, out, names);
-	return 0;
+	return keep_rows(t, p, n, total);
+}
+
+void
+dcfg_count_table_write(struct dcfg_count_table *t, struct dcfg_table *w)
+{
+	const struct dcfg_count_kind *kind = dcfg_count_kind(t->o->by);
+	size_t i, j;
+
+	for (i = 0; i < t->n_kept; i++) {
+		const struct dcfg_count_kept *k = &t->kept[i];
+		const struct dcfg_names *names = names_of(t, k->p);   /* made by keep */
+		dcfg_count_section(w, kind, k->p->pid, k->total);
+		for (j = k->first; j < k->first + k->n; j++) {
+			struct dcfg_count_row *r = &t->kept_rows[j];
+			if (t->kept_name_at[j] != SIZE_MAX)
+				r->name = t->kept_names + t->kept_name_at[j];
+			dcfg_count_write_key(w, kind->key, r);
+			if (kind->between)
+				kind->between(t, k->p, r, w, names);
+			dcfg_count_write_counts(w, kind, r, k->total);
+		}
+	}
+	t->n_kept = t->n_kept_rows = t->n_kept_names = 0;
 }

@@ -15,6 +15,13 @@
 #include "dcfg/names.h"
 #include "common/tally.h"
 
+/* A process's table, kept until the document is written (count_table.c says why). */
+struct dcfg_count_kept {
+	const struct dcfg_process *p;
+	uint64_t total;            /* the process's instructions: what every share is of */
+	size_t first, n;           /* its rows in kept_rows */
+};
+
 /* A thread's row of the thread table. */
 struct dcfg_count_thread {
 	uint64_t tid, edges, instrs;
@@ -38,6 +45,11 @@ struct dcfg_count_table {
 	const struct dcfg_count_thread *threads; size_t n_threads;
 	struct dcfg_count_row *rows; size_t cap_rows;
 	char *shown; size_t cap_shown;   /* the rows' names, escaped as the table writes them */
+	/* the tables kept, their rows, and the rows' names (offsets in kept_names, or SIZE_MAX) */
+	struct dcfg_count_kept *kept; size_t n_kept, cap_kept;
+	struct dcfg_count_row *kept_rows; size_t n_kept_rows, cap_kept_rows;
+	size_t *kept_name_at; size_t cap_kept_name_at;
+	char *kept_names; size_t n_kept_names, cap_kept_names;
 	struct dcfg_names *names;  /* per process, when a table of it has names */
 };
 
@@ -47,14 +59,15 @@ int dcfg_count_table_init(struct dcfg_count_table *t, const struct dcfg *d,
 void dcfg_count_table_free(struct dcfg_count_table *t);
 
 /*
- * Prints process P's table from T->exec (indexed as d->edges) and THREADS,
- * then clears T->exec. *OVERFLOW is set when a count of the table went past
- * 2^64 - 1 (nothing is printed then). 0, or -1 (out of memory, or the
- * overflow).
+ * Makes process P's table from T->exec (indexed as d->edges) and THREADS,
+ * and keeps it to be written; then clears T->exec. *OVERFLOW is set when a
+ * count of the table went past 2^64 - 1 (nothing is kept then). 0, or -1
+ * (out of memory, or the overflow).
  */
-int dcfg_count_table_print(struct dcfg_count_table *t, const struct dcfg_process *p,
-    const struct dcfg_count_thread *threads, size_t n_threads, struct dcfg_output *out,
-    int *overflow);
+int dcfg_count_table_keep(struct dcfg_count_table *t, const struct dcfg_process *p,
+    const struct dcfg_count_thread *threads, size_t n_threads, int *overflow);
+/* Writes the tables kept, a section each, and forgets them. */
+void dcfg_count_table_write(struct dcfg_count_table *t, struct dcfg_table *w);
 
 /*
  * The first line of every output of dcfg-count: what a merge of tables
@@ -62,16 +75,28 @@ int dcfg_count_table_print(struct dcfg_count_table *t, const struct dcfg_process
  *   # dcfg-count 1 by=KIND dcfg=CRC:BYTES [top=N] [from=dcfg]
  *   # dcfg-count 1 bbv=INTERVAL dcfg=CRC:BYTES
  * CRC and BYTES are the CRC-32 (8 lowercase hexadecimal digits) and size
- * of the DCFG's data, decompressed, as gzip(1) records them.
+ * of the DCFG's data, decompressed, as gzip(1) records them. The tables'
+ * is the table writer's head (dcfg_count_table_meta); the vectors' this.
  */
 void dcfg_count_out_header(struct dcfg_output *out, uint32_t crc, uint64_t bytes,
     const struct dcfg_count_options *o, int from_dcfg);
+/* The head fields of a table's document (after dcfg_table_open(W, .., "dcfg-count", 1)). */
+void dcfg_count_table_meta(struct dcfg_table *w, uint32_t crc, uint64_t bytes, enum dcfg_count_by by,
+    uint64_t top, int from_dcfg);
+/* CRC:BYTES into BUF (at least 30 bytes). */
+void dcfg_count_crc_bytes(char *buf, size_t size, uint32_t crc, uint64_t bytes);
+/* A process's section: its fields (process, total_instructions) and the kind's columns. */
+void dcfg_count_section(struct dcfg_table *w, const struct dcfg_count_kind *kind, uint64_t pid,
+    uint64_t total);
 /* Rows by instructions, the most first, then by name, then by key. */
 int dcfg_count_row_cmp(const void *a, const void *b);
-/* A row's first column (as KEY says), and the share of PART in TOTAL (two decimals, half up). */
-void dcfg_count_out_key(struct dcfg_output *out, enum dcfg_count_key key,
+/* The thread table's rows: by thread id, ascending, as people look a thread up. */
+int dcfg_count_thread_cmp(const void *a, const void *b);
+/* A row's first cell (as KEY says), and its counts and share of TOTAL (the row ends). */
+void dcfg_count_write_key(struct dcfg_table *w, enum dcfg_count_key key,
     const struct dcfg_count_row *r);
-void dcfg_count_out_share(struct dcfg_output *out, uint64_t part, uint64_t total);
+void dcfg_count_write_counts(struct dcfg_table *w, const struct dcfg_count_kind *kind,
+    const struct dcfg_count_row *r, uint64_t total);
 
 /* ---- between count_table.c, the rows of each kind (count_rows.c, count_source.c) and bykind.c ---- */
 
@@ -139,10 +164,13 @@ int dcfg_count_line_rows(struct dcfg_count_table *t, const struct dcfg_process *
     int *overflow);
 int dcfg_count_file_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t *n,
     int *overflow);
-/* The columns between the key and the counts (their descriptor's BETWEEN): a routine's name; a loop's routine .. static. */
+/* The cells between the key and the counts (their descriptor's BETWEEN): a routine's name; a loop's routine .. static. */
 void dcfg_count_out_routine(const struct dcfg_count_table *t, const struct dcfg_process *p,
-    const struct dcfg_count_row *r, struct dcfg_output *out, const struct dcfg_names *names);
+    const struct dcfg_count_row *r, struct dcfg_table *w, const struct dcfg_names *names);
 void dcfg_count_out_loop(const struct dcfg_count_table *t, const struct dcfg_process *p,
-    const struct dcfg_count_row *r, struct dcfg_output *out, const struct dcfg_names *names);
+    const struct dcfg_count_row *r, struct dcfg_table *w, const struct dcfg_names *names);
+/* The name of the routine (or symbol) at block B's address, as every table shows it; "-" for none. */
+void dcfg_count_name_cell(struct dcfg_table *w, const struct dcfg_block *b,
+    const struct dcfg_names *names);
 
 #endif

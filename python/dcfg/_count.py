@@ -28,7 +28,7 @@ def count(trace, dcfg, by="edge", batch=BATCH):
 
     Returns {pid: rows} in the order of the trace, each process's rows
     sorted as dcfg-count sorts them (the most instructions first, then by
-    name, then by key).  A row is Row(key, executions, instructions), but by
+    name, then by key; by "thread", by thread id).  A row is Row(key, executions, instructions), but by
     "loop", a LoopRow of every column of dcfg-count's loop table but the
     share.  The key is the edge id, the block's node id, the routine's
     ENTRY_NODE_ID, the THREAD_ID; the image's file name ("-": none), the
@@ -215,8 +215,11 @@ def _table(dcfg, emap, pid, by, executions, threads, name):
             any(r.executions > _MAX or r.iterations > _MAX or r.instructions > _MAX for r in rows):
         raise Error("%s: process %d: a count does not fit in 64 bits" % (name, pid), name, 0, 0,
                     "process %d: a count does not fit in 64 bits" % pid)
-    rows.sort(key=lambda r: (-r.instructions, b"" if r.name is None else
-                             escape(r.name).encode("utf-8", "surrogateescape"), r.key))
+    if by == "thread":   # by thread id, as dcfg-count(1) sorts its thread table
+        rows.sort(key=lambda r: r.key)
+    else:
+        rows.sort(key=lambda r: (-r.instructions, b"" if r.name is None else
+                                 escape(r.name).encode("utf-8", "surrogateescape"), r.key))
     if by == "loop":
         return [_source.loop_row(p, loops, r) for r in rows]
     return [Row(_shown(r.shown), r.executions, r.instructions) for r in rows]

@@ -1,7 +1,10 @@
 """dcfg.count's tables (t/python.bats), written as dcfg-count --by writes
 them but for its first line ("# dcfg-count ..."): for each process
-"# process PID", the header line, then one row per key with every column,
-the share included, names escaped as dcfg-stream(5) says.
+"# process PID", "# total_instructions N", the header line, then one row
+per key with every column, the share included, names escaped as
+dcfg-stream(5) says. The total, what every share is of, is the sum of the
+process's table by edge (each edge's executions times its source's
+instructions), counted a second time; by thread, the threads' sum.
 
     python3 count.py --dcfg FILE [--by KIND] [--batch N] [-p PID]... [-t TID]... TRACE
     python3 count.py --dcfg FILE [--by KIND] --from-dcfg"""
@@ -34,9 +37,8 @@ def key_text(by, key):
     return "%d" % key
 
 
-def rows_text(d, pid, by, rows):
-    """The table's rows, as dcfg-count writes them."""
-    total = sum(r.instructions for r in rows)
+def rows_text(d, pid, by, rows, total):
+    """The table's rows, as dcfg-count writes them: shares of TOTAL."""
     out = []
     for r in rows:
         if by == "loop":
@@ -71,14 +73,20 @@ def main():
         d = dcfg.load(a.dcfg)
         if a.from_dcfg:
             tables = dcfg.count_dcfg(d, by=a.by)
+            edges = tables if a.by == "thread" else dcfg.count_dcfg(d, by="edge")
         else:
             trace = dcfg.Trace(a.trace, pids=a.pids, tids=a.tids)
             tables = dcfg.count(trace, d, by=a.by, batch=a.batch)
+            edges = tables if a.by == "thread" else \
+                dcfg.count(dcfg.Trace(a.trace, pids=a.pids, tids=a.tids), d, by="edge",
+                           batch=a.batch)
         out = []
         for pid, rows in tables.items():
+            total = sum(r.instructions for r in edges[pid])
             out.append("# process %d" % pid)
+            out.append("# total_instructions %d" % total)
             out.append(HEADERS.get(a.by, "# %s\texecutions\tinstructions\tshare" % a.by))
-            out += rows_text(d, pid, a.by, rows)
+            out += rows_text(d, pid, a.by, rows, total)
     except dcfg.Error as e:
         print("count.py: %s" % e, file=sys.stderr)
         return 2
