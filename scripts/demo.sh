@@ -29,8 +29,8 @@ dcfg-expand "$d/prog.trace.json.bz2" | dcfg-edges --dcfg "$d/prog.dcfg.json.gz" 
 step "dcfg-expand prog.trace.json.bz2 | dcfg-count --dcfg prog.dcfg.json.gz --by routine --top 8"
 dcfg-expand "$d/prog.trace.json.bz2" | dcfg-count --dcfg "$d/prog.dcfg.json.gz" --by routine --top 8
 
-step "dcfg-expand prog.trace.json.bz2 | dcfg-count --dcfg prog.dcfg.json.gz --by loop --top 4"
-dcfg-expand "$d/prog.trace.json.bz2" | dcfg-count --dcfg "$d/prog.dcfg.json.gz" --by loop --top 4
+step "dcfg-expand prog.trace.json.bz2 | dcfg-count --dcfg prog.dcfg.json.gz --by loop --top 4 --format table"
+dcfg-expand "$d/prog.trace.json.bz2" | dcfg-count --dcfg "$d/prog.dcfg.json.gz" --by loop --top 4 --format table
 
 step "dcfg-expand prog.trace.json.bz2 | dcfg-count --dcfg prog.dcfg.json.gz --by line --top 6"
 dcfg-expand "$d/prog.trace.json.bz2" | dcfg-count --dcfg "$d/prog.dcfg.json.gz" --by line --top 6

@@ -21,7 +21,16 @@ demo() {
 	# the first edge of thread 0 is its ENTRY, into main's first block
 	grep -q "$(printf '^[0-9]*\t[0-9]*\t[0-9]*\tENTRY\t[0-9]*\t0x[0-9a-f]*\t[^\t]*\t0x[0-9a-f]*\t[0-9]*\t[0-9]*\tmain+0x0\t')" demo.out
 	grep -qx "$(printf '# routine\tname\texecutions\tinstructions\tshare')" demo.out
-	grep -qx "$(printf '# loop\troutine\tname\tsource\tdepth\tinnermost\tstatic\tentries\titerations\tinstructions\tshare')" demo.out
+	# the loop table aligned for people: its header's words apart by spaces,
+	# the total the trace's summary gives, and each loop's share of it (not
+	# of the loops' sum, which counts nested loops twice)
+	grep -q '^loop  *routine  *name  *source  *depth  *innermost  *static  *entries  *iterations  *instructions  *share$' demo.out
+	total=$(dcfg-info "$DATA/sample/prog.trace.json.bz2" | sed -n 's/^  instructions: //p')
+	grep -qx "process 12646  total_instructions $total" demo.out
+	sed -n '/^loop  *routine/,/^$/p' demo.out | sed '1d;/^$/d' > loops
+	[ "$(wc -l < loops)" -eq 4 ]
+	awk -v total="$total" '{ want = sprintf("%.2f", $(NF - 1) * 100 / total)
+	    if ($NF != want) { print "share " $NF ", not " want ": " $0; bad = 1 } } END { exit bad }' loops
 	grep -qx "$(printf '# line\texecutions\tinstructions\tshare')" demo.out
 }
 

@@ -110,14 +110,16 @@ EOF
 @test "table: aligned columns, numbers to the right, paths cut from the left to fit the width" {
 	script | table-write table 70 > out
 	# widths: loop 4, name 19 (wo,rk "x"\x1b[31m\n), source 31, instructions 12, share 5,
-	# two spaces between: 79 > 70, so the source column gives 9 and keeps 22, "..." and its last 19
+	# two spaces between: 79 > 70, so the source column gives 9 and keeps 22: "..." and the
+	# longest tail of 19 or fewer that starts at a "/", /src/worker.c:36 (16), so that no
+	# directory's name is shown in part
 	{
 		echo 'dcfg-count 1 by=loop dcfg=15a0341c:82012'
 		echo 'selection shard=1/2 process=5'
 		echo
 		echo 'process 12646  total_instructions 86763'
 		printf '%4s  %-19s  %-22s  %12s  %5s\n' loop name source instructions share \
-		    1083 'wo,rk "x"\x1b[31m\n' '...nth/src/worker.c:36' 43431 50.06 \
+		    1083 'wo,rk "x"\x1b[31m\n' '.../src/worker.c:36' 43431 50.06 \
 		    7 tan+0x1c@libm.so.6 - 676 0.78
 		echo
 		echo 'process 99  total_instructions 0'
@@ -129,10 +131,11 @@ EOF
 	[ "$(awk 'length > 70' out)" = "" ]
 	# as wide as it needs when it fits
 	script | table-write table 79 | grep -q '/home/dev/synth/src/worker.c:36  '
-	# a narrow terminal: paths go no shorter than 12 columns, and the rows stay aligned
+	# a narrow terminal: paths go no shorter than ".../" and their file's name
+	# (.../worker.c:36, 15 columns), and the rows stay aligned
 	script | table-write table 40 > out
-	sed -n 5,7p out | cut -c 28-39 > cut
-	printf '%s\n' 'source      ' '...rker.c:36' '-           ' > want
+	sed -n 5,7p out | cut -c 28-42 > cut
+	printf '%s\n' 'source         ' '.../worker.c:36' '-              ' > want
 	diff want cut
 }
 
