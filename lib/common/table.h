@@ -21,10 +21,10 @@
  *          Numbers are JSON numbers (jq reads them as doubles: exact below
  *          2^53), shares too (50.06); names are strings.
  *   table  aligned columns for people: numbers right-aligned, the cells of
- *          path columns shortened from the left ("...c/worker.c:36") until
- *          a row fits WIDTH (the terminal's width when the output is one,
- *          else 80); each section's rows are kept until it ends, to be
- *          measured.
+ *          path columns shortened from the left at a '/' (".../worker.c:36")
+ *          until a row fits WIDTH (the terminal's width when the output is
+ *          one, else 80), never below ".../" and the last component; each
+ *          section's rows are kept until it ends, to be measured.
  *
  * Names from the input are written in the form dcfg_out_escaped gives them
  * in every format (one line, no control byte), then CSV-quoted or
