@@ -95,7 +95,8 @@ in_man() {
 	for m in 'edge id 99 is not in process 7 of the DCFG' 'chunk marker at instruction 5 goes back from 12' \
 	    'the stream holds processes 7 and 9: choose one with -p' 'process 8 is not in the stream' \
 	    'thread 5 of process 7 is not in the stream' \
-	    '--exclude-image nosuch.so: no image of process 7 has this path or basename' \
+	    '--exclude-image nosuch.so: no image of process 7 has this path or basename (all of them: dcfg-info --list images)' \
+	    '--loop-image mian: no image of process 7 has this path or basename; did you mean: main? (all of them: dcfg-info --list images)' \
 	    'process 7: a count does not fit in 64 bits' \
 	    'a data line of a window shard before any chunk marker: its position is unknown (dcfg-expand --chunks)' \
 	    "starts at instruction 100, not at the thread's start (a window or a shard of the trace): its markers would be counted from there; profile each shard's stream with --part and join the parts with --merge" \

@@ -443,10 +443,28 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	grep -q '^dcfg-profile: --thread x: ' stderr
 	dcfg_profile --dcfg nest.json -N 10 -x nosuch.so -o p nest.stream
 	[ "$status" -eq 2 ]
-	[ "$(cat stderr)" = "dcfg-profile: nest.stream: --exclude-image nosuch.so: no image of process 7 has this path or basename" ]
+	[ "$(cat stderr)" = "dcfg-profile: nest.stream: --exclude-image nosuch.so: no image of process 7 has this path or basename (all of them: dcfg-info --list images)" ]
 	dcfg_profile --dcfg nest.json -N 10 -L --loop-image 'my prog' -o p nest.stream
 	[ "$status" -eq 2 ]
-	[ "$(cat stderr)" = "dcfg-profile: nest.stream: --loop-image my prog: no image of process 7 has this path or basename" ]
+	[ "$(cat stderr)" = "dcfg-profile: nest.stream: --loop-image my prog: no image of process 7 has this path or basename (all of them: dcfg-info --list images)" ]
+	[ -z "$(ls p* 2> /dev/null)" ]
+}
+
+@test "an image name that is not there: the closest base names, or paths when it holds a /" {
+	# The images are /opt/my prog/main and "/lib/spin<TAB>lib.so".
+	# mian -> main: one swap, within 4/3 (1).
+	dcfg_profile --dcfg nest.json -N 10 -L --loop-image mian -o p nest.stream
+	[ "$status" -eq 2 ]
+	[ "$(cat stderr)" = "dcfg-profile: nest.stream: --loop-image mian: no image of process 7 has this path or basename; did you mean: main? (all of them: dcfg-info --list images)" ]
+	# spinlib.so -> spin<TAB>lib.so: one insertion, within 10/3 (3); the tab shown escaped.
+	dcfg_profile --dcfg nest.json -N 10 -x spinlib.so -o p nest.stream
+	[ "$status" -eq 2 ]
+	[ "$(cat stderr)" = 'dcfg-profile: nest.stream: --exclude-image spinlib.so: no image of process 7 has this path or basename; did you mean: spin\tlib.so? (all of them: dcfg-info --list images)' ]
+	# A path: /opt/my_prog/main -> /opt/my prog/main, one substitution, within 17/3 (5);
+	# the base name main, 13 away, is not offered.
+	dcfg_profile --dcfg nest.json -N 10 -x /opt/my_prog/main -o p nest.stream
+	[ "$status" -eq 2 ]
+	[ "$(cat stderr)" = "dcfg-profile: nest.stream: --exclude-image /opt/my_prog/main: no image of process 7 has this path or basename; did you mean: /opt/my prog/main? (all of them: dcfg-info --list images)" ]
 	[ -z "$(ls p* 2> /dev/null)" ]
 }
 

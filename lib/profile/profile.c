@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/suggest.h"
 #include "common/vec.h"
 #include "stream/provenance.h"
 #include "stream/writer.h"
@@ -18,6 +19,34 @@ name_matches(const char *path, const char *name)
 	const char *slash = strrchr(path, '/');
 
 	return strcmp(path, name) == 0 || (slash && strcmp(slash + 1, name) == 0);
+}
+
+/*
+ * "; did you mean: A?" for an image NAME that is not there, or "": the
+ * closest paths when NAME holds a '/', else the closest base names, as
+ * name_matches takes them. Out of memory only costs suggestions.
+ */
+static void
+image_hint(const struct dcfg_pinpoints *pr, const char *name, char *buf, size_t size)
+{
+	const struct dcfg *d = pr->d;
+	const struct dcfg_process *p = pr->p;
+	int as_path = strchr(name, '/') != NULL;
+	struct dcfg_suggest s;
+	uint32_t i;
+
+	dcfg_suggest_init(&s, name);
+	for (i = 0; i < p->images.count; i++) {
+		const char *path = dcfg_file_name(d, d->images[p->images.first + i].file_name_id);
+		const char *slash;
+		if (path == NULL)
+			continue;
+		slash = strrchr(path, '/');
+		if (dcfg_suggest_add(&s, as_path || slash == NULL ? path : slash + 1, SIZE_MAX) < 0)
+			break;
+	}
+	dcfg_suggest_format(&s, buf, size);
+	dcfg_suggest_free(&s);
 }
 
 /* -1 with ERR set when one of the N NAMES is no image of the process. */
@@ -40,10 +69,12 @@ mark_images(struct dcfg_pinpoints *pr, const char *opt, const char *const *names
 				in_image[i] = found = 1;
 		}
 		if (!found) {
-			char shown[256];
+			char shown[128], hint[224];
 			dcfg_escape(shown, sizeof shown, names[k]);
+			image_hint(pr, names[k], hint, sizeof hint);
 			return dcfg_error_set(pr->err, pr->name, "%s %s: no image of process %llu has "
-			    "this path or basename", opt, shown, (unsigned long long)p->pid);
+			    "this path or basename%s (all of them: dcfg-info --list images)", opt, shown,
+			    (unsigned long long)p->pid, hint);
 		}
 	}
 	return 0;
