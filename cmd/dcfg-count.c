@@ -86,7 +86,9 @@ merge_tables(int argc, char **argv, const struct dcfg_stage_args *a, const struc
 	    (size_t)(argc - optind)) < 0 ||
 	    dcfg_cli_check_output(prog, a->out_path, &a->dcfg_path, 1) < 0)
 		return DCFG_EXIT_USAGE;
-	if (dcfg_cli_setup(&io, prog, a->dcfg_path, 0, a->out_path, a->mode) < 0)
+	/* the main input is the first table, as a stream is the other commands' */
+	if (dcfg_cli_setup(&io, prog, a->dcfg_path, 0, a->out_path,
+	    dcfg_progress_mode_for(a->mode, argv[optind])) < 0)
 		return DCFG_EXIT_USAGE;
 	if (io.dcfg) {
 		mo.check_dcfg = 1;

@@ -98,9 +98,10 @@ merge_parts(int argc, char **argv, const struct dcfg_stage_args *a, struct dcfg_
 	inputs[n] = a->dcfg_path;
 	o->inputs = inputs;
 	o->n_inputs = n + 1;
+	/* the main input is the first part, as a stream is the other commands' */
 	if ((o->has_tid && dcfg_cli_check_output(prog, a->out_path, inputs, n + 1) < 0) ||
 	    dcfg_cli_setup(&io, prog, a->dcfg_path, DCFG_KEEP_ALL & ~DCFG_KEEP_EDGE_COUNTS,
-	    o->has_tid ? a->out_path : NULL, a->mode) < 0) {
+	    o->has_tid ? a->out_path : NULL, dcfg_progress_mode_for(a->mode, parts[0])) < 0) {
 		free(inputs);
 		return DCFG_EXIT_USAGE;
 	}

@@ -423,6 +423,32 @@ dcfg-convert: prog.trace.json.bz2" ]
 	lines tty | tail -n 1 | grep -q '^dcfg-count: prog\.dcfg\.json\.gz: 100%, '
 }
 
+@test "the main input of dcfg-count --merge and dcfg-profile --merge is the first table or part" {
+	cp "$DATA/sample/prog.dcfg.json.gz" "$DATA/sample/prog.trace.json.bz2" .
+	dcfg-expand prog.trace.json.bz2 | dcfg-count --dcfg prog.dcfg.json.gz > t.tsv
+	dcfg-expand --plan 1 prog.trace.json.bz2 > plan
+	dcfg-expand --chunks $(cat plan) prog.trace.json.bz2 |
+	    dcfg-profile --dcfg prog.dcfg.json.gz --slice-size 1000 --part -o part.1
+	# the tables are regular files: the merge draws (loading the DCFG it checks them against)
+	on_tty "dcfg-count --merge --dcfg prog.dcfg.json.gz t.tsv t.tsv > out"
+	[ "$(drawers tty)" = dcfg-count ]
+	lines tty | tail -n 1 | grep -q '^dcfg-count: prog\.dcfg\.json\.gz: 100%, '
+	on_tty "dcfg-profile --dcfg prog.dcfg.json.gz --merge -o m part.1"
+	[ "$(drawers tty)" = dcfg-profile ]
+	# the first one read from a pipe: nothing drawn, though the DCFG is a file
+	on_tty "bash -c 'dcfg-count --merge --dcfg prog.dcfg.json.gz <(cat t.tsv) t.tsv > out'"
+	[ ! -s tty ]
+	on_tty "bash -c 'dcfg-profile --dcfg prog.dcfg.json.gz --merge -o m <(cat part.1)'"
+	[ ! -s tty ]
+	# --progress still draws; DCFG_PROGRESS=0 silences the files' merge
+	on_tty "bash -c 'dcfg-count --progress --merge --dcfg prog.dcfg.json.gz <(cat t.tsv) > out'"
+	[ "$(drawers tty)" = dcfg-count ]
+	on_tty "DCFG_PROGRESS=0 dcfg-count --merge --dcfg prog.dcfg.json.gz t.tsv t.tsv > out"
+	[ ! -s tty ]
+	on_tty "DCFG_PROGRESS=0 dcfg-profile --dcfg prog.dcfg.json.gz --merge -o m part.1"
+	[ ! -s tty ]
+}
+
 @test "TERM=dumb: the pipeline's meter has no escape byte" {
 	cp "$DATA/sample/prog.dcfg.json.gz" "$DATA/sample/prog.trace.json.bz2" .
 	on_tty "TERM=dumb; export TERM; $pipeline"
