@@ -17,8 +17,6 @@
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static int fd[FILES] = { -1, -1, -1, -1 };
-	static char path[FILES][64];
 	static struct dcfg_output out;
 	struct dcfg_count_merge_options o = { .top = size % 4 };
 	struct dcfg_error err;
@@ -27,7 +25,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	while (n < FILES && (at < size || n == 0)) {
 		const uint8_t *end = NULL, *p;
-		size_t len, done = 0;
+		size_t len;
 		/* a part ends at a line "%%" */
 		for (p = data + at; p + 3 <= data + size; p++)
 			if (p[0] == '%' && p[1] == '%' && p[2] == '\n' && (p == data + at || p[-1] == '\n')) {
@@ -35,20 +33,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				break;
 			}
 		len = (size_t)((end ? end : data + size) - (data + at));
-		if (fd[n] < 0) {
-			if ((fd[n] = memfd_create("fuzz-merge", 0)) < 0)
-				abort();
-			snprintf(path[n], sizeof path[n], "/proc/self/fd/%d", fd[n]);
-		}
-		if (ftruncate(fd[n], 0) < 0)
-			abort();
-		while (done < len) {
-			ssize_t w = pwrite(fd[n], data + at + done, len - done, (off_t)done);
-			if (w <= 0)
-				abort();
-			done += (size_t)w;
-		}
-		paths[n] = path[n];
+		paths[n] = fuzz_put((int)n, data + at, len);
 		n++;
 		at += len + (end ? 3 : 0);
 		if (end == NULL)

@@ -29,30 +29,7 @@
 #define FILES 8
 #define MAX_BLOCKS 65536
 
-static int fd[FILES + 1] = { -1, -1, -1, -1, -1, -1, -1, -1, -1 };
-static char path[FILES + 1][64];
 static char dir[64];
-
-static const char *
-put(int k, const uint8_t *data, size_t len)
-{
-	size_t done = 0;
-
-	if (fd[k] < 0) {
-		if ((fd[k] = memfd_create("fuzz-parts", 0)) < 0)
-			abort();
-		snprintf(path[k], sizeof path[k], "/proc/self/fd/%d", fd[k]);
-	}
-	if (ftruncate(fd[k], 0) < 0)
-		abort();
-	while (done < len) {
-		ssize_t w = pwrite(fd[k], data + done, len - done, (off_t)done);
-		if (w <= 0)
-			abort();
-		done += (size_t)w;
-	}
-	return path[k];
-}
 
 static const struct dcfg *
 load(const char *name)
@@ -306,7 +283,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				break;
 			}
 		len = (size_t)((end ? end : data + size) - (data + at));
-		names[n] = put((int)n, data + at, len);
+		names[n] = fuzz_put((int)n, data + at, len);
 		n++;
 		at += len + (end ? 3 : 0);
 		if (end == NULL)

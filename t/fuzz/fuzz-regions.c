@@ -18,42 +18,18 @@
 
 #define FILES 4
 
-static int fd[FILES + 1] = { -1, -1, -1, -1, -1 };
-static char path[FILES + 1][64];
-
-static const char *
-put(int k, const uint8_t *data, size_t len)
-{
-	size_t done = 0;
-
-	if (fd[k] < 0) {
-		if ((fd[k] = memfd_create("fuzz-regions", 0)) < 0)
-			abort();
-		snprintf(path[k], sizeof path[k], "/proc/self/fd/%d", fd[k]);
-	}
-	if (ftruncate(fd[k], 0) < 0)
-		abort();
-	while (done < len) {
-		ssize_t w = pwrite(fd[k], data + done, len - done, (off_t)done);
-		if (w <= 0)
-			abort();
-		done += (size_t)w;
-	}
-	return path[k];
-}
-
 static unsigned long long
 number(const char *s)
 {
 	return strtoull(s, NULL, 10);
 }
 
-/* The oracle: the CSV in fd[FILES], line by line. */
+/* The oracle: the CSV in file FILES, line by line. */
 static void
 check_csv(void)
 {
 	static char buf[1 << 20];
-	ssize_t n = pread(fd[FILES], buf, sizeof buf - 1, 0);
+	ssize_t n = pread(fuzz_put_file(FILES)->fd, buf, sizeof buf - 1, 0);
 	char *line, *next, *f[17];
 	int k;
 
@@ -103,8 +79,7 @@ run(const struct dcfg_regions_files *files, struct dcfg_regions_options *o,
 	o->format = format;
 	if (format == DCFG_REGIONS_SDE_CONTROL)
 		o->warmup_factor = 0;
-	put(FILES, (const uint8_t *)"", 0);
-	if (dcfg_output_open(&out, path[FILES], &err) < 0)
+	if (dcfg_output_open(&out, fuzz_put(FILES, (const uint8_t *)"", 0), &err) < 0)
 		abort();
 	if (dcfg_regions_run(files, o, &out, &err) < 0) {
 		if (getenv("FUZZ_REGIONS_SHOW"))
@@ -137,7 +112,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				break;
 			}
 		len = (size_t)((end ? end : data + size) - (data + at));
-		names[n] = put((int)n, data + at, len);
+		names[n] = fuzz_put((int)n, data + at, len);
 		n++;
 		at += len + (end ? 3 : 0);
 		if (end == NULL && n >= 3)

@@ -290,11 +290,8 @@ check_plan(const char *path, size_t size)
 	ssize_t n;
 	int rc;
 
-	if (fd < 0) {
-		if ((fd = memfd_create("fuzz-plan", 0)) < 0)
-			abort();
-		snprintf(out_path, sizeof out_path, "/proc/self/fd/%d", fd);
-	}
+	if (fd < 0)
+		fd = fuzz_memfd(out_path, sizeof out_path);
 	if (size & 4) {
 		po.align = 1 + size % 1000;
 		po.dcfg = fuzz_sample_dcfg();

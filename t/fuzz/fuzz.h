@@ -18,22 +18,27 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* The input as a file name, valid until the next call. */
-static inline const char *
-fuzz_file(const uint8_t *data, size_t size)
+/* An anonymous memory file, its name /proc/self/fd/N put in PATH. */
+static inline int
+fuzz_memfd(char *path, size_t size)
 {
-	static int fd = -1;
-	static char path[64];
+	int fd = memfd_create("fuzz-input", 0);
+
+	if (fd < 0) {
+		perror("memfd_create");
+		abort();
+	}
+	snprintf(path, size, "/proc/self/fd/%d", fd);
+	return fd;
+}
+
+/* FD's contents made DATA's SIZE bytes. */
+static inline void
+fuzz_fill(int fd, const uint8_t *data, size_t size)
+{
 	size_t done = 0;
 	ssize_t n;
 
-	if (fd < 0) {
-		if ((fd = memfd_create("fuzz-input", 0)) < 0) {
-			perror("memfd_create");
-			abort();
-		}
-		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-	}
 	if (ftruncate(fd, 0) < 0)
 		abort();
 	while (done < size) {
@@ -41,7 +46,59 @@ fuzz_file(const uint8_t *data, size_t size)
 			abort();
 		done += (size_t)n;
 	}
+}
+
+/* The input as a file name, valid until the next call. */
+static inline const char *
+fuzz_file(const uint8_t *data, size_t size)
+{
+	static int fd = -1;
+	static char path[64];
+
+	if (fd < 0)
+		fd = fuzz_memfd(path, sizeof path);
+	fuzz_fill(fd, data, size);
 	return path;
+}
+
+/*
+ * The targets that read several files at once (the merges of tables and
+ * of profile parts, dcfg-regions' profile and its companion files) split
+ * their input into files numbered from 0, each put here: one memory file
+ * per number, opened once and refilled on each call. Shared here, so that
+ * those targets no longer each carry a copy of it.
+ */
+#define FUZZ_PUT_FILES 9
+
+struct fuzz_put_file {
+	int fd;
+	char path[64];
+};
+
+/* File K (0 <= K < FUZZ_PUT_FILES), opened the first time it is asked for. */
+static inline struct fuzz_put_file *
+fuzz_put_file(int k)
+{
+	static struct fuzz_put_file files[FUZZ_PUT_FILES];
+	static int opened[FUZZ_PUT_FILES];
+
+	if (k < 0 || k >= FUZZ_PUT_FILES)
+		abort();
+	if (!opened[k]) {
+		files[k].fd = fuzz_memfd(files[k].path, sizeof files[k].path);
+		opened[k] = 1;
+	}
+	return &files[k];
+}
+
+/* DATA's LEN bytes as file K; its name, valid until the next put of K. */
+static inline char *
+fuzz_put(int k, const uint8_t *data, size_t len)
+{
+	struct fuzz_put_file *f = fuzz_put_file(k);
+
+	fuzz_fill(f->fd, data, len);
+	return f->path;
 }
 
 #ifndef FUZZ_DATA

@@ -22,11 +22,8 @@ struct mem {
 static void
 mem_reset(struct mem *m)
 {
-	if (m->path[0] == '\0') {
-		if ((m->fd = memfd_create("fuzz-routes", 0)) < 0)
-			abort();
-		snprintf(m->path, sizeof m->path, "/proc/self/fd/%d", m->fd);
-	}
+	if (m->path[0] == '\0')
+		m->fd = fuzz_memfd(m->path, sizeof m->path);
 	if (ftruncate(m->fd, 0) < 0)
 		abort();
 	m->len = 0;
