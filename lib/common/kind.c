@@ -233,6 +233,7 @@ struct dcfg_kind_replay {
 	size_t len;                /* bytes of BUF still to replay */
 	int fd;                    /* the write end of the new standard input */
 	int done, failed;          /* under LOCK */
+	int abandoned;             /* under LOCK: the command no longer waits, the thread frees R */
 	struct dcfg_error err;
 };
 
@@ -252,6 +253,8 @@ write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
+static void replay_free(struct dcfg_kind_replay *r);
+
 static void *
 replay(void *arg)
 {
@@ -259,6 +262,7 @@ replay(void *arg)
 	struct dcfg_error err;
 	sigset_t pipe_signal;
 	ssize_t n = 0;
+	int abandoned;
 
 	/* A reader that stopped early closes its end: EPIPE, not a signal. */
 	sigemptyset(&pipe_signal);
@@ -274,8 +278,11 @@ replay(void *arg)
 	r->failed = n < 0;
 	if (n < 0)
 		r->err = err;
+	abandoned = r->abandoned;
 	pthread_mutex_unlock(&r->lock);
 	close(r->fd);
+	if (abandoned)
+		replay_free(r);
 	return NULL;
 }
 
@@ -353,6 +360,7 @@ dcfg_kind_probe(const char *path, enum dcfg_kind *kind,
 int
 dcfg_kind_replay_end(struct dcfg_kind_replay *r, struct dcfg_error *err)
 {
+	pthread_t thread;
 	int done, failed;
 
 	if (r == NULL)
@@ -360,14 +368,19 @@ dcfg_kind_replay_end(struct dcfg_kind_replay *r, struct dcfg_error *err)
 	pthread_mutex_lock(&r->lock);
 	done = r->done;
 	failed = r->failed;
+	/*
+	 * The command stopped before the end. The thread may wait on a writer
+	 * that never ends: it is left to end with the process, or, when it
+	 * ends first, to free R itself (decided under the lock, so that R is
+	 * freed once, by one of the two).
+	 */
+	if (!done)
+		r->abandoned = 1;
+	thread = r->thread;   /* R is the thread's to free from here on */
 	pthread_mutex_unlock(&r->lock);
 	if (!done) {
-		/*
-		 * The command stopped before the end. The thread may wait on a
-		 * writer that never ends: it is left to end with the process.
-		 */
 		close(STDIN_FILENO);
-		pthread_detach(r->thread);
+		pthread_detach(thread);
 		return 0;
 	}
 	pthread_join(r->thread, NULL);
