@@ -11,7 +11,8 @@ CFLAGS   ?= -O2 -g
 # lib/ is grouped by concept (README, Library). A header of the same group is
 # included by its bare name, one of another group by GROUP/NAME.h, and the
 # public ones (include/dcfg) as <dcfg/NAME.h>, as a user includes them.
-LIB_DIRS  = common dcfg trace stream info expand count encode convert check profile regions cli
+LIB_DIRS  = common dcfg trace stream info expand count encode convert check profile regions cli \
+            record
 DCFG_CFLAGS = -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L \
               -DDCFG_VERSION='"$(VERSION)"' -Iinclude -Ilib -pthread
 DCFG_LIBS = -lyajl -lz -lbz2 -pthread
@@ -35,14 +36,25 @@ LDFLAGS  += -fsanitize=address,undefined
 endif
 
 CMDS     = dcfg-info dcfg-expand dcfg-encode dcfg-edges dcfg-blocks dcfg-count dcfg-check \
-           dcfg-convert dcfg-profile dcfg-regions
+           dcfg-convert dcfg-profile dcfg-regions dcfg-record
 LIB_SRC  = $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c))
 # lib/cli is the commands' glue, never installed: the commands and test
 # tools link it from libdcfg-cli.a, in front of libdcfg.a, which holds the
 # same objects as libdcfg.so.
 ALL_OBJ  = $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o)
 CLI_OBJ  = $(filter $(BUILD)/lib/cli/%,$(ALL_OBJ))
-LIB_OBJ  = $(filter-out $(CLI_OBJ),$(ALL_OBJ))
+# lib/record is dcfg-record's: it alone needs elfutils, so it is kept out
+# of libdcfg (as lib/cli is) and linked from libdcfg-record.a.
+REC_OBJ  = $(filter $(BUILD)/lib/record/%,$(ALL_OBJ))
+LIB_OBJ  = $(filter-out $(CLI_OBJ) $(REC_OBJ),$(ALL_OBJ))
+REC_LIBS = -lelf -ldw
+# The QEMU plugin (plugin/) is loaded into qemu-user, which is built
+# without sanitizers, so it never takes the sanitizer flags; it is
+# installed beside the library, where dcfg-record looks for it.
+PLUGIN_DIR = $(LIBDIR)/dcfg-tools
+PLUGIN   = $(BUILD)/plugin/dcfg-record-plugin.so
+PLUGIN_SRC = $(wildcard plugin/*.c)
+PLUGIN_CFLAGS = -std=c11 -Wall -Wextra -D_GNU_SOURCE -O2 -g -fPIC -fvisibility=hidden -pthread
 SO_FILES = $(BUILD)/libdcfg.so.$(VERSION) $(BUILD)/$(SONAME) $(BUILD)/libdcfg.so
 HEADERS  = $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.h)) $(wildcard include/dcfg/*.h)
 BINS     = $(CMDS:%=$(BUILD)/bin/%)
@@ -73,7 +85,7 @@ FUZZ_MUT  = t/fuzz/mutate.c t/fuzz/mutate-text.c t/fuzz/mutate-lines.c
 FUZZ_MUT_H = t/fuzz/mutate.h t/fuzz/mutate-text.h
 FUZZ_MUT_OBJ = $(FUZZ_MUT:t/fuzz/%.c=build-fuzz/%.o)
 
-all: $(BINS) $(SO_FILES)
+all: $(BINS) $(SO_FILES) $(PLUGIN)
 
 $(BUILD)/lib/%.o: lib/%.c $(HEADERS)
 	@mkdir -p $(@D)
@@ -103,6 +115,23 @@ $(BUILD)/$(SONAME) $(BUILD)/libdcfg.so: $(BUILD)/libdcfg.so.$(VERSION)
 $(BUILD)/bin/%: $(BUILD)/cmd/%.o $(BUILD)/libdcfg-cli.a $(BUILD)/libdcfg.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libdcfg-cli.a $(BUILD)/libdcfg.a $(DCFG_LIBS) -o $@
+
+$(BUILD)/libdcfg-record.a: $(REC_OBJ) Makefile
+	rm -f $@
+	$(AR) rcs $@ $(REC_OBJ)
+
+$(BUILD)/cmd/dcfg-record.o: DCFG_CFLAGS += -DDCFG_PLUGIN_PATH='"$(PLUGIN_DIR)/dcfg-record-plugin.so"'
+
+$(BUILD)/bin/dcfg-record: $(BUILD)/cmd/dcfg-record.o $(BUILD)/libdcfg-record.a \
+    $(BUILD)/libdcfg-cli.a $(BUILD)/libdcfg.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libdcfg-record.a $(BUILD)/libdcfg-cli.a \
+	    $(BUILD)/libdcfg.a $(DCFG_LIBS) $(REC_LIBS) -o $@
+
+$(PLUGIN): $(PLUGIN_SRC) $(wildcard plugin/*.h) lib/record/spool.h Makefile
+	@mkdir -p $(@D)
+	$(CC) $(PLUGIN_CFLAGS) $(filter-out -O% -g -fsanitize% -fno-sanitize%,$(CFLAGS)) -Ilib -shared \
+	    $(PLUGIN_SRC) -o $@
 
 $(BUILD)/t/%: t/tools/%.c $(BUILD)/libdcfg-cli.a $(BUILD)/libdcfg.a $(HEADERS)
 	@mkdir -p $(@D)
@@ -203,6 +232,8 @@ install: all
 	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)/
 	install -m 644 $(BUILD)/libdcfg.a $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(BUILD)/libdcfg.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
+	mkdir -p $(DESTDIR)$(PLUGIN_DIR)
+	install -m 755 $(PLUGIN) $(DESTDIR)$(PLUGIN_DIR)/
 	ln -sf libdcfg.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libdcfg.so
 	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCDIR)/dcfg/
@@ -217,6 +248,8 @@ uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libdcfg.a $(DESTDIR)$(LIBDIR)/libdcfg.so.$(VERSION) \
 	    $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libdcfg.so \
 	    $(DESTDIR)$(LIBDIR)/pkgconfig/dcfg.pc
+	rm -f $(DESTDIR)$(PLUGIN_DIR)/dcfg-record-plugin.so
+	if [ -d $(DESTDIR)$(PLUGIN_DIR) ]; then rmdir --ignore-fail-on-non-empty $(DESTDIR)$(PLUGIN_DIR); fi
 	rm -f $(PUBLIC_HEADERS:include/%=$(DESTDIR)$(INCDIR)/%)
 	if [ -d $(DESTDIR)$(INCDIR)/dcfg ]; then rmdir --ignore-fail-on-non-empty $(DESTDIR)$(INCDIR)/dcfg; fi
 	for m in $(MANPAGES); do rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done

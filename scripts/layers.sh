@@ -21,6 +21,7 @@ ranks='
 3 profile
 3 regions
 4 cli
+4 record
 '
 find lib include -name '*.[ch]' | sort | while read -r file; do
 	grep -n '^#[[:space:]]*include[[:space:]]*[<"]' "$file" |

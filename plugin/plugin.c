@@ -1,0 +1,2 @@
+/* placeholder until the plugin lands */
+int dcfg_record_plugin_placeholder;
