@@ -18,6 +18,9 @@ dcfg_rec_graph_free(struct dcfg_rec_graph *g)
 	free(g->blocks);
 	free(g->edges);
 	free(g->instrs_per_thread);
+	free(g->insn_lengths);
+	g->insn_lengths = NULL;
+	g->n_insn_lengths = 0;
 	g->images = NULL;
 	g->blocks = NULL;
 	g->edges = NULL;

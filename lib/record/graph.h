@@ -28,6 +28,7 @@ struct dcfg_rec_block {
 	uint32_t image;            /* index into images */
 	uint64_t addr;             /* absolute address of the first instruction */
 	uint32_t size, n_instrs, last_offset;
+	uint32_t first_insn;       /* its instructions' lengths: insn_lengths[first_insn ...] */
 	uint64_t count;            /* executions, all threads */
 };
 
@@ -46,6 +47,7 @@ struct dcfg_rec_graph {
 	struct dcfg_rec_image *images;  size_t n_images;
 	struct dcfg_rec_block *blocks;  size_t n_blocks;   /* by address; node = DCFG_REC_FIRST_BLOCK + index */
 	struct dcfg_rec_edge *edges;    size_t n_edges;
+	uint8_t *insn_lengths;          size_t n_insn_lengths;   /* n_instrs a block, in block order */
 };
 
 void dcfg_rec_graph_free(struct dcfg_rec_graph *g);
