@@ -18,8 +18,9 @@
 #   BENCH_ONLY=expand BENCH_EDGES=10000000 sh scripts/bench.sh build/bin
 #   BENCH_ONLY=speed BENCH_SPEED_EDGES=5000000 sh scripts/bench.sh build/bin
 #
-# BENCH_ONLY=info, expand, encode, stages, convert, runs, shards, python or
-# speed runs one section only; runs is scripts/bench-runs.sh (repeats kept
+# BENCH_ONLY=info, expand, encode, stages, convert, runs, shards, python,
+# speed or record runs one section only; record is scripts/bench-record.sh
+# (dcfg-record against plain QEMU and valgrind, issue 34's figures); runs is scripts/bench-runs.sh (repeats kept
 # compressed), shards scripts/bench-shards.sh (a trace in shards on GNU
 # parallel), python scripts/bench-python.sh (the Python package), speed
 # scripts/bench-speed.sh (issue 25's figures: the README's pipeline, text
@@ -55,10 +56,10 @@ case $edges in
 esac
 only=${BENCH_ONLY:-}
 do_info=0; do_expand=0; do_encode=0; do_stages=0; do_convert=0; do_runs=0; do_shards=0
-do_python=0; do_speed=0
+do_python=0; do_speed=0; do_record=0
 case $only in
 '') do_info=1; do_expand=1; do_encode=1; do_stages=1; do_convert=1; do_runs=1; do_shards=1
-    do_python=1; do_speed=1 ;;
+    do_python=1; do_speed=1; do_record=1 ;;
 info) do_info=1 ;;
 expand) do_expand=1 ;;
 encode) do_encode=1 ;;
@@ -68,7 +69,8 @@ runs) do_runs=1 ;;
 shards) do_shards=1 ;;
 python) do_python=1 ;;
 speed) do_speed=1 ;;
-*) echo "bench: BENCH_ONLY must be info, expand, encode, stages, convert, runs, shards, python or speed" >&2
+record) do_record=1 ;;
+*) echo "bench: BENCH_ONLY must be info, expand, encode, stages, convert, runs, shards, python, speed or record" >&2
    exit 2 ;;
 esac
 
@@ -747,6 +749,12 @@ fi
 
 if [ "$do_speed" = 1 ]; then
 	TIME_CMD=$TIME sh "$top/scripts/bench-speed.sh" "$bindir" "$top/build/t" "$cache" || status=1
+fi
+
+# === record ============================================================
+
+if [ "$do_record" = 1 ]; then
+	TIME_CMD=$TIME sh "$top/scripts/bench-record.sh" "$bindir" || status=1
 fi
 
 exit $status
