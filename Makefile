@@ -66,6 +66,7 @@ PUBLIC_HEADERS = $(wildcard include/dcfg/*.h)
 TEST_TOOLS = $(BUILD)/t/lookup $(BUILD)/t/gen-trace $(BUILD)/t/gen-pair \
              $(BUILD)/t/webgrind-dump $(BUILD)/t/dcpi-dump $(BUILD)/t/csi-paths \
              $(BUILD)/t/progress-meter $(BUILD)/t/dcfg-unrun $(BUILD)/t/table-write \
+             $(BUILD)/t/rec-write \
              $(FUZZ_TARGETS:%=$(BUILD)/t/fuzz-%) $(BUILD)/t/fuzz-mutate
 
 # Fuzzing with clang's libFuzzer (t/fuzz, scripts/fuzz.sh). `make check`
@@ -137,6 +138,13 @@ $(BUILD)/t/%: t/tools/%.c $(BUILD)/libdcfg-cli.a $(BUILD)/libdcfg.a $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(DCFG_CFLAGS) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libdcfg-cli.a $(BUILD)/libdcfg.a \
 	    $(DCFG_LIBS) -o $@
+
+# rec-write tests lib/record's DCFG writer: linked as dcfg-record is.
+$(BUILD)/t/rec-write: t/tools/rec-write.c $(BUILD)/libdcfg-record.a $(BUILD)/libdcfg-cli.a \
+    $(BUILD)/libdcfg.a $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(DCFG_CFLAGS) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libdcfg-record.a $(BUILD)/libdcfg-cli.a \
+	    $(BUILD)/libdcfg.a $(DCFG_LIBS) $(REC_LIBS) -o $@
 
 # gen-pair is in parts by concept (t/tools/gen-pair.h), compiled together;
 # like csi-paths (two files) it uses nothing of the library.
