@@ -4,8 +4,17 @@
  */
 #include "elfinfo.h"
 
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 
 #include "common/vec.h"
 
@@ -75,12 +84,529 @@ dcfg_rec_names_free(struct dcfg_rec_names *t)
 	memset(t, 0, sizeof *t);
 }
 
+/* An image's file, open: BIAS is the address its offset 0 has in its own symbols and line tables. */
+struct elf_file {
+	int fd;
+	Elf *elf;
+	uint64_t bias;
+	GElf_Half machine;
+};
+
+struct got_name {
+	uint64_t addr;
+	const char *name;          /* in the file's string table */
+};
+
+/* A line-table range, before it is cut at blocks. */
+struct line_range {
+	uint64_t start, end;       /* offsets from the load address */
+	uint32_t file, line;
+};
+
+struct reader {
+	struct dcfg_rec_elfinfo *info;
+	struct dcfg_rec_names *names;
+	const struct dcfg_rec_graph *g;
+	const uint32_t *blocks;    /* the image's, by address */
+	size_t n_blocks;
+	uint64_t load;
+	struct line_range *ranges;
+	size_t n_ranges, ranges_cap;
+	struct got_name *got;      /* PLT slots' names, by address */
+	size_t n_got, got_cap;
+};
+
+/* 0 open; 1 not to be read (no such file, not ELF, nothing loadable): quietly no symbols. */
+static int
+open_elf(struct elf_file *f, const char *path)
+{
+	size_t n, i;
+	GElf_Ehdr eh;
+
+	f->elf = NULL;
+	if (elf_version(EV_CURRENT) == EV_NONE || (f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 1;
+	if ((f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL)) == NULL ||
+	    elf_kind(f->elf) != ELF_K_ELF || gelf_getehdr(f->elf, &eh) == NULL ||
+	    elf_getphdrnum(f->elf, &n) != 0)
+		return 1;
+	f->machine = eh.e_machine;
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(f->elf, (int)i, &ph) != NULL && ph.p_type == PT_LOAD) {
+			f->bias = ph.p_vaddr - ph.p_offset;
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static void
+close_elf(struct elf_file *f)
+{
+	if (f->elf != NULL)
+		elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+}
+
+static int
+add_symbol(struct dcfg_rec_elfinfo *info, const char *name, const char *suffix,
+    uint64_t offset, uint64_t size)
+{
+	size_t len = strlen(name), slen = strlen(suffix);
+	struct dcfg_rec_symbol *s;
+
+	if (dcfg_reserve((void **)&info->symbols, &info->symbols_cap, info->n_symbols + 1,
+	    sizeof *info->symbols) < 0 ||
+	    dcfg_reserve((void **)&info->strings, &info->strings_cap, info->strings_len + len + slen + 1, 1) < 0)
+		return -1;
+	s = &info->symbols[info->n_symbols++];
+	s->offset = offset;
+	s->size = size;
+	s->name = info->strings_len;
+	memcpy(info->strings + info->strings_len, name, len);
+	memcpy(info->strings + info->strings_len + len, suffix, slen + 1);
+	info->strings_len += len + slen + 1;
+	return 0;
+}
+
+static int
+executable_section(Elf *elf, size_t index)
+{
+	Elf_Scn *scn = elf_getscn(elf, index);
+	GElf_Shdr sh;
+
+	return scn != NULL && gelf_getshdr(scn, &sh) != NULL && (sh.sh_flags & SHF_EXECINSTR);
+}
+
+/* The symbol table to read: .symtab, or .dynsym when the file has been stripped. */
+static Elf_Scn *
+symbol_table(Elf *elf, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL, *dyn = NULL;
+	GElf_Shdr dsh;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, sh) == NULL)
+			continue;
+		if (sh->sh_type == SHT_SYMTAB)
+			return scn;
+		if (sh->sh_type == SHT_DYNSYM && dyn == NULL)
+			dyn = scn, dsh = *sh;
+	}
+	if (dyn != NULL)
+		*sh = dsh;
+	return dyn;
+}
+
+/* Functions (STT_FUNC, STT_GNU_IFUNC) at a non-zero address in an executable section. */
+static int
+read_symbols(struct reader *r, const struct elf_file *f)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = symbol_table(f->elf, &sh);
+	Elf_Data *data;
+	size_t i, n;
+
+	if (scn == NULL || sh.sh_entsize == 0 || (data = elf_getdata(scn, NULL)) == NULL)
+		return 0;
+	n = sh.sh_size / sh.sh_entsize;
+	for (i = 0; i < n; i++) {
+		GElf_Sym sym;
+		const char *name;
+		int type;
+		if (gelf_getsym(data, (int)i, &sym) == NULL)
+			break;
+		type = GELF_ST_TYPE(sym.st_info);
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_value == 0 ||
+		    sym.st_value < f->bias || sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
+		    !executable_section(f->elf, sym.st_shndx))
+			continue;
+		if ((name = elf_strptr(f->elf, sh.sh_link, sym.st_name)) == NULL || *name == '\0')
+			continue;
+		if (add_symbol(r->info, name, "", sym.st_value - f->bias, sym.st_size) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+by_got_addr(const void *a, const void *b)
+{
+	const struct got_name *x = a, *y = b;
+
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+/* The names of the GOT slots that dynamic relocations fill with a symbol's address. */
+static int
+read_got_names(struct reader *r, const struct elf_file *f)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t i, n;
+
+	while ((scn = elf_nextscn(f->elf, scn)) != NULL) {
+		Elf_Data *data;
+		if (gelf_getshdr(scn, &sh) == NULL || (sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL) ||
+		    sh.sh_entsize == 0 || (data = elf_getdata(scn, NULL)) == NULL)
+			continue;
+		Elf_Scn *symscn = elf_getscn(f->elf, sh.sh_link);
+		GElf_Shdr symsh;
+		Elf_Data *syms;
+		if (symscn == NULL || gelf_getshdr(symscn, &symsh) == NULL ||
+		    (syms = elf_getdata(symscn, NULL)) == NULL)
+			continue;
+		n = sh.sh_size / sh.sh_entsize;
+		for (i = 0; i < n; i++) {
+			GElf_Rela rela;
+			GElf_Rel rel;
+			GElf_Sym sym;
+			const char *name;
+			if (sh.sh_type == SHT_RELA) {
+				if (gelf_getrela(data, (int)i, &rela) == NULL)
+					break;
+			} else {
+				if (gelf_getrel(data, (int)i, &rel) == NULL)
+					break;
+				rela.r_offset = rel.r_offset, rela.r_info = rel.r_info;
+			}
+			if (GELF_R_SYM(rela.r_info) == 0 ||
+			    gelf_getsym(syms, (int)GELF_R_SYM(rela.r_info), &sym) == NULL ||
+			    (name = elf_strptr(f->elf, symsh.sh_link, sym.st_name)) == NULL || *name == '\0')
+				continue;
+			if (dcfg_reserve((void **)&r->got, &r->got_cap, r->n_got + 1, sizeof *r->got) < 0)
+				return -1;
+			r->got[r->n_got++] = (struct got_name){ rela.r_offset, name };
+		}
+	}
+	if (r->n_got > 1)
+		qsort(r->got, r->n_got, sizeof *r->got, by_got_addr);
+	return 0;
+}
+
+static const char *
+got_name(const struct reader *r, uint64_t addr)
+{
+	struct got_name key = { addr, NULL }, *hit;
+
+	hit = r->n_got ? bsearch(&key, r->got, r->n_got, sizeof *r->got, by_got_addr) : NULL;
+	return hit ? hit->name : NULL;
+}
+
+static uint32_t
+word_at(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/*
+ * The GOT slot a PLT entry jumps through (0: none found). x86-64: the
+ * entry's "jmp *disp32(%rip)" (ff 25), after an endbr64 or a bnd prefix if
+ * any. aarch64: "adrp x16, PAGE; ldr x17, [x16, #OFF]", after a bti if any.
+ */
+static uint64_t
+plt_slot(const struct elf_file *f, const unsigned char *p, size_t size, uint64_t addr)
+{
+	size_t k;
+
+	if (f->machine == EM_X86_64) {
+		for (k = 0; k + 6 <= size; k++)
+			if (p[k] == 0xff && p[k + 1] == 0x25)
+				return addr + k + 6 + (uint64_t)(int64_t)(int32_t)word_at(p + k + 2);
+	} else if (f->machine == EM_AARCH64) {
+		for (k = 0; k + 8 <= size; k += 4) {
+			uint32_t adrp = word_at(p + k), ldr = word_at(p + k + 4);
+			if ((adrp & 0x9f00001f) != 0x90000010 || (ldr & 0xffc003ff) != 0xf9400211)
+				continue;
+			int64_t imm = (int64_t)(((adrp >> 5 & 0x7ffff) << 2) | (adrp >> 29 & 3));
+			if (imm & (1 << 20))
+				imm -= 1 << 21;
+			return ((addr + k) & ~(uint64_t)0xfff) + (uint64_t)(imm * 4096) +
+			    (uint64_t)(ldr >> 10 & 0xfff) * 8;
+		}
+	}
+	return 0;
+}
+
+/*
+ * NAME@plt for each PLT entry whose GOT slot a relocation names, as
+ * objdump and Pin name them: entries of 16 bytes in .plt and .plt.sec,
+ * of the section's entry size (8 or 16) in .plt.got. The first entry of
+ * .plt, the resolver's, has no named slot.
+ */
+static int
+read_plt(struct reader *r, const struct elf_file *f)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t shstrndx, entry, k;
+
+	if (read_got_names(r, f) < 0)
+		return -1;
+	if (elf_getshdrstrndx(f->elf, &shstrndx) != 0)
+		return 0;
+	while ((scn = elf_nextscn(f->elf, scn)) != NULL) {
+		const char *name;
+		Elf_Data *data;
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_PROGBITS ||
+		    (name = elf_strptr(f->elf, shstrndx, sh.sh_name)) == NULL ||
+		    strncmp(name, ".plt", 4) != 0 || (name[4] != '\0' && strcmp(name + 4, ".sec") != 0 &&
+		    strcmp(name + 4, ".got") != 0) || (data = elf_getdata(scn, NULL)) == NULL ||
+		    data->d_buf == NULL || sh.sh_addr < f->bias)
+			continue;
+		entry = strcmp(name, ".plt.got") == 0 && (sh.sh_entsize == 8 || sh.sh_entsize == 16) ?
+		    sh.sh_entsize : 16;
+		for (k = 0; k + entry <= data->d_size; k += entry) {
+			const char *target = got_name(r, plt_slot(f, (const unsigned char *)data->d_buf + k,
+			    entry, sh.sh_addr + k));
+			if (target != NULL && add_symbol(r->info, target, "@plt", sh.sh_addr + k - f->bias,
+			    entry) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+struct sorted_symbol {
+	struct dcfg_rec_symbol s;
+	const char *name;
+};
+
+static int
+by_symbol(const void *a, const void *b)
+{
+	const struct sorted_symbol *x = a, *y = b;
+
+	if (x->s.offset != y->s.offset)
+		return x->s.offset < y->s.offset ? -1 : 1;
+	if (x->s.size != y->s.size)
+		return x->s.size < y->s.size ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* By offset, then size, then name; a symbol that two tables or aliases give alike, once. */
+static int
+sort_symbols(struct dcfg_rec_elfinfo *info)
+{
+	struct sorted_symbol *v = malloc((info->n_symbols + 1) * sizeof *v);
+	size_t i, n = 0;
+
+	if (v == NULL)
+		return -1;
+	for (i = 0; i < info->n_symbols; i++)
+		v[i] = (struct sorted_symbol){ info->symbols[i], info->strings + info->symbols[i].name };
+	qsort(v, info->n_symbols, sizeof *v, by_symbol);
+	for (i = 0; i < info->n_symbols; i++)
+		if (n == 0 || by_symbol(&v[i - 1], &v[i]) != 0)
+			info->symbols[n++] = v[i].s;
+	info->n_symbols = n;
+	free(v);
+	return 0;
+}
+
+/* FILE_NAMES id of a line's source file, joined with the compilation directory when relative. */
+static uint32_t
+source_file_id(struct reader *r, const char *src, const char *comp_dir)
+{
+	size_t dlen, slen;
+	char *path;
+	uint32_t id;
+
+	if (src[0] == '/' || comp_dir == NULL || comp_dir[0] == '\0')
+		return dcfg_rec_name_id(r->names, src, strlen(src));
+	dlen = strlen(comp_dir), slen = strlen(src);
+	if ((path = malloc(dlen + slen + 2)) == NULL)
+		return 0;
+	memcpy(path, comp_dir, dlen);
+	path[dlen] = '/';
+	memcpy(path + dlen + 1, src, slen + 1);
+	id = dcfg_rec_name_id(r->names, path, dlen + slen + 1);
+	free(path);
+	return id;
+}
+
+/* Does [START, END) overlap a block that ran? The blocks are by address and do not overlap. */
+static int
+ran(const struct reader *r, uint64_t start, uint64_t end)
+{
+	size_t lo = 0, hi = r->n_blocks;
+
+	while (lo < hi) {   /* the first block that ends after START */
+		size_t mid = lo + (hi - lo) / 2;
+		const struct dcfg_rec_block *b = &r->g->blocks[r->blocks[mid]];
+		if (b->addr - r->load + b->size <= start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->n_blocks && r->g->blocks[r->blocks[lo]].addr - r->load < end;
+}
+
+/* The ranges of a compilation unit's line table that overlap code that ran. */
+static int
+read_cu_lines(struct reader *r, const struct elf_file *f, Dwarf_Die *cu)
+{
+	Dwarf_Attribute attr;
+	const char *comp_dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr));
+	const char *src, *last_src = NULL;
+	uint32_t file = 0;
+	Dwarf_Lines *lines;
+	size_t n, i;
+
+	if (dwarf_getsrclines(cu, &lines, &n) != 0)
+		return 0;
+	for (i = 0; i + 1 < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i), *next = dwarf_onesrcline(lines, i + 1);
+		Dwarf_Addr a, b;
+		int lineno;
+		bool end;
+		if (l == NULL || next == NULL || dwarf_lineendsequence(l, &end) != 0 || end ||
+		    dwarf_lineaddr(l, &a) != 0 || dwarf_lineaddr(next, &b) != 0 || b <= a || a < f->bias ||
+		    dwarf_lineno(l, &lineno) != 0 || lineno <= 0 ||
+		    !ran(r, a - f->bias, b - f->bias) || (src = dwarf_linesrc(l, NULL, NULL)) == NULL)
+			continue;
+		if (src != last_src && (file = source_file_id(r, src, comp_dir)) == 0)
+			return -1;
+		last_src = src;
+		if (dcfg_reserve((void **)&r->ranges, &r->ranges_cap, r->n_ranges + 1, sizeof *r->ranges) < 0)
+			return -1;
+		r->ranges[r->n_ranges++] = (struct line_range){ a - f->bias, b - f->bias, file, (uint32_t)lineno };
+	}
+	return 0;
+}
+
+static int
+read_dwarf_lines(struct reader *r, const struct elf_file *f, Elf *elf)
+{
+	Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+	Dwarf_Off off = 0, next;
+	size_t header;
+	int rc = 0;
+
+	if (dw == NULL)
+		return 0;
+	while (rc == 0 && dwarf_nextcu(dw, off, &next, &header, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		if (dwarf_offdie(dw, off + header, &cu) != NULL)
+			rc = read_cu_lines(r, f, &cu);
+		off = next;
+	}
+	dwarf_end(dw);
+	return rc;
+}
+
+/* Debug information installed apart, by build id (/usr/lib/debug/.build-id/xx/yyyy.debug). */
+static int
+read_separate_lines(struct reader *r, const struct elf_file *f)
+{
+	const void *id;
+	ssize_t len = dwelf_elf_gnu_build_id(f->elf, &id), i;
+	char path[512];
+	size_t at;
+	struct elf_file debug = { .fd = -1 };
+	int rc = 0;
+
+	if (len < 2 || len > 64)
+		return 0;
+	at = (size_t)snprintf(path, sizeof path, "/usr/lib/debug/.build-id/%02x/",
+	    ((const unsigned char *)id)[0]);
+	for (i = 1; i < len; i++)
+		at += (size_t)snprintf(path + at, sizeof path - at, "%02x", ((const unsigned char *)id)[i]);
+	snprintf(path + at, sizeof path - at, ".debug");
+	if (elf_version(EV_CURRENT) != EV_NONE && (debug.fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0 &&
+	    (debug.elf = elf_begin(debug.fd, ELF_C_READ_MMAP, NULL)) != NULL &&
+	    elf_kind(debug.elf) == ELF_K_ELF)
+		rc = read_dwarf_lines(r, f, debug.elf);
+	close_elf(&debug);
+	return rc;
+}
+
+static int
+by_start(const void *a, const void *b)
+{
+	const struct line_range *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->end > y->end) - (x->end < y->end);
+}
+
+/*
+ * One SOURCE_DATA row per piece of a range inside a block, so that every
+ * row lies wholly in one block (lib/dcfg/lines.h: such rows split a block
+ * exactly), with the instructions whose first byte it holds. Ranges that
+ * overlap are cut where the next begins.
+ */
+static int
+cut_at_blocks(struct reader *r)
+{
+	struct dcfg_rec_elfinfo *info = r->info;
+	size_t i, j = 0, n = 0;
+
+	qsort(r->ranges, r->n_ranges, sizeof *r->ranges, by_start);
+	for (i = 0; i < r->n_ranges; i++) {
+		if (i + 1 < r->n_ranges && r->ranges[i].end > r->ranges[i + 1].start)
+			r->ranges[i].end = r->ranges[i + 1].start;
+		if (r->ranges[i].end > r->ranges[i].start)
+			r->ranges[n++] = r->ranges[i];
+	}
+	r->n_ranges = n;
+	for (i = 0; i < r->n_blocks; i++) {
+		const struct dcfg_rec_block *b = &r->g->blocks[r->blocks[i]];
+		uint64_t start = b->addr - r->load, end = start + b->size, pos = start;
+		uint32_t k = 0;
+		while (j > 0 && r->ranges[j - 1].end > start)
+			j--;
+		while (j < r->n_ranges && r->ranges[j].end <= start)
+			j++;
+		for (; j < r->n_ranges && r->ranges[j].start < end; j++) {
+			const struct line_range *lr = &r->ranges[j];
+			uint64_t lo = lr->start > start ? lr->start : start, hi = lr->end < end ? lr->end : end;
+			uint32_t count = 0;
+			for (; k < b->n_instrs && pos < hi; pos += r->g->insn_lengths[b->first_insn + k++])
+				count += pos >= lo;
+			if (count == 0)
+				continue;
+			if (dcfg_reserve((void **)&info->rows, &info->rows_cap, info->n_rows + 1, sizeof *info->rows) < 0)
+				return -1;
+			info->rows[info->n_rows++] = (struct dcfg_rec_source_row){ lr->file, lr->line, lo,
+			    (uint32_t)(hi - lo), count };
+		}
+	}
+	return 0;
+}
+
 int
 dcfg_rec_elfinfo_read(struct dcfg_rec_elfinfo *info, const struct dcfg_rec_graph *g,
     uint32_t image, const uint32_t *blocks, size_t n, struct dcfg_rec_names *names,
     struct dcfg_error *err)
 {
-	(void)info; (void)g; (void)image; (void)blocks; (void)n; (void)names; (void)err;
+	const struct dcfg_rec_image *im = &g->images[image];
+	struct reader r = { .info = info, .names = names, .g = g, .blocks = blocks, .n_blocks = n,
+	    .load = im->load };
+	struct elf_file f = { .fd = -1 };
+	int rc = 0;
+
+	if (im->path != NULL && open_elf(&f, im->path) == 0) {
+		rc = read_symbols(&r, &f);
+		if (rc == 0)
+			rc = read_plt(&r, &f);
+		if (rc == 0)
+			rc = sort_symbols(info);
+		if (rc == 0 && n > 0)
+			rc = read_dwarf_lines(&r, &f, f.elf);
+		if (rc == 0 && n > 0 && r.n_ranges == 0)
+			rc = read_separate_lines(&r, &f);
+		if (rc == 0)
+			rc = cut_at_blocks(&r);
+	}
+	close_elf(&f);
+	free(r.ranges);
+	free(r.got);
+	if (rc < 0)
+		return dcfg_error_set(err, "dcfg-record", "reading %s: out of memory", im->path);
 	return 0;
 }
 
