@@ -201,6 +201,7 @@ void rec_on_tb_trans(qemu_plugin_id_t plugin, struct qemu_plugin_tb *tb)
 out:
 	pthread_mutex_unlock(&rec.lock);
 	if (id >= 0)
-		qemu_plugin_register_vcpu_tb_exec_cb(tb, rec_on_block_exec, QEMU_PLUGIN_CB_NO_REGS,
-						     (void *)(((uintptr_t)id << 16) | n_insns));
+		qemu_plugin_register_vcpu_tb_exec_cb(
+			tb, rec.windowed ? rec_on_block_exec_windowed : rec_on_block_exec,
+			QEMU_PLUGIN_CB_NO_REGS, (void *)(((uintptr_t)(id + 1) << 16) | n_insns));
 }

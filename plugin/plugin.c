@@ -122,6 +122,7 @@ static int parse_args(int argc, char **argv)
 			return -1;
 		}
 	}
+	rec.windowed = rec.skip != 0 || rec.length != UINT64_MAX;
 	if (!rec.dir) {
 		fprintf(stderr, "dcfg-record: plugin: no spool directory: give dir=DIR\n");
 		return -1;
@@ -192,7 +193,7 @@ static void after_fork_parent(void)
 static void after_fork_child(void)
 {
 	rec.in_fork_child = true;
-	rec.length = 0;
+	rec_threads_forget();
 	pthread_mutex_unlock(&rec.lock);
 }
 

@@ -23,21 +23,18 @@
 
 #define REC_THREAD_BUFSIZE (1024 * 1024)
 #define REC_TBS_BUFSIZE (64 * 1024)
-/* vCPU indexes map to threads through a two-level table, so that the hot
- * path reads it without a lock while new threads are added. */
-#define REC_VCPU_CHUNK 256
-#define REC_VCPU_CHUNKS 1024
-#define REC_MAX_VCPUS (REC_VCPU_CHUNK * REC_VCPU_CHUNKS)
-#define REC_NO_BLOCK UINT32_MAX
+/* vCPU indexes (reused by QEMU after a thread ends) index rec.by_vcpu. */
+#define REC_MAX_VCPUS 65536
 
 /* One guest thread, numbered in the order QEMU created its vCPU. */
 struct rec_thread {
-	/* Hot: read and written for every block the thread runs. */
-	uint64_t instrs;        /* instructions run so far, recorded or not */
-	uint64_t hits;          /* predicted blocks since the last record */
-	uint32_t prev;          /* the last recorded block, REC_NO_BLOCK before the first */
+	/* Hot: read and written for every block the thread runs. A block's
+	 * slot is its id + 1; slot 0 stands for "before the first block". */
+	uint32_t *next_of;      /* slot -> slot of the block that last followed it, 0 none */
+	uint32_t prev_slot;     /* the last recorded block's slot; always < next_cap */
 	uint32_t next_cap;      /* entries in next_of */
-	uint32_t *next_of;      /* block id -> id + 1 of the block that last followed it, 0 none */
+	uint64_t hits;          /* predicted blocks since the last record */
+	uint64_t instrs;        /* instructions run so far (counted only with a window) */
 	uint8_t *buf;           /* thread.N's bytes not yet written */
 	size_t len;
 	/* Cold. */
@@ -54,6 +51,7 @@ struct rec_state {
 	pthread_mutex_t lock;
 	char *dir;
 	uint64_t skip, length;          /* the window; length UINT64_MAX: to the end */
+	bool windowed;                  /* skip or length given: count instructions */
 	const char *arch;
 	int sys_exit, sys_exit_group;   /* the guest's system call numbers */
 	pid_t pid;
@@ -63,7 +61,8 @@ struct rec_state {
 	int status;
 	unsigned live_threads;
 
-	struct rec_thread **vcpu_chunks[REC_VCPU_CHUNKS];
+	struct rec_thread *by_vcpu[REC_MAX_VCPUS];  /* NULL: not recorded */
+	unsigned max_vcpu;                          /* the highest index seen */
 	struct rec_thread *threads, *last_thread;
 	unsigned n_threads;
 
@@ -107,6 +106,8 @@ void rec_images_close(void);
 void rec_on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu);
 void rec_on_vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu);
 void rec_on_block_exec(unsigned int vcpu, void *userdata);
+void rec_on_block_exec_windowed(unsigned int vcpu, void *userdata);
+void rec_threads_forget(void);          /* in a forked child */
 void rec_threads_close_all(void);       /* call with rec.lock held */
 
 #endif

@@ -50,11 +50,11 @@ static inline void put_record(struct rec_thread *t, uint64_t next)
 	t->hits = 0;
 }
 
-/* Makes next_of hold block `id`: the rare allocation of the hot path. */
-static __attribute__((noinline)) int grow_next_of(struct rec_thread *t, uint32_t id)
+/* Makes next_of hold `slot`: the rare allocation of the hot path. */
+static int grow_next_of(struct rec_thread *t, uint32_t slot)
 {
 	uint64_t cap = t->next_cap ? t->next_cap : 1024;
-	while (cap <= id)
+	while (cap <= slot)
 		cap *= 2;
 	if (cap > UINT32_MAX)
 		cap = UINT32_MAX;
@@ -70,25 +70,54 @@ static __attribute__((noinline)) int grow_next_of(struct rec_thread *t, uint32_t
 	return 0;
 }
 
-/* The thread's first recorded block: the header learns how many
- * instructions came before it (nothing has been flushed yet). */
-static __attribute__((noinline)) void first_record(struct rec_thread *t, uint32_t id,
-						   uint64_t before)
+static void put_header(struct rec_thread *t, uint64_t preceding)
 {
+	/* Nothing has been flushed yet: the header is still in the buffer. */
 	struct dcfg_spool_thread header;
 	memcpy(header.magic, DCFG_SPOOL_THREAD_MAGIC, sizeof header.magic);
-	header.preceding_instrs = before;
+	header.preceding_instrs = preceding;
 	memcpy(t->buf, &header, sizeof header);
-	put_record(t, (uint64_t)id + 1);
-	t->prev = id;
 }
 
+/* The block in `slot` ran, not the one predicted: a record. */
+static __attribute__((noinline)) void record_miss(struct rec_thread *t, uint32_t slot,
+						  uint64_t before)
+{
+	if (t->prev_slot == 0)
+		put_header(t, before);
+	t->next_of[t->prev_slot] = slot;
+	put_record(t, slot);
+	/* A hit's slot was once a miss's, so the hot path needs no bounds check. */
+	if (slot >= t->next_cap && grow_next_of(t, slot) != 0) {
+		t->prev_slot = 0;       /* the spool has failed; stay in bounds */
+		return;
+	}
+	t->prev_slot = slot;
+}
+
+/*
+ * The hot path, once per block run. userdata packs the block's slot
+ * (id + 1) above 16 bits and its instruction count below. The thread is
+ * the only one to touch *t while it runs.
+ */
 void rec_on_block_exec(unsigned int vcpu, void *userdata)
 {
-	if (vcpu >= REC_MAX_VCPUS)
+	struct rec_thread *t = vcpu < REC_MAX_VCPUS ? rec.by_vcpu[vcpu] : NULL;
+	if (!t)
 		return;
-	struct rec_thread **chunk = rec.vcpu_chunks[vcpu / REC_VCPU_CHUNK];
-	struct rec_thread *t = chunk ? chunk[vcpu % REC_VCPU_CHUNK] : NULL;
+	uint32_t slot = (uint32_t)((uintptr_t)userdata >> 16);
+	if (t->next_of[t->prev_slot] == slot) {
+		t->hits++;
+		t->prev_slot = slot;
+		return;
+	}
+	record_miss(t, slot, 0);
+}
+
+/* The same with a window: every block counts, only the window's are written. */
+void rec_on_block_exec_windowed(unsigned int vcpu, void *userdata)
+{
+	struct rec_thread *t = vcpu < REC_MAX_VCPUS ? rec.by_vcpu[vcpu] : NULL;
 	if (!t)
 		return;
 	uintptr_t packed = (uintptr_t)userdata;
@@ -97,27 +126,16 @@ void rec_on_block_exec(unsigned int vcpu, void *userdata)
 	/* Unsigned: a block before the window wraps to a huge offset. */
 	if (before - rec.skip >= rec.length)
 		return;
-	uint32_t id = (uint32_t)(packed >> 16);
-	uint32_t prev = t->prev;
-	if (prev < t->next_cap) {
-		uint32_t *predicted = &t->next_of[prev];
-		if (*predicted == id + 1) {
-			t->hits++;
-			t->prev = id;
-			return;
-		}
-		*predicted = id + 1;
-	} else if (prev == REC_NO_BLOCK) {
-		first_record(t, id, before);
+	uint32_t slot = (uint32_t)(packed >> 16);
+	if (t->next_of[t->prev_slot] == slot) {
+		t->hits++;
+		t->prev_slot = slot;
 		return;
-	} else if (grow_next_of(t, prev) == 0) {
-		t->next_of[prev] = id + 1;
 	}
-	put_record(t, (uint64_t)id + 1);
-	t->prev = id;
+	record_miss(t, slot, before);
 }
 
-static int open_thread_file(struct rec_thread *t)
+static int start_thread(struct rec_thread *t)
 {
 	char name[32];
 	snprintf(name, sizeof name, "thread.%u", t->number);
@@ -127,9 +145,20 @@ static int open_thread_file(struct rec_thread *t)
 		rec_fail("out of memory for thread.%u's buffer", t->number);
 		return -1;
 	}
-	/* The header's place: filled by first_record, or at close. */
+	/* The header's place: filled by the first record, or at close. */
 	t->len = sizeof(struct dcfg_spool_thread);
+	if (grow_next_of(t, rec.n_blocks + 1) != 0)
+		return -1;
 	return t->fd >= 0 ? 0 : -1;
+}
+
+static void free_thread_buffers(struct rec_thread *t)
+{
+	free(t->buf);
+	t->buf = NULL;
+	free(t->next_of);
+	t->next_of = NULL;
+	t->next_cap = 0;
 }
 
 void rec_on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
@@ -143,17 +172,11 @@ void rec_on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 			 REC_MAX_VCPUS);
 		goto out;
 	}
-	struct rec_thread ***chunk = &rec.vcpu_chunks[vcpu / REC_VCPU_CHUNK];
-	if (!*chunk && !(*chunk = calloc(REC_VCPU_CHUNK, sizeof **chunk))) {
-		rec_fail("out of memory for vCPU %u", vcpu);
-		goto out;
-	}
 	struct rec_thread *t = calloc(1, sizeof *t);
 	if (!t) {
 		rec_fail("out of memory for vCPU %u", vcpu);
 		goto out;
 	}
-	t->prev = REC_NO_BLOCK;
 	t->fd = -1;
 	t->number = rec.n_threads++;
 	if (rec.last_thread)
@@ -162,13 +185,14 @@ void rec_on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 		rec.threads = t;
 	rec.last_thread = t;
 	rec.live_threads++;
-	if (open_thread_file(t) != 0) {
-		/* Nothing is recorded for it; the missing file fails the spool. */
-		free(t->buf);
-		t->buf = NULL;
+	if (start_thread(t) != 0) {
+		/* Nothing is recorded for it, and the spool has failed. */
+		free_thread_buffers(t);
 		goto out;
 	}
-	(*chunk)[vcpu % REC_VCPU_CHUNK] = t;
+	if (vcpu > rec.max_vcpu)
+		rec.max_vcpu = vcpu;
+	rec.by_vcpu[vcpu] = t;
 out:
 	pthread_mutex_unlock(&rec.lock);
 }
@@ -178,36 +202,26 @@ static void close_thread(struct rec_thread *t)
 {
 	if (!t->buf)
 		return;
-	if (t->prev == REC_NO_BLOCK) {
-		/* Nothing in the window: the header counts everything it ran. */
-		struct dcfg_spool_thread header;
-		memcpy(header.magic, DCFG_SPOOL_THREAD_MAGIC, sizeof header.magic);
-		header.preceding_instrs = t->instrs;
-		memcpy(t->buf, &header, sizeof header);
-	}
+	/* Nothing in the window: the header counts everything it ran. */
+	if (t->prev_slot == 0)
+		put_header(t, t->instrs);
 	/* The end record carries the predicted blocks that ran last. */
 	put_record(t, 0);
 	flush_thread(t);
-	if (t->fd >= 0 && !rec.in_fork_child && close(t->fd) != 0 && !rec.failed)
+	if (t->fd >= 0 && !rec.in_fork_child && close(t->fd) != 0)
 		rec_fail("cannot close thread.%u in %s: %s", t->number, rec.dir, strerror(errno));
 	t->fd = -1;
-	free(t->buf);
-	t->buf = NULL;
-	free(t->next_of);
-	t->next_of = NULL;
-	t->next_cap = 0;
+	free_thread_buffers(t);
 }
 
 void rec_on_vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu)
 {
 	(void)id;
 	pthread_mutex_lock(&rec.lock);
-	struct rec_thread **chunk = vcpu < REC_MAX_VCPUS ? rec.vcpu_chunks[vcpu / REC_VCPU_CHUNK]
-							  : NULL;
-	struct rec_thread *t = chunk ? chunk[vcpu % REC_VCPU_CHUNK] : NULL;
+	struct rec_thread *t = vcpu < REC_MAX_VCPUS ? rec.by_vcpu[vcpu] : NULL;
 	if (t && !rec.in_fork_child) {
+		rec.by_vcpu[vcpu] = NULL;
 		close_thread(t);
-		chunk[vcpu % REC_VCPU_CHUNK] = NULL;
 		rec.live_threads--;
 	}
 	pthread_mutex_unlock(&rec.lock);
@@ -217,4 +231,10 @@ void rec_threads_close_all(void)
 {
 	for (struct rec_thread *t = rec.threads; t; t = t->next_thread)
 		close_thread(t);
+}
+
+void rec_threads_forget(void)
+{
+	for (unsigned vcpu = 0; vcpu <= rec.max_vcpu; vcpu++)
+		rec.by_vcpu[vcpu] = NULL;
 }
