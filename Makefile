@@ -66,7 +66,7 @@ PUBLIC_HEADERS = $(wildcard include/dcfg/*.h)
 TEST_TOOLS = $(BUILD)/t/lookup $(BUILD)/t/gen-trace $(BUILD)/t/gen-pair \
              $(BUILD)/t/webgrind-dump $(BUILD)/t/dcpi-dump $(BUILD)/t/csi-paths \
              $(BUILD)/t/progress-meter $(BUILD)/t/dcfg-unrun $(BUILD)/t/table-write \
-             $(BUILD)/t/rec-write \
+             $(BUILD)/t/rec-write $(BUILD)/t/record-build \
              $(FUZZ_TARGETS:%=$(BUILD)/t/fuzz-%) $(BUILD)/t/fuzz-mutate
 
 # Fuzzing with clang's libFuzzer (t/fuzz, scripts/fuzz.sh). `make check`
@@ -139,8 +139,8 @@ $(BUILD)/t/%: t/tools/%.c $(BUILD)/libdcfg-cli.a $(BUILD)/libdcfg.a $(HEADERS)
 	$(CC) $(DCFG_CFLAGS) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libdcfg-cli.a $(BUILD)/libdcfg.a \
 	    $(DCFG_LIBS) -o $@
 
-# rec-write tests lib/record's DCFG writer: linked as dcfg-record is.
-$(BUILD)/t/rec-write: t/tools/rec-write.c $(BUILD)/libdcfg-record.a $(BUILD)/libdcfg-cli.a \
+# rec-write tests lib/record's DCFG writer, record-build its spool reader: linked as dcfg-record is.
+$(BUILD)/t/rec-write $(BUILD)/t/record-build: $(BUILD)/t/%: t/tools/%.c $(BUILD)/libdcfg-record.a $(BUILD)/libdcfg-cli.a \
     $(BUILD)/libdcfg.a $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(DCFG_CFLAGS) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libdcfg-record.a $(BUILD)/libdcfg-cli.a \

@@ -1,0 +1,69 @@
+/*
+ * The recorded graph built from a spool: dynamic blocks cut from the
+ * translation blocks (blocks.c), then the edges, found by streaming each
+ * thread's blocks (walk.c). The same walk, run again, gives the trace
+ * its edge ids in order (trace.c).
+ */
+#ifndef DCFG_RECORD_BUILD_H
+#define DCFG_RECORD_BUILD_H
+
+#include <stdint.h>
+
+#include <dcfg/error.h>
+#include "graph.h"
+#include "isa.h"
+#include "spool_read.h"
+
+/* Interrupted places a thread remembers for its context-change returns (signals nest). */
+#define REC_CC_DEPTH 64
+
+/* A trace chunk as the counting pass measured it. */
+struct rec_chunk {
+	uint64_t preceding, instrs, edges;
+};
+
+struct rec_build {
+	const struct rec_spool *s;
+	struct dcfg_rec_graph *g;
+	uint64_t chunk_instrs;           /* 0: one chunk a thread */
+	/* a translation block is the blocks piece_block[tb_first_piece[tb] ... tb_first_piece[tb + 1]) */
+	uint32_t *tb_first_piece;
+	uint32_t *piece_block;
+	struct rec_insn *insn;           /* per block: its last instruction */
+	/* edges: an open-addressing table of 1 + edge index, keyed by (source, target, kind) */
+	uint32_t *slots;     size_t n_slots;
+	size_t cap_edges;
+	uint32_t *last_out;              /* per node id: 1 + the edge last taken from it */
+	/* the chunks of every thread, thread by thread */
+	struct rec_chunk *chunks;   size_t n_chunks, cap_chunks;
+	size_t *thread_chunks;           /* n_threads + 1: thread t has chunks [t, t + 1) */
+	/* progress over the thread files, both passes */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
+	uint64_t bytes_total, bytes_done;
+	uint64_t thread_preceding;       /* the walked thread's header: instructions before it */
+};
+
+/* Blocks, images and instruction lengths into B->g (pid, arch, threads too). 0, -1 with ERR. */
+int rec_blocks_build(struct rec_build *b, const char *program_path, struct dcfg_error *err);
+
+/* Called for each edge the thread takes, in order; non-zero stops the walk with that value. */
+typedef int (*rec_edge_fn)(void *ctx, uint32_t thread, uint32_t edge, uint32_t source_instrs);
+
+/*
+ * Walks THREAD's blocks, calling ON_EDGE with each edge it takes (ENTRY
+ * first, EXIT last). COUNTING: the first walk, which makes the edges;
+ * later walks only find them. 0, or -1 with ERR set, or ON_EDGE's value.
+ */
+int rec_walk_thread(struct rec_build *b, uint32_t thread, int counting, rec_edge_fn on_edge,
+    void *ctx, struct dcfg_error *err);
+/* The edge's index (SOURCE, TARGET, KIND), made when CREATE; -1 when absent or out of memory. */
+int64_t rec_find_edge(struct rec_build *b, uint32_t source, uint32_t target,
+    enum dcfg_edge_kind kind, int create);
+
+/* The counting pass over every thread: counts, instructions, chunks; then CALL_BYPASS edges. */
+int rec_count_all(struct rec_build *b, struct dcfg_error *err);
+
+void rec_build_free(struct rec_build *b);
+
+#endif

@@ -1,0 +1,121 @@
+/* The counting pass (build.h): edge, block and instruction counts, and the trace's chunks. */
+#include "build.h"
+
+#include <stdlib.h>
+
+#include "common/vec.h"
+
+struct counter {
+	struct rec_build *b;
+	int open;                 /* chunks[b->n_chunks] is being filled */
+	int started;              /* running set from the thread file's header */
+	uint64_t running;         /* the thread's instructions so far */
+};
+
+static int
+count_edge(void *ctx, uint32_t thread, uint32_t edge, uint32_t source_instrs)
+{
+	struct counter *c = ctx;
+	struct rec_build *b = c->b;
+	struct dcfg_rec_graph *g = b->g;
+	struct dcfg_rec_edge *e = &g->edges[edge];
+	struct rec_chunk *ch;
+
+	e->count_per_thread[thread]++;
+	if (e->target >= DCFG_REC_FIRST_BLOCK)
+		g->blocks[e->target - DCFG_REC_FIRST_BLOCK].count++;
+	g->instrs_per_thread[thread] += source_instrs;
+	if (!c->started) {
+		c->running = b->thread_preceding;
+		c->started = 1;
+	}
+	if (!c->open) {
+		if (dcfg_reserve((void **)&b->chunks, &b->cap_chunks, b->n_chunks + 1,
+		    sizeof *b->chunks) < 0)
+			return -1;
+		b->chunks[b->n_chunks] = (struct rec_chunk){ c->running, 0, 0 };
+		c->open = 1;
+	}
+	ch = &b->chunks[b->n_chunks];
+	ch->instrs += source_instrs;
+	ch->edges++;
+	c->running += source_instrs;
+	if (b->chunk_instrs != 0 && ch->instrs >= b->chunk_instrs) {
+		b->n_chunks++;
+		c->open = 0;
+	}
+	return 0;
+}
+
+static const struct dcfg_rec_block *
+block_at(const struct dcfg_rec_graph *g, uint64_t addr)
+{
+	size_t lo = 0, hi = g->n_blocks;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (g->blocks[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < g->n_blocks && g->blocks[lo].addr == addr ? &g->blocks[lo] : NULL;
+}
+
+/* SDE's fabricated edge from each call's block to its return site's, when that block ran. */
+static int
+call_bypasses(struct rec_build *b)
+{
+	const struct dcfg_rec_graph *g = b->g;
+	size_t i, n = g->n_blocks;
+
+	for (i = 0; i < n; i++) {
+		const struct dcfg_rec_block *site;
+		if (b->insn[i].cls != REC_CALL && b->insn[i].cls != REC_CALL_INDIRECT)
+			continue;
+		site = block_at(g, g->blocks[i].addr + g->blocks[i].size);
+		if (site != NULL && rec_find_edge(b, g->blocks[i].node, site->node,
+		    DCFG_EDGE_CALL_BYPASS, 1) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+rec_count_all(struct rec_build *b, struct dcfg_error *err)
+{
+	uint32_t t;
+
+	if ((b->thread_chunks = calloc(b->g->n_threads + 1, sizeof *b->thread_chunks)) == NULL)
+		return dcfg_error_set(err, b->s->dir, "out of memory");
+	for (t = 0; t < b->g->n_threads; t++) {
+		struct counter c = { .b = b };
+		int rc;
+		b->thread_chunks[t] = b->n_chunks;
+		rc = rec_walk_thread(b, t, 1, count_edge, &c, err);
+		if (rc > 0 || rc < 0)
+			return rc > 0 ? dcfg_error_set(err, b->s->dir, "out of memory") : -1;
+		if (c.open)
+			b->n_chunks++;
+	}
+	b->thread_chunks[b->g->n_threads] = b->n_chunks;
+	if (call_bypasses(b) < 0)
+		return dcfg_error_set(err, b->s->dir, "out of memory");
+	return 0;
+}
+
+void
+rec_build_free(struct rec_build *b)
+{
+	free(b->tb_first_piece);
+	free(b->piece_block);
+	free(b->insn);
+	free(b->slots);
+	free(b->last_out);
+	free(b->chunks);
+	free(b->thread_chunks);
+	b->tb_first_piece = b->piece_block = b->slots = b->last_out = NULL;
+	b->insn = NULL;
+	b->chunks = NULL;
+	b->thread_chunks = NULL;
+}

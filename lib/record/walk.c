@@ -1,0 +1,287 @@
+/*
+ * The edges: each thread's blocks streamed from its file, each step from
+ * one block to the next an edge of the kind its source's last
+ * instruction explains. A step no instruction explains is a signal
+ * delivered (CONTEXT_CHANGE); the place it interrupted is remembered, so
+ * that the step that lands back there is its CONTEXT_CHANGE_RETURN.
+ */
+#include "build.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/vec.h"
+
+/* Where an interrupted thread may resume: two places when its instruction could go either way. */
+struct resume {
+	uint64_t a, b;
+};
+
+struct walk {
+	struct rec_build *b;
+	uint32_t thread;
+	int counting;
+	struct resume stack[REC_CC_DEPTH];
+	unsigned depth;
+};
+
+static size_t
+edge_hash(uint32_t source, uint32_t target, enum dcfg_edge_kind kind)
+{
+	uint64_t h = ((uint64_t)source << 32 | target) * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)((h ^ (h >> 29) ^ (uint64_t)kind * 0xff51afd7ed558ccdull) >> 7);
+}
+
+static int
+grow_slots(struct rec_build *b)
+{
+	size_t n = b->n_slots ? b->n_slots * 2 : 1024, i;
+	uint32_t *slots = calloc(n, sizeof *slots);
+
+	if (slots == NULL)
+		return -1;
+	for (i = 0; i < b->g->n_edges; i++) {
+		const struct dcfg_rec_edge *e = &b->g->edges[i];
+		size_t h = edge_hash(e->source, e->target, e->kind) & (n - 1);
+		while (slots[h] != 0)
+			h = (h + 1) & (n - 1);
+		slots[h] = (uint32_t)i + 1;
+	}
+	free(b->slots);
+	b->slots = slots;
+	b->n_slots = n;
+	return 0;
+}
+
+static int
+new_edge(struct rec_build *b, uint32_t source, uint32_t target, enum dcfg_edge_kind kind)
+{
+	struct dcfg_rec_graph *g = b->g;
+	struct dcfg_rec_edge *e;
+
+	if (dcfg_reserve((void **)&g->edges, &b->cap_edges, g->n_edges + 1, sizeof *g->edges) < 0)
+		return -1;
+	e = &g->edges[g->n_edges];
+	e->id = (uint32_t)g->n_edges + 1;
+	e->source = source;
+	e->target = target;
+	e->kind = kind;
+	if ((e->count_per_thread = calloc(g->n_threads + 1, sizeof *e->count_per_thread)) == NULL)
+		return -1;
+	g->n_edges++;
+	return 0;
+}
+
+/* The edge's index, made when CREATE; -1 when out of memory or (not CREATE) absent. */
+int64_t
+rec_find_edge(struct rec_build *b, uint32_t source, uint32_t target, enum dcfg_edge_kind kind,
+    int create)
+{
+	const struct dcfg_rec_edge *e;
+	size_t h;
+
+	if (b->last_out[source] != 0) {
+		e = &b->g->edges[b->last_out[source] - 1];
+		if (e->target == target && e->kind == kind)
+			return b->last_out[source] - 1;
+	}
+	if (b->n_slots == 0 && grow_slots(b) < 0)
+		return -1;
+	for (h = edge_hash(source, target, kind) & (b->n_slots - 1); b->slots[h] != 0;
+	    h = (h + 1) & (b->n_slots - 1)) {
+		e = &b->g->edges[b->slots[h] - 1];
+		if (e->source == source && e->target == target && e->kind == kind) {
+			b->last_out[source] = b->slots[h];
+			return b->slots[h] - 1;
+		}
+	}
+	if (!create || new_edge(b, source, target, kind) < 0)
+		return -1;
+	b->slots[h] = (uint32_t)b->g->n_edges;
+	b->last_out[source] = (uint32_t)b->g->n_edges;
+	if (2 * b->g->n_edges > b->n_slots && grow_slots(b) < 0)
+		return -1;
+	return (int64_t)b->g->n_edges - 1;
+}
+
+static void
+remember(struct walk *w, uint64_t a, uint64_t b)
+{
+	if (w->depth == REC_CC_DEPTH) {   /* the oldest is forgotten: a handler never returned */
+		memmove(w->stack, w->stack + 1, (REC_CC_DEPTH - 1) * sizeof *w->stack);
+		w->depth--;
+	}
+	w->stack[w->depth++] = (struct resume){ a, b };
+}
+
+/* A step the source's last instruction cannot make. */
+static enum dcfg_edge_kind
+unexplained(struct walk *w, const struct rec_insn *in, const struct dcfg_rec_block *from,
+    uint64_t at)
+{
+	uint64_t next = from->addr + from->size, last = from->addr + from->last_offset;
+	unsigned i;
+
+	for (i = w->depth; i-- > 0;)
+		if (w->stack[i].a == at || w->stack[i].b == at) {
+			w->depth = i;
+			return DCFG_EDGE_CONTEXT_CHANGE_RETURN;
+		}
+	/* sigreturn, back to a place changed by the handler or not seen: the innermost */
+	if (in->cls == REC_SYSCALL && w->depth > 0) {
+		w->depth--;
+		return DCFG_EDGE_CONTEXT_CHANGE_RETURN;
+	}
+	switch (in->cls) {
+	case REC_COND:
+		remember(w, next, in->has_target ? in->target : next);
+		break;
+	case REC_JUMP: case REC_CALL:
+		remember(w, in->target, in->target);
+		break;
+	case REC_SYSCALL: case REC_REP:
+		remember(w, next, last);
+		break;
+	default:
+		remember(w, next, next);
+		break;
+	}
+	return DCFG_EDGE_CONTEXT_CHANGE;
+}
+
+static enum dcfg_edge_kind
+step_kind(struct walk *w, uint32_t from, uint32_t to)
+{
+	const struct dcfg_rec_block *f = &w->b->g->blocks[from];
+	const struct rec_insn *in = &w->b->insn[from];
+	uint64_t at = w->b->g->blocks[to].addr, next = f->addr + f->size;
+
+	switch (in->cls) {
+	case REC_PLAIN:
+		if (at == next)
+			return DCFG_EDGE_FALL_THROUGH;
+		break;
+	case REC_COND:
+		if (at == next)
+			return DCFG_EDGE_FALL_THROUGH;
+		if (!in->has_target || at == in->target)
+			return DCFG_EDGE_DIRECT_CONDITIONAL_BRANCH;
+		break;
+	case REC_JUMP:
+		if (!in->has_target || at == in->target)
+			return DCFG_EDGE_DIRECT_UNCONDITIONAL_BRANCH;
+		break;
+	case REC_JUMP_INDIRECT:
+		return DCFG_EDGE_INDIRECT_UNCONDITIONAL_BRANCH;
+	case REC_CALL:
+		if (!in->has_target || at == in->target)
+			return DCFG_EDGE_DIRECT_CALL;
+		break;
+	case REC_CALL_INDIRECT:
+		return DCFG_EDGE_INDIRECT_CALL;
+	case REC_RETURN:
+		return DCFG_EDGE_RETURN;
+	case REC_SYSCALL:
+		if (at == next)
+			return DCFG_EDGE_SYSTEM_CALL_BYPASS;
+		break;
+	case REC_REP:
+		if (at == f->addr + f->last_offset)
+			return DCFG_EDGE_REP;
+		if (at == next)
+			return DCFG_EDGE_FALL_THROUGH;
+		break;
+	}
+	return unexplained(w, in, f, at);
+}
+
+static int
+take(struct walk *w, uint32_t source, uint32_t target, enum dcfg_edge_kind kind,
+    rec_edge_fn on_edge, void *ctx, struct dcfg_error *err)
+{
+	const struct dcfg_rec_graph *g = w->b->g;
+	int64_t e = rec_find_edge(w->b, source, target, kind, w->counting);
+	uint32_t instrs = source >= DCFG_REC_FIRST_BLOCK ?
+	    g->blocks[source - DCFG_REC_FIRST_BLOCK].n_instrs : 0;
+
+	if (e < 0)
+		return dcfg_error_set(err, w->b->s->dir, w->counting ? "out of memory" :
+		    "the second walk over thread %u took an edge the first did not", w->thread);
+	return on_edge(ctx, w->thread, (uint32_t)e, instrs);
+}
+
+static void
+report(struct rec_build *b, const struct rec_thread_reader *r)
+{
+	if (b->progress)
+		b->progress(b->progress_ctx, b->bytes_done + rec_thread_bytes_read(r), b->bytes_total);
+}
+
+static int
+walk_blocks(struct walk *w, struct rec_thread_reader *r, rec_edge_fn on_edge, void *ctx,
+    struct dcfg_error *err)
+{
+	struct rec_build *b = w->b;
+	uint32_t prev = UINT32_MAX, tb, steps = 0;
+	int rc;
+
+	while ((rc = rec_thread_next(r, &tb, err)) > 0) {
+		uint32_t p, end = b->tb_first_piece[tb + 1];
+		for (p = b->tb_first_piece[tb]; p < end; p++) {
+			uint32_t blk = b->piece_block[p];
+			enum dcfg_edge_kind kind;
+			if (prev == UINT32_MAX)
+				kind = DCFG_EDGE_ENTRY;
+			else if (p > b->tb_first_piece[tb])
+				kind = DCFG_EDGE_FALL_THROUGH;
+			else
+				kind = step_kind(w, prev, blk);
+			if ((rc = take(w, prev == UINT32_MAX ? DCFG_REC_START : DCFG_REC_FIRST_BLOCK + prev,
+			    DCFG_REC_FIRST_BLOCK + blk, kind, on_edge, ctx, err)) != 0)
+				return rc;
+			prev = blk;
+		}
+		if ((++steps & 0xffff) == 0)
+			report(b, r);
+	}
+	if (rc < 0)
+		return -1;
+	if (prev != UINT32_MAX && (rc = take(w, DCFG_REC_FIRST_BLOCK + prev, DCFG_REC_END,
+	    DCFG_EDGE_EXIT, on_edge, ctx, err)) != 0)
+		return rc;
+	report(b, r);
+	return 0;
+}
+
+int
+rec_walk_thread(struct rec_build *b, uint32_t thread, int counting, rec_edge_fn on_edge,
+    void *ctx, struct dcfg_error *err)
+{
+	struct rec_thread_reader *r = malloc(sizeof *r);
+	struct walk w = { .b = b, .thread = thread, .counting = counting };
+	uint64_t size = 0;
+	int rc;
+
+	if (r == NULL)
+		return dcfg_error_set(err, b->s->dir, "out of memory");
+	if (thread >= b->g->n_threads) {
+		free(r);
+		return dcfg_error_set(err, b->s->dir, "no thread %u", thread);
+	}
+	if (b->last_out == NULL &&
+	    (b->last_out = calloc(b->g->n_blocks + DCFG_REC_FIRST_BLOCK, sizeof *b->last_out)) == NULL) {
+		free(r);
+		return dcfg_error_set(err, b->s->dir, "out of memory");
+	}
+	if (rec_thread_size(b->s, thread, &size, err) < 0 || rec_thread_open(r, b->s, thread, err) < 0) {
+		free(r);
+		return -1;
+	}
+	b->thread_preceding = r->preceding_instrs;
+	rc = walk_blocks(&w, r, on_edge, ctx, err);
+	b->bytes_done += size;
+	rec_thread_close(r);
+	free(r);
+	return rc;
+}
