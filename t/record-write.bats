@@ -1,0 +1,246 @@
+#!/usr/bin/env bats
+# lib/record's DCFG writer (dcfg_rec_write_dcfg), through t/tools/rec-write:
+# graphs built by hand, and the blocks of small C programs compiled here, whose
+# symbols, source lines and loops are checked against nm, objdump, addr2line
+# and loops worked out by hand.
+
+load test_helper
+
+need_tools() {
+	local t
+	for t in gcc objdump nm addr2line python3; do
+		command -v "$t" > /dev/null || skip "$t is not installed"
+	done
+}
+
+# json_get FILE PYTHON-EXPRESSION: prints the expression over d (the DCFG),
+# p (its process data) and im(N) (image N's data).
+json_get() {
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["PROCESSES"][1][1]
+def im(n): return [r for r in p["IMAGES"][1:] if r[0] == n][0][3]
+print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+@test "rec-write: a hand-built graph: tables, escapes, optional keys, routines and a self loop" {
+	cat > g.txt <<'G'
+pid 4242
+threads 2
+instrs 9 6
+image 1 0x400000 0x2000 /no/such "dir"/prog
+image 2 0x7f0000 0x1000 -
+block 1 0x401000 4,3 1
+block 1 0x401007 2,5 6
+block 1 0x40100e 1 1
+block 2 0x7f0010 3 0
+edge start 0x401000 ENTRY 1,0
+edge 0x401000 0x401007 FALL_THROUGH 1,0
+edge 0x401007 0x401007 DIRECT_CONDITIONAL_BRANCH 2,2
+edge 0x401007 0x40100e FALL_THROUGH 1,0
+edge 0x40100e end EXIT 1,0
+edge start 0x401007 ENTRY 0,1
+edge 0x401007 end EXIT 0,1
+G
+	run rec-write g.txt g.json
+	[ "$status" -eq 0 ]
+	run dcfg-check --strict g.json
+	[ "$status" -eq 0 ]
+	grep -F '[ 1, "\/no\/such \"dir\"\/prog" ]' g.json
+	grep -F '"SPECIAL_NODES" : [ [ "NODE_ID", "NODE_NAME" ], [ 1, "START" ], [ 2, "END" ], [ 3, "UNKNOWN" ] ]' g.json
+	grep -F '"INSTR_COUNT_PER_THREAD" : [ 9, 6 ]' g.json
+	grep -F '"INSTR_COUNT" : 15' g.json
+	grep -F '[ 1, "ENTRY" ]' g.json
+	grep -F '[ 26, "UNKNOWN" ]' g.json
+	grep -F '"0x400000"' g.json
+	# offsets from the load address; LAST_INSTR_OFFSET from the lengths
+	grep -F '[ 5, "0x1007", 7, 2, 2, 6 ]' g.json
+	grep -F '[ 7, "0x10", 3, 1, 0, 0 ]' g.json
+	grep -F '[ 3, 5, 5, 13, [ 2, 2 ] ]' g.json
+	# no file for image 2, no file to read for image 1: no FILE_NAME_ID, no SYMBOLS
+	[ "$(json_get g.json 'sorted(im(2).keys())')" = "['BASIC_BLOCKS', 'ROUTINES']" ]
+	[ "$(json_get g.json 'sorted(im(1).keys())')" = "['BASIC_BLOCKS', 'FILE_NAME_ID', 'ROUTINES']" ]
+	# one routine from 4; 5 leaves (EXIT), 6 leaves; the self loop at 5, no parent
+	[ "$(json_get g.json 'im(1)["ROUTINES"][1:]')" = \
+	    "[[4, [5, 6], [['NODE_ID', 'IDOM_NODE_ID'], [4, 4], [5, 4], [6, 5]], [['LOOP_HEAD_NODE_ID', 'LOOP_BACK_EDGE_SOURCE_NODE_IDS', 'LOOP_NODE_IDS', 'PARENT_LOOP_HEAD_NODE_ID'], [5, [5], [5]]]]]" ]
+	# a routine without loops has three values
+	[ "$(json_get g.json 'im(2)["ROUTINES"][1:]')" = "[[7, [], [['NODE_ID', 'IDOM_NODE_ID'], [7, 7]]]]" ]
+	run dcfg-info g.json
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"routines: 2"* ]]
+	[[ "$output" == *"loops: 1"* ]]
+}
+
+@test "rec-write: unsymbolled blocks: every block in one routine, reachable from its entry" {
+	# 10 -> 20 -> 30, 40 -> 30 is no way in (30 taken), 50 <-> 60 a cycle no block leads to,
+	# 70 called from 20: not followed
+	cat > g.txt <<'G'
+pid 1
+threads 1
+instrs 10
+image 1 0x1000 0x1000 -
+block 1 0x1010 1 1
+block 1 0x1020 1 1
+block 1 0x1030 1 2
+block 1 0x1040 1 1
+block 1 0x1050 1 2
+block 1 0x1060 1 2
+block 1 0x1070 1 1
+edge start 0x1010 ENTRY 1
+edge 0x1010 0x1020 FALL_THROUGH 1
+edge 0x1020 0x1070 DIRECT_CALL 1
+edge 0x1020 0x1030 CALL_BYPASS 0
+edge 0x1070 0x1030 RETURN 1
+edge 0x1030 0x1040 DIRECT_UNCONDITIONAL_BRANCH 1
+edge 0x1040 0x1030 DIRECT_UNCONDITIONAL_BRANCH 1
+edge 0x1030 0x1050 INDIRECT_UNCONDITIONAL_BRANCH 1
+edge 0x1050 0x1060 FALL_THROUGH 2
+edge 0x1060 0x1050 DIRECT_CONDITIONAL_BRANCH 1
+edge 0x1060 end EXIT 1
+G
+	run rec-write g.txt g.json
+	[ "$status" -eq 0 ]
+	run dcfg-check --strict g.json
+	[ "$status" -eq 0 ]
+	# worked by hand: 4 (0x1010) reaches 5, 6 (bypass), 7 (branch back), 8, 9 (jumps): all
+	# but 10 (0x1070), reached only by a call; loops: 6 <- 7 and 8 <- 9, apart
+	[ "$(json_get g.json '[r[0] for r in im(1)["ROUTINES"][1:]]')" = "[4, 10]" ]
+	[ "$(json_get g.json 'im(1)["ROUTINES"][1][1]')" = "[5, 9]" ]
+	[ "$(json_get g.json 'im(1)["ROUTINES"][1][2][1:]')" = \
+	    "[[4, 4], [5, 4], [6, 5], [7, 6], [8, 6], [9, 8]]" ]
+	[ "$(json_get g.json 'im(1)["ROUTINES"][1][3][1:]')" = "[[6, [7], [6, 7]], [8, [9], [8, 9]]]" ]
+	[ "$(json_get g.json 'im(1)["ROUTINES"][2]')" = "[10, [10], [['NODE_ID', 'IDOM_NODE_ID'], [10, 10]]]" ]
+}
+
+# prog.c: sum()'s doubly nested loop, run with n = 3, and two PLT calls.
+make_prog() {
+	cat > prog.c <<'C'
+#include <stdio.h>
+int sum(int n)
+{
+	int s = 0;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < i; j++)
+			s += j;
+	return s;
+}
+int main(void)
+{
+	printf("%d\n", sum(3));
+	puts("done");
+	return 0;
+}
+C
+	gcc -g -O0 -o prog prog.c
+}
+
+LOAD=0x555555554000
+
+# sum()'s blocks at -O0, A to G in address order (A: entry, jmp to F; B: j = 0,
+# jmp to D; C: s += j, j++; D: j < i ?; E: i++; F: i < n ?; G: return),
+# counted by hand for n = 3: the outer test F runs 4 times, the body B 3, the
+# inner test D 1 + 2 + 3 = 6, its body C 0 + 1 + 2 = 3.
+sum_graph() {
+	local -a addr lens
+	local i=0 a l
+	while read -r a l; do
+		addr[i]=$(printf '0x%x' $((LOAD + a)))
+		lens[i]=$l
+		i=$((i + 1))
+	done < <(objdump -d --insn-width=16 prog | awk -v FN=sum -f "$BATS_TEST_DIRNAME/tools/rec-fn-blocks.awk")
+	[ "$i" -eq 7 ] || { echo "sum has $i blocks, not 7" >&2; return 1; }
+	local counts=(1 3 3 6 3 4 1) A=${addr[0]} B=${addr[1]} C=${addr[2]} D=${addr[3]} \
+	    E=${addr[4]} F=${addr[5]} G=${addr[6]}
+	echo "pid 7"
+	echo "threads 1"
+	echo "instrs 57"
+	echo "image 1 $LOAD 0x5000 $PWD/prog"
+	for i in 0 1 2 3 4 5 6; do
+		echo "block 1 ${addr[i]} ${lens[i]} ${counts[i]}"
+	done
+	cat <<G
+edge start $A ENTRY 1
+edge $A $F DIRECT_UNCONDITIONAL_BRANCH 1
+edge $F $B DIRECT_CONDITIONAL_BRANCH 3
+edge $F $G FALL_THROUGH 1
+edge $B $D DIRECT_UNCONDITIONAL_BRANCH 3
+edge $D $C DIRECT_CONDITIONAL_BRANCH 3
+edge $D $E FALL_THROUGH 3
+edge $C $D FALL_THROUGH 3
+edge $E $F FALL_THROUGH 3
+edge $G end EXIT 1
+G
+}
+
+@test "rec-write: a compiled program: symbols as nm gives them, NAME@plt as objdump names the stubs" {
+	need_tools
+	make_prog
+	sum_graph > g.txt
+	run rec-write g.txt g.json
+	[ "$status" -eq 0 ]
+	run dcfg-check --strict g.json
+	[ "$status" -eq 0 ]
+	# functions: nm's t and T symbols, offsets from the load address (a PIE: its own addresses)
+	nm prog | awk '$2 ~ /^[tT]$/ { print $3, $1 }' | while read -r name a; do
+		printf '%s 0x%x\n' "$name" $((16#$a))
+	done | sort > want
+	json_get g.json '"\n".join("%s %s" % (r[0], r[1]) for r in im(1)["SYMBOLS"][1:] if "@plt" not in r[0])' |
+	    sort > got
+	diff want got
+	objdump -d prog | sed -n 's/^0*\([0-9a-f]*\) <\(.*@plt\)>:$/\2 0x\1/p' | sort > want-plt
+	json_get g.json '"\n".join("%s %s" % (r[0], r[1]) for r in im(1)["SYMBOLS"][1:] if "@plt" in r[0])' |
+	    sort > got-plt
+	[ -s want-plt ]
+	diff want-plt got-plt
+}
+
+@test "rec-write: a compiled program: SOURCE_DATA gives each executed instruction addr2line's line" {
+	need_tools
+	make_prog
+	sum_graph > g.txt
+	run rec-write g.txt g.json
+	[ "$status" -eq 0 ]
+	# by the DCFG: each row's NUM_INSTRS x its block's COUNT, on its file and line
+	json_get g.json '"\n".join(
+	    "%s:%d %d" % (d["FILE_NAMES"][[f[0] for f in d["FILE_NAMES"][1:]].index(r[0]) + 1][1], r[1],
+	        r[4] * [b[5] for b in im(1)["BASIC_BLOCKS"][1:]
+	                if int(b[1], 16) <= int(r[2], 16) < int(b[1], 16) + b[2]][0])
+	    for r in im(1)["SOURCE_DATA"][1:])' |
+	    awk '{ n[$1] += $2 } END { for (l in n) print l, n[l] }' | sort > got
+	# by addr2line: every instruction of every block, times the block's count
+	while read -r kw image a lens count; do
+		[ "$kw" = block ] || continue
+		a=$((a - LOAD))
+		for l in ${lens//,/ }; do
+			printf '0x%x %d\n' "$a" "$count"
+			a=$((a + l))
+		done
+	done < g.txt > insns
+	cut -d' ' -f1 insns | addr2line -e prog | sed 's/ (discriminator [0-9]*)//' |
+	    paste -d' ' - insns | cut -d' ' -f1,3 |
+	    awk '{ n[$1] += $2 } END { for (l in n) print l, n[l] }' | sort > want
+	diff want got
+	# rows lie each in one block, as the readers need to split blocks exactly
+	json_get g.json 'all(any(int(b[1], 16) <= int(r[2], 16) and int(r[2], 16) + r[3] <= int(b[1], 16) + b[2]
+	    for b in im(1)["BASIC_BLOCKS"][1:]) for r in im(1)["SOURCE_DATA"][1:])' | grep -qx True
+	grep -F "\"$(echo "$PWD/prog.c" | sed 's,/,\\/,g')\"" g.json
+}
+
+@test "rec-write: a compiled program: the doubly nested loop, its dominators and parent" {
+	need_tools
+	make_prog
+	sum_graph > g.txt
+	run rec-write g.txt g.json
+	[ "$status" -eq 0 ]
+	run dcfg-check --strict g.json
+	[ "$status" -eq 0 ]
+	# node ids 4 to 10 are A to G. Worked by hand: F dominates B and G, B dominates D, D
+	# dominates C and E; back edges E -> F (the outer loop: F B D C E) and C -> D (the inner)
+	[ "$(json_get g.json 'im(1)["ROUTINES"][1:]')" = \
+	    "[[4, [10], [['NODE_ID', 'IDOM_NODE_ID'], [4, 4], [5, 9], [6, 7], [7, 5], [8, 7], [9, 4], [10, 9]], [['LOOP_HEAD_NODE_ID', 'LOOP_BACK_EDGE_SOURCE_NODE_IDS', 'LOOP_NODE_IDS', 'PARENT_LOOP_HEAD_NODE_ID'], [7, [6], [6, 7], 9], [9, [8], [5, 6, 7, 8, 9]]]]]" ]
+	run dcfg-count --dcfg g.json --from-dcfg --by loop
+	[ "$status" -eq 0 ]
+	echo "$output"
+	[ "$(grep -c 'sum' <<< "$output")" -ge 2 ]
+}
