@@ -3,7 +3,7 @@
 plugin, independently of the recorder's own reader: for the plugin's tests.
 
     spool-dump.py [--sequence | --total-instructions | --block-counts |
-                   --summary] SPOOLDIR
+                   --range-instructions LO HI | --summary] SPOOLDIR
 
 --summary (the default): the process file, the images, the block count,
     and per thread its preceding instructions, blocks and instructions.
@@ -13,6 +13,8 @@ plugin, independently of the recorder's own reader: for the plugin's tests.
     recorded blocks plus those it ran before them.
 --block-counts: "0xPC NINSNS COUNT" per distinct block that ran, over all
     threads, sorted by pc.
+--range-instructions LO HI: the instructions run at addresses in [LO, HI)
+    (hexadecimal), over all threads: e.g. one function's, from nm -S.
 
 Exit 1 with "spool-dump: FILE: what is wrong" when the spool is not whole.
 """
@@ -138,9 +140,16 @@ def main(argv):
     modes = {"--summary", "--sequence", "--total-instructions", "--block-counts"}
     mode = "--summary"
     args = []
-    for arg in argv[1:]:
+    rest = iter(argv[1:])
+    for arg in rest:
         if arg in modes:
             mode = arg
+        elif arg == "--range-instructions":
+            mode = arg
+            try:
+                low, high = int(next(rest), 16), int(next(rest), 16)
+            except (StopIteration, ValueError):
+                sys.exit("spool-dump: --range-instructions takes LO HI, in hexadecimal")
         elif arg.startswith("-"):
             sys.exit(f"spool-dump: unknown option {arg}\n{__doc__}")
         else:
@@ -162,7 +171,21 @@ def main(argv):
         print(f"spool-dump: {e}", file=sys.stderr)
         return 1
 
-    if mode == "--total-instructions":
+    if mode == "--range-instructions":
+        counts = [0] * len(blocks)
+        for _, ids in threads:
+            for i in ids:
+                counts[i] += 1
+        total = 0
+        for i, count in enumerate(counts):
+            if count:
+                address = blocks[i][0]
+                for length in blocks[i][2]:
+                    if low <= address < high:
+                        total += count
+                    address += length
+        print(total)
+    elif mode == "--total-instructions":
         for number, (preceding, ids) in enumerate(threads):
             print(number, preceding + sum(blocks[i][1] for i in ids))
     elif mode == "--sequence":
