@@ -291,6 +291,65 @@ load_tbs(struct rec_spool *s, struct dcfg_error *err)
 	return rc;
 }
 
+struct tb_start {
+	uint64_t pc;
+	uint8_t first_len;
+};
+
+static int
+cmp_start(const void *a, const void *b)
+{
+	const struct tb_start *x = a, *y = b;
+
+	if (x->pc != y->pc)
+		return x->pc < y->pc ? -1 : 1;
+	return (x->first_len > y->first_len) - (x->first_len < y->first_len);
+}
+
+/*
+ * QEMU 7.2 lists an instruction that crosses a page as the last of a
+ * translation block that it then ends before that instruction, which
+ * runs as the first of the next block, its bytes read whole: the
+ * listed one, cut short, never ran. It is told by a block that starts
+ * where it does with a first instruction of another length, and dropped.
+ */
+static int
+drop_unrun_last(struct rec_spool *s)
+{
+	struct tb_start *starts = malloc((s->n_tbs + 1) * sizeof *starts);
+	size_t i;
+
+	if (starts == NULL)
+		return -1;
+	for (i = 0; i < s->n_tbs; i++)
+		starts[i] = (struct tb_start){ s->tbs[i].pc, s->lengths[s->tbs[i].first_len] };
+	qsort(starts, s->n_tbs, sizeof *starts, cmp_start);
+	for (i = 0; i < s->n_tbs; i++) {
+		struct rec_tb *tb = &s->tbs[i];
+		uint8_t len = s->lengths[tb->first_len + tb->n_insns - 1];
+		struct tb_start key = { tb->pc + tb->size - len, 0 };
+		size_t lo = 0, hi = s->n_tbs;
+		if (tb->n_insns < 2)
+			continue;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (starts[mid].pc < key.pc)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < s->n_tbs && starts[lo].pc == key.pc; lo++)
+			if (starts[lo].first_len != len) {
+				tb->n_insns--;
+				tb->size -= len;
+				tb->last_len = 0;    /* it ends without a transfer */
+				break;
+			}
+	}
+	free(starts);
+	return 0;
+}
+
 int
 rec_spool_load(struct rec_spool *s, const char *dir, struct dcfg_error *err)
 {
@@ -299,6 +358,10 @@ rec_spool_load(struct rec_spool *s, const char *dir, struct dcfg_error *err)
 	if (load_process(s, err) < 0 || load_images(s, err) < 0 || load_tbs(s, err) < 0) {
 		rec_spool_free(s);
 		return -1;
+	}
+	if (drop_unrun_last(s) < 0) {
+		rec_spool_free(s);
+		return dcfg_error_set(err, dir, "out of memory");
 	}
 	return 0;
 }

@@ -23,7 +23,7 @@ struct rec_tb {
 	uint32_t size;            /* bytes: the sum of the lengths */
 	uint32_t first_len;       /* its lengths: spool lengths[first_len ...] */
 	uint16_t n_insns;
-	uint8_t last_len;         /* bytes of the last instruction kept in last[] */
+	uint8_t last_len;         /* bytes of the last instruction kept in last[]; 0: no transfer */
 	uint8_t last[REC_MAX_INSN_LEN + 1];
 };
 
