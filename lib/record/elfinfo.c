@@ -545,7 +545,8 @@ cut_at_blocks(struct reader *r)
 	struct dcfg_rec_elfinfo *info = r->info;
 	size_t i, j = 0, n = 0;
 
-	qsort(r->ranges, r->n_ranges, sizeof *r->ranges, by_start);
+	if (r->n_ranges > 1)
+		qsort(r->ranges, r->n_ranges, sizeof *r->ranges, by_start);
 	for (i = 0; i < r->n_ranges; i++) {
 		if (i + 1 < r->n_ranges && r->ranges[i].end > r->ranges[i + 1].start)
 			r->ranges[i].end = r->ranges[i + 1].start;
