@@ -110,6 +110,7 @@ struct reader {
 	const uint32_t *blocks;    /* the image's, by address */
 	size_t n_blocks;
 	uint64_t load;
+	Elf *debug;                /* the separate debug file, or NULL */
 	struct line_range *ranges;
 	size_t n_ranges, ranges_cap;
 	struct got_name *got;      /* PLT slots' names, by address */
@@ -200,16 +201,38 @@ symbol_table(Elf *elf, GElf_Shdr *sh)
 	return dyn;
 }
 
-/* Functions (STT_FUNC, STT_GNU_IFUNC) at a non-zero address in an executable section. */
+static int read_symbol_table(struct reader *r, const struct elf_file *f, Elf *elf, Elf_Scn *scn,
+    const GElf_Shdr *symsh);
+
+/*
+ * The symbols of .symtab, or of the separate debug file's .symtab when the
+ * file has only .dynsym (Debian's ld.so), or of .dynsym.
+ */
 static int
 read_symbols(struct reader *r, const struct elf_file *f)
 {
 	GElf_Shdr sh;
 	Elf_Scn *scn = symbol_table(f->elf, &sh);
+
+	if (scn != NULL && sh.sh_type == SHT_DYNSYM && r->debug != NULL) {
+		GElf_Shdr dsh;
+		Elf_Scn *dscn = symbol_table(r->debug, &dsh);
+		if (dscn != NULL && dsh.sh_type == SHT_SYMTAB)
+			return read_symbol_table(r, f, r->debug, dscn, &dsh);
+	}
+	return scn == NULL ? 0 : read_symbol_table(r, f, f->elf, scn, &sh);
+}
+
+/* Functions (STT_FUNC, STT_GNU_IFUNC) at a non-zero address in an executable section. */
+static int
+read_symbol_table(struct reader *r, const struct elf_file *f, Elf *elf, Elf_Scn *scn,
+    const GElf_Shdr *symsh)
+{
+	GElf_Shdr sh = *symsh;
 	Elf_Data *data;
 	size_t i, n;
 
-	if (scn == NULL || sh.sh_entsize == 0 || (data = elf_getdata(scn, NULL)) == NULL)
+	if (sh.sh_entsize == 0 || (data = elf_getdata(scn, NULL)) == NULL)
 		return 0;
 	n = sh.sh_size / sh.sh_entsize;
 	for (i = 0; i < n; i++) {
@@ -221,9 +244,9 @@ read_symbols(struct reader *r, const struct elf_file *f)
 		type = GELF_ST_TYPE(sym.st_info);
 		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_value == 0 ||
 		    sym.st_value < f->bias || sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
-		    !executable_section(f->elf, sym.st_shndx))
+		    !executable_section(elf, sym.st_shndx))
 			continue;
-		if ((name = elf_strptr(f->elf, sh.sh_link, sym.st_name)) == NULL || *name == '\0')
+		if ((name = elf_strptr(elf, sh.sh_link, sym.st_name)) == NULL || *name == '\0')
 			continue;
 		if (add_symbol(r->info, name, "", sym.st_value - f->bias, sym.st_size) < 0)
 			return -1;
@@ -498,29 +521,27 @@ read_dwarf_lines(struct reader *r, const struct elf_file *f, Elf *elf)
 }
 
 /* Debug information installed apart, by build id (/usr/lib/debug/.build-id/xx/yyyy.debug). */
-static int
-read_separate_lines(struct reader *r, const struct elf_file *f)
+static void
+open_debug(const struct elf_file *f, struct elf_file *debug)
 {
 	const void *id;
 	ssize_t len = dwelf_elf_gnu_build_id(f->elf, &id), i;
 	char path[512];
 	size_t at;
-	struct elf_file debug = { .fd = -1 };
-	int rc = 0;
 
 	if (len < 2 || len > 64)
-		return 0;
+		return;
 	at = (size_t)snprintf(path, sizeof path, "/usr/lib/debug/.build-id/%02x/",
 	    ((const unsigned char *)id)[0]);
 	for (i = 1; i < len; i++)
 		at += (size_t)snprintf(path + at, sizeof path - at, "%02x", ((const unsigned char *)id)[i]);
 	snprintf(path + at, sizeof path - at, ".debug");
-	if (elf_version(EV_CURRENT) != EV_NONE && (debug.fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0 &&
-	    (debug.elf = elf_begin(debug.fd, ELF_C_READ_MMAP, NULL)) != NULL &&
-	    elf_kind(debug.elf) == ELF_K_ELF)
-		rc = read_dwarf_lines(r, f, debug.elf);
-	close_elf(&debug);
-	return rc;
+	if ((debug->fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0 &&
+	    (debug->elf = elf_begin(debug->fd, ELF_C_READ_MMAP, NULL)) != NULL &&
+	    elf_kind(debug->elf) != ELF_K_ELF) {
+		elf_end(debug->elf);
+		debug->elf = NULL;
+	}
 }
 
 static int
@@ -587,10 +608,12 @@ dcfg_rec_elfinfo_read(struct dcfg_rec_elfinfo *info, const struct dcfg_rec_graph
 	const struct dcfg_rec_image *im = &g->images[image];
 	struct reader r = { .info = info, .names = names, .g = g, .blocks = blocks, .n_blocks = n,
 	    .load = im->load };
-	struct elf_file f = { .fd = -1 };
+	struct elf_file f = { .fd = -1 }, debug = { .fd = -1 };
 	int rc = 0;
 
 	if (im->path != NULL && open_elf(&f, im->path) == 0) {
+		open_debug(&f, &debug);
+		r.debug = debug.elf;
 		rc = read_symbols(&r, &f);
 		if (rc == 0)
 			rc = read_plt(&r, &f);
@@ -598,11 +621,12 @@ dcfg_rec_elfinfo_read(struct dcfg_rec_elfinfo *info, const struct dcfg_rec_graph
 			rc = sort_symbols(info);
 		if (rc == 0 && n > 0)
 			rc = read_dwarf_lines(&r, &f, f.elf);
-		if (rc == 0 && n > 0 && r.n_ranges == 0)
-			rc = read_separate_lines(&r, &f);
+		if (rc == 0 && n > 0 && r.n_ranges == 0 && debug.elf != NULL)
+			rc = read_dwarf_lines(&r, &f, debug.elf);
 		if (rc == 0)
 			rc = cut_at_blocks(&r);
 	}
+	close_elf(&debug);
 	close_elf(&f);
 	free(r.ranges);
 	free(r.got);
