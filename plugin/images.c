@@ -212,7 +212,7 @@ void rec_images_note_pc(uint64_t pc)
 	while (at < n && !(pc >= maps[at].start && pc < maps[at].end))
 		at++;
 	if (at == n) {
-		/* Not mapped now (QEMU translated it while it was): only its page. */
+		/* QEMU reads code from guest memory: it must be mapped. */
 		rec_fail("code at 0x%" PRIx64 " is in no mapping of /proc/self/maps", pc);
 	} else {
 		size_t first, last;

@@ -197,13 +197,16 @@ static void after_fork_child(void)
 	pthread_mutex_unlock(&rec.lock);
 }
 
+/* The names are our constants: info, and the name in it, are gone after install. */
 static int set_arch(const char *target)
 {
 	/* Linux's system call numbers for exit and exit_group. */
 	if (strcmp(target, "x86_64") == 0) {
+		rec.arch = "x86_64";
 		rec.sys_exit = 60;
 		rec.sys_exit_group = 231;
 	} else if (strcmp(target, "aarch64") == 0) {
+		rec.arch = "aarch64";
 		rec.sys_exit = 93;
 		rec.sys_exit_group = 94;
 	} else {
@@ -211,7 +214,6 @@ static int set_arch(const char *target)
 				"aarch64)\n", target);
 		return -1;
 	}
-	rec.arch = target;
 	return 0;
 }
 
@@ -224,8 +226,6 @@ DCFG_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
 	}
 	if (parse_args(argc, argv) != 0 || set_arch(info->target_name) != 0)
 		return -1;
-	/* info is gone after this call; the name is a constant of QEMU's. */
-	rec.arch = strcmp(rec.arch, "x86_64") == 0 ? "x86_64" : "aarch64";
 	rec.pid = getpid();
 	/* A stale process file would vouch for this spool before it is whole. */
 	size_t size = strlen(rec.dir) + sizeof "/process";
