@@ -1,5 +1,7 @@
 /* Calls a function of a shared object it opens with dlopen(): the path of
- * the object is the first argument. */
+ * the object is the first argument. No dlclose(): callgrind writes the
+ * costs of code that was unmapped before the program ended on line 0,
+ * even with --keep-debuginfo=yes (valgrind 3.19). */
 #include <dlfcn.h>
 #include <stdio.h>
 
@@ -16,6 +18,5 @@ int main(int argc, char **argv)
 	if (!run)
 		return 1;
 	printf("plug %d\n", run(25));
-	dlclose(h);
 	return 0;
 }

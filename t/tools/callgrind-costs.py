@@ -12,14 +12,13 @@ lines that follow; "fn=" the function, "ob=" its object.
 
   callgrind-costs.py functions FILE IMAGE...
       "IMAGE<TAB>NAME<TAB>IR" per function of each IMAGE (an ELF file the
-      run loaded), the function's exclusive Ir. IMAGE is printed as its base
-      name. Callgrind names code no symbol covers (PLT stubs) by its
-      run-time address, in object "???": such a function is given to the
-      IMAGE whose mapping holds the address, named IMAGE+0xOFFSET as
-      dcfg-count names code no symbol covers, OFFSET from the image's first
-      byte. Where an image lay in valgrind's address space is worked out
-      from its symbols: the first instruction callgrind counted in each
-      named function, less the symbol's value, the same for them all.
+      run loaded), the function's exclusive Ir: the Ir of the instructions
+      its symbol covers (see functions() for why not callgrind's fn=).
+      IMAGE is printed as its base name; a PLT entry is NAME@plt, as
+      objdump names it; code no symbol covers is IMAGE+0xOFFSET, as
+      dcfg-count names it. Callgrind puts PLT stubs in object "???", at
+      their run-time address; where the image lay is worked out from the
+      calls into them.
   callgrind-costs.py lines FILE DIR
       "PATH:LINE<TAB>IR" for the source files under DIR (absolute paths).
   callgrind-costs.py total FILE
@@ -32,6 +31,7 @@ lines that follow; "fn=" the function, "ob=" its object.
 Python 3 standard library only; nm(1) reads the symbols.
 """
 
+import bisect
 import collections
 import os
 import re
@@ -110,10 +110,20 @@ def elf_extent(path):
         return top
 
 
+def objdump(path, cache={}):
+    if path not in cache:
+        cache[path] = subprocess.run(["objdump", "-d", "--no-show-raw-insn", path],
+                                     capture_output=True, text=True, check=True).stdout
+    return cache[path]
+
+
 def symbols(path):
-    """(value, end, name) of the image's defined function symbols, sorted;
-    a symbol without a size (_init, in crti.o) covers its first byte
-    only, the entry that callgrind names by address."""
+    """(value, end, name) of the image's defined function symbols, and of
+    its PLT entries as objdump names them (NAME@plt, from the relocation
+    of the GOT slot each jumps through), sorted. A symbol without a size
+    (_init in crti.o, crtstuff's frame_dummy) and a PLT entry run to the
+    next label of objdump -d (a symbol, or a section's start) or the end
+    of its section."""
     out = subprocess.run(["nm", "-S", "-n", "--defined-only", path], capture_output=True,
                          text=True, check=True).stdout
     syms = []
@@ -123,61 +133,96 @@ def symbols(path):
             value = int(parts[0], 16)
             syms.append([value, value + int(parts[1], 16), parts[3]])
         elif len(parts) == 3 and parts[1] in "TtWwi":
-            value = int(parts[0], 16)
-            syms.append([value, value + 1, parts[2]])
-    return syms
+            syms.append([int(parts[0], 16), None, parts[2]])
+    labels = [(int(m.group(1), 16), m.group(2))
+              for m in re.finditer(r"^([0-9a-f]+) <([^>]*)>:$", objdump(path), re.M)]
+    starts = sorted({value for value, _ in labels} | section_ends(path))
+    for i, (value, name) in enumerate(labels):
+        if name.endswith("@plt"):
+            syms.append([value, next_after(starts, value), name])
+    for sym in syms:
+        if sym[1] is None:
+            sym[1] = next_after(starts, sym[0])
+    return sorted(syms)
+
+
+def section_ends(path):
+    """The end addresses of the image's sections (objdump -h)."""
+    out = subprocess.run(["objdump", "-h", path], capture_output=True, text=True,
+                         check=True).stdout
+    return {int(m.group(2), 16) + int(m.group(1), 16)
+            for m in re.finditer(r"^ +\d+ \S+ +([0-9a-f]+) +([0-9a-f]+) ", out, re.M)}
+
+
+def next_after(starts, value):
+    i = bisect.bisect_right(starts, value)
+    return starts[i] if i < len(starts) else value + 1
 
 
 def direct_calls(path):
     """call or jump instruction address -> its target, from objdump -d."""
-    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", path], capture_output=True,
-                         text=True, check=True).stdout
     targets = {}
-    for m in re.finditer(r"^ +([0-9a-f]+):\s+(?:call|jmp)q?\s+([0-9a-f]+) <", out, re.M):
+    for m in re.finditer(r"^ +([0-9a-f]+):\s+(?:call|jmp)q?\s+([0-9a-f]+) <", objdump(path),
+                         re.M):
         targets[int(m.group(1), 16)] = int(m.group(2), 16)
     return targets
 
 
-def name_at(syms, image, offset):
-    """The symbol that covers offset, as callgrind names it, or IMAGE+0xOFFSET."""
-    for value, end, name in syms:
-        if value <= offset < max(end, value + 1):
-            return name if value == offset else f"{name}+0x{offset - value:x}"
-    return f"{image}+0x{offset:x}"
+def namer(path, image):
+    """offset -> the name of the code there, as dcfg-count names a routine
+    that starts there: the function symbol that covers it, or the PLT
+    entry objdump names; code that neither covers (PLT0, the lazy-binding
+    stub at the start of .plt) is IMAGE+0xLABEL, LABEL the address of the
+    objdump label at or before it (the start of its section's run)."""
+    syms = symbols(path)
+    labels = sorted(int(m.group(1), 16)
+                    for m in re.finditer(r"^([0-9a-f]+) <[^>]*>:$", objdump(path), re.M))
+
+    def name(offset):
+        for value, end, sym in syms:
+            if value <= offset < end:
+                return sym
+        i = bisect.bisect_right(labels, offset) - 1
+        return f"{image}+0x{labels[i] if i >= 0 else offset:x}"
+    return name
 
 
 def functions(path, images):
-    own = collections.Counter()          # (object, fn) -> Ir
+    """Each instruction's Ir, from callgrind's per-instruction dump, given
+    to the function that covers its address in the ELF file: callgrind's
+    own functions charge code that has no symbol it knows (PLT0, which
+    every lazily bound PLT stub jumps to, and crtstuff's
+    register_tm_clones, which frame_dummy jumps to) to the function that
+    jumped there, where a DCFG's routines are the symbols' code."""
+    per_instr = collections.Counter()    # (object, address) -> Ir
     calls = []
-    for obj, _, fn, _, _, ir in parse(path, calls):
-        own[obj, fn] += ir
+    for obj, _, fn, addr, _, ir in parse(path, calls):
+        if addr is None:
+            sys.exit(f"callgrind-costs.py: {path}: no instruction addresses (--dump-instr=yes)")
+        per_instr[obj, addr] += ir
     rows = collections.Counter()
     for image in images:
         real = os.path.realpath(image)
         name = os.path.basename(image)
-        syms = symbols(image)
-        mine = {k[0] for k in own if k[0] not in (None, "???") and os.path.realpath(k[0]) == real}
+        mine = {o for o, _ in per_instr if o not in (None, "???") and os.path.realpath(o) == real}
         if not mine:
             sys.exit(f"callgrind-costs.py: {image}: no function of it in {path}")
-        for (obj, fn), ir in own.items():
-            if obj in mine:
-                m = re.fullmatch(r"0x([0-9a-fA-F]+)( \[PLT\])?", fn)
-                rows[name, name_at(syms, name, int(m.group(1), 16)) if m else fn] += ir
         # Code callgrind finds in no object (PLT stubs) is at its run-time
         # address: the image's base there is a call's target address less
         # the target objdump reads at the call site, which callgrind gives
-        # relative to the image.
+        # relative to the image (as it gives the image's own targets: those
+        # give base 0 and are left out).
         sites = direct_calls(image)
         bases = collections.Counter(target - sites[site] for obj, _, _, target, site in calls
                                     if obj in mine and site in sites and target > sites[site])
-        if not bases:
-            continue
-        base = bases.most_common(1)[0][0]
-        top = base + elf_extent(image)
-        for (obj, fn), ir in own.items():
-            m = re.fullmatch(r"0x([0-9a-fA-F]+)( \[PLT\])?", fn or "")
-            if obj == "???" and m and base <= int(m.group(1), 16) < top:
-                rows[name, name_at(syms, name, int(m.group(1), 16) - base)] += ir
+        base = bases.most_common(1)[0][0] if bases else None
+        top = base + elf_extent(image) if bases else None
+        name_of = namer(image, name)
+        for (obj, addr), ir in per_instr.items():
+            if obj in mine:
+                rows[name, name_of(addr)] += ir
+            elif obj == "???" and base is not None and base <= addr < top:
+                rows[name, name_of(addr - base)] += ir
     for (image, fn), ir in sorted(rows.items()):
         print(f"{image}\t{fn}\t{ir}")
 
