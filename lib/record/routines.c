@@ -10,11 +10,9 @@
  * (branches, fall-throughs, REP and the bypass edges, never calls,
  * returns or context changes) inside the group, and what it does not
  * reach starts a routine of its own, so every block is in exactly one
- * routine and reachable from its entry. Immediate dominators follow
- * Cooper, Harvey and Kennedy's iterative algorithm; loops are natural
- * loops of back edges (a target that dominates its source), one per head,
- * each with the innermost loop that holds its head as its parent. Every
- * walk is iterative, over arrays sized by the image's blocks.
+ * routine and reachable from its entry. Each routine's dominators and
+ * natural loops are found in loops.c. Every walk is iterative, over
+ * arrays sized by the image's blocks.
  */
 #include "routines.h"
 
@@ -22,56 +20,7 @@
 #include <string.h>
 
 #include "common/vec.h"
-
-#define NONE UINT32_MAX
-
-struct dcfg_rec_cfg {
-	const struct dcfg_rec_graph *g;
-	uint32_t *out_first, *out_edge;   /* block B's outgoing edges: out_edge[out_first[B] ..] */
-	uint32_t *in_first, *in_edge;     /* and incoming */
-	uint32_t *local;                  /* per block: its index in the image being written */
-};
-
-/* One of the image's blocks, with its group. */
-struct member {
-	uint64_t key;                     /* the symbol's offset, or the run's first block's */
-	uint32_t unsymbolled;             /* 0 for a symbol's group */
-	uint32_t local;                   /* index into the image's blocks */
-};
-
-struct loop {
-	uint32_t head;                    /* local */
-	size_t first, n;                  /* its nodes: loop_nodes[first .. first + n), by local */
-	size_t first_source, n_sources;   /* back-edge sources, in sources[] */
-	uint32_t parent;                  /* index into loops, or NONE */
-};
-
-struct work {
-	struct dcfg_rec_cfg *cfg;
-	const struct dcfg_rec_graph *g;
-	const uint32_t *blocks;
-	size_t n;
-	struct member *members;
-	uint32_t *routine;                /* per local: the routine it is in, NONE before */
-	uint32_t *nodes, n_nodes;         /* the routine being built: its locals, entry first */
-	uint32_t *rpo_num, *rpo, *idom, *pre, *post;   /* per local */
-	uint32_t *stack, *stack_pos, *child_first, *child_next;
-	uint32_t *stamp, token;
-	uint32_t *loop_nodes, *sources, *exits;
-	size_t n_loop_nodes, n_sources, loop_nodes_cap, sources_cap;
-	struct loop *loops;
-	size_t n_loops, loops_cap;
-	uint32_t n_routines;
-	int first_row;
-	const char *indent;
-	struct dcfg_output *out;
-};
-
-static int
-intra(enum dcfg_edge_kind kind)
-{
-	return dcfg_edge_kind_is_branch(kind) || kind == DCFG_EDGE_REP || dcfg_edge_kind_is_bypass(kind);
-}
+#include "routine_work.h"
 
 static int
 csr(const struct dcfg_rec_graph *g, uint32_t **first, uint32_t **edge, int by_target)
@@ -134,13 +83,6 @@ dcfg_rec_cfg_free(struct dcfg_rec_cfg *cfg)
 	free(cfg->in_edge);
 	free(cfg->local);
 	free(cfg);
-}
-
-/* The local index of NODE if it is a block of this image, else NONE. */
-static uint32_t
-local_of(const struct work *w, uint32_t node)
-{
-	return node >= DCFG_REC_FIRST_BLOCK ? w->cfg->local[node - DCFG_REC_FIRST_BLOCK] : NONE;
 }
 
 static uint64_t
@@ -213,20 +155,6 @@ group_members(struct work *w, const struct dcfg_rec_elfinfo *info)
 	qsort(w->members, w->n, sizeof *w->members, by_group);
 }
 
-/* Runs the code for each intra-routine edge out of (or into, IN) LOCAL whose other end is in routine R. */
-#define FOR_INTRA(w, local, in, r, other, ...) do { \
-	uint32_t blk_ = (w)->blocks[local], e_; \
-	const uint32_t *first_ = (in) ? (w)->cfg->in_first : (w)->cfg->out_first; \
-	const uint32_t *edge_ = (in) ? (w)->cfg->in_edge : (w)->cfg->out_edge; \
-	for (e_ = first_[blk_]; e_ < first_[blk_ + 1]; e_++) { \
-		const struct dcfg_rec_edge *ed_ = &(w)->g->edges[edge_[e_]]; \
-		uint32_t other = local_of(w, (in) ? ed_->source : ed_->target); \
-		if (other == NONE || !intra(ed_->kind) || (w)->routine[other] != (r)) \
-			continue; \
-		__VA_ARGS__ \
-	} \
-} while (0)
-
 /* The routine R from ENTRY: what it reaches inside group [FIRST, LAST) of members, not yet taken. */
 static void
 take_routine(struct work *w, uint32_t entry, uint32_t r, size_t first, size_t last)
@@ -248,195 +176,6 @@ take_routine(struct work *w, uint32_t entry, uint32_t r, size_t first, size_t la
 			}
 		});
 	}
-}
-
-/* Reverse postorder from the entry (an explicit stack), then Cooper-Harvey-Kennedy. */
-static void
-dominators(struct work *w, uint32_t r)
-{
-	uint32_t n_rpo = w->n_nodes, depth = 0, i, entry = w->nodes[0];
-	int changed = 1;
-
-	w->token++;
-	w->stack[depth] = entry, w->stack_pos[depth++] = 0, w->stamp[entry] = w->token;
-	while (depth > 0) {
-		uint32_t x = w->stack[depth - 1], blk = w->blocks[x], next = NONE;
-		while (w->stack_pos[depth - 1] + w->cfg->out_first[blk] < w->cfg->out_first[blk + 1]) {
-			const struct dcfg_rec_edge *e = &w->g->edges[w->cfg->out_edge[w->cfg->out_first[blk] +
-			    w->stack_pos[depth - 1]++]];
-			uint32_t y = local_of(w, e->target);
-			if (y != NONE && intra(e->kind) && w->routine[y] == r && w->stamp[y] != w->token) {
-				next = y;
-				break;
-			}
-		}
-		if (next == NONE) {
-			w->rpo[--n_rpo] = x;
-			depth--;
-			continue;
-		}
-		w->stamp[next] = w->token;
-		w->stack[depth] = next, w->stack_pos[depth++] = 0;
-	}
-	for (i = 0; i < w->n_nodes; i++) {
-		w->rpo_num[w->rpo[i]] = i;
-		w->idom[w->rpo[i]] = NONE;
-	}
-	w->idom[entry] = entry;
-	while (changed) {
-		changed = 0;
-		for (i = 1; i < w->n_nodes; i++) {
-			uint32_t x = w->rpo[i], best = NONE;
-			FOR_INTRA(w, x, 1, r, p, {
-				uint32_t a = p, b = best;
-				if (w->idom[p] == NONE)
-					continue;
-				while (b != NONE && a != b) {
-					while (w->rpo_num[a] > w->rpo_num[b])
-						a = w->idom[a];
-					while (w->rpo_num[b] > w->rpo_num[a])
-						b = w->idom[b];
-				}
-				best = a;
-			});
-			if (best != w->idom[x]) {
-				w->idom[x] = best;
-				changed = 1;
-			}
-		}
-	}
-}
-
-/* Pre- and post-order numbers of the dominator tree: A dominates B iff B's interval is in A's. */
-static void
-dominator_tree(struct work *w)
-{
-	uint32_t i, clock = 0, depth = 0;
-
-	for (i = 0; i < w->n_nodes; i++)
-		w->child_first[w->nodes[i]] = NONE;
-	for (i = w->n_nodes; i-- > 1;) {
-		uint32_t x = w->rpo[i];
-		w->child_next[x] = w->child_first[w->idom[x]];
-		w->child_first[w->idom[x]] = x;
-	}
-	w->stack[depth++] = w->nodes[0];
-	w->pre[w->nodes[0]] = clock++;
-	while (depth > 0) {
-		uint32_t x = w->stack[depth - 1], c = w->child_first[x];
-		if (c == NONE) {
-			w->post[x] = clock++;
-			depth--;
-			continue;
-		}
-		w->child_first[x] = w->child_next[c];   /* consumed: the tree is not needed again */
-		w->pre[c] = clock++;
-		w->stack[depth++] = c;
-	}
-}
-
-static int
-dominates(const struct work *w, uint32_t a, uint32_t b)
-{
-	return w->pre[a] <= w->pre[b] && w->post[b] <= w->post[a];
-}
-
-static int
-by_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Sorts V[0 .. N) and drops repeats; the new length. */
-static size_t
-sort_unique(uint32_t *v, size_t n)
-{
-	size_t i, k = 0;
-
-	qsort(v, n, sizeof *v, by_u32);
-	for (i = 0; i < n; i++)
-		if (k == 0 || v[k - 1] != v[i])
-			v[k++] = v[i];
-	return k;
-}
-
-/* The natural loop of head H: H and what reaches its back-edge sources without passing H. */
-static int
-natural_loop(struct work *w, uint32_t r, uint32_t h, size_t first_source, size_t n_sources)
-{
-	size_t head, k;
-	struct loop *lp;
-
-	if (dcfg_reserve((void **)&w->loops, &w->loops_cap, w->n_loops + 1, sizeof *w->loops) < 0 ||
-	    dcfg_reserve((void **)&w->loop_nodes, &w->loop_nodes_cap, w->n_loop_nodes + w->n_nodes,
-	    sizeof *w->loop_nodes) < 0)
-		return -1;
-	lp = &w->loops[w->n_loops++];
-	*lp = (struct loop){ h, w->n_loop_nodes, 0, first_source, n_sources, NONE };
-	w->token++;
-	w->stamp[h] = w->token;
-	w->loop_nodes[w->n_loop_nodes++] = h;
-	for (k = 0; k < n_sources; k++)
-		if (w->stamp[w->sources[first_source + k]] != w->token) {
-			w->stamp[w->sources[first_source + k]] = w->token;
-			w->loop_nodes[w->n_loop_nodes++] = w->sources[first_source + k];
-		}
-	for (head = lp->first + 1; head < w->n_loop_nodes; head++) {
-		uint32_t x = w->loop_nodes[head];
-		FOR_INTRA(w, x, 1, r, p, {
-			if (w->stamp[p] != w->token) {
-				w->stamp[p] = w->token;
-				w->loop_nodes[w->n_loop_nodes++] = p;
-			}
-		});
-	}
-	lp->n = w->n_loop_nodes - lp->first;
-	qsort(w->loop_nodes + lp->first, lp->n, sizeof *w->loop_nodes, by_u32);
-	return 0;
-}
-
-/* Back edges (an intra-routine edge to a node that dominates its source), merged per head. */
-static int
-find_loops(struct work *w, uint32_t r)
-{
-	uint32_t i, j;
-
-	w->n_loops = w->n_loop_nodes = w->n_sources = 0;
-	for (i = 0; i < w->n_nodes; i++) {
-		uint32_t h = w->nodes[i];
-		size_t first = w->n_sources, n;
-		int failed = 0;
-		FOR_INTRA(w, h, 1, r, p, {
-			if (!dominates(w, h, p))
-				continue;
-			if (dcfg_reserve((void **)&w->sources, &w->sources_cap, w->n_sources + 1,
-			    sizeof *w->sources) < 0) {
-				failed = 1;
-				break;
-			}
-			w->sources[w->n_sources++] = p;
-		});
-		if (failed)
-			return -1;
-		if ((n = w->n_sources - first) == 0)
-			continue;
-		w->n_sources = first + sort_unique(w->sources + first, n);
-		if (natural_loop(w, r, h, first, w->n_sources - first) < 0)
-			return -1;
-	}
-	/* the parent: the smallest other loop that holds the head (natural loops nest or are apart) */
-	for (i = 0; i < w->n_loops; i++)
-		for (j = 0; j < w->n_loops; j++) {
-			const struct loop *o = &w->loops[j];
-			if (j == i || (w->loops[i].parent != NONE && w->loops[w->loops[i].parent].n <= o->n) ||
-			    bsearch(&w->loops[i].head, w->loop_nodes + o->first, o->n, sizeof (uint32_t),
-			    by_u32) == NULL)
-				continue;
-			w->loops[i].parent = j;
-		}
-	return 0;
 }
 
 static void
@@ -499,10 +238,9 @@ write_routine(struct work *w, uint32_t r)
 {
 	uint32_t i, n_exits = 0;
 
-	dominators(w, r);
-	dominator_tree(w);
+	rec_dominators(w, r);
 	qsort(w->nodes + 1, w->n_nodes - 1, sizeof *w->nodes, by_u32);
-	if (find_loops(w, r) < 0)
+	if (rec_find_loops(w, r) < 0)
 		return -1;
 	for (i = 0; i < w->n_nodes; i++) {
 		uint32_t x = w->nodes[i], blk = w->blocks[x], e;

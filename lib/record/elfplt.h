@@ -1,0 +1,26 @@
+/*
+ * Between elfinfo.c and elfplt.c: the NAME@plt symbols of an image's PLT
+ * entries, added to its symbols.
+ */
+#ifndef DCFG_RECORD_ELFPLT_H
+#define DCFG_RECORD_ELFPLT_H
+
+#include <stdint.h>
+
+#include <libelf.h>
+
+#include "elfinfo.h"
+
+/* Adds the symbol NAME followed by SUFFIX to INFO. 0, or -1 when out of memory. */
+int rec_elfinfo_add_symbol(struct dcfg_rec_elfinfo *info, const char *name, const char *suffix,
+    uint64_t offset, uint64_t size);
+
+/*
+ * Adds NAME@plt for each PLT entry of ELF (of machine MACHINE, e_machine;
+ * EM_X86_64 and EM_AARCH64 are known) whose GOT slot a dynamic relocation
+ * names, at its offset from the load address, BIAS being the address of
+ * the file's offset 0. 0, or -1 when out of memory.
+ */
+int rec_read_plt(struct dcfg_rec_elfinfo *info, Elf *elf, unsigned machine, uint64_t bias);
+
+#endif
