@@ -34,6 +34,15 @@ struct rec_build {
 	uint32_t *slots;     size_t n_slots;
 	size_t cap_edges;
 	uint32_t *last_out;              /* per node id: 1 + the edge last taken from it */
+	/*
+	 * Per translation block: 1 + the one that last followed it (high half)
+	 * and the edge between them (low half), when its kind did not depend
+	 * on the thread's interrupted places: the next step the same way
+	 * needs neither a classification nor a look-up.
+	 */
+	uint64_t *tb_next_edge;
+	uint32_t *edge_instrs;   size_t cap_edge_instrs;     /* per edge: its source's instructions */
+	uint64_t *thread_counts; size_t n_thread_counts;     /* per edge: the walked thread's counts */
 	/* the chunks of every thread, thread by thread */
 	struct rec_chunk *chunks;   size_t n_chunks, cap_chunks;
 	size_t *thread_chunks;           /* n_threads + 1: thread t has chunks [t, t + 1) */

@@ -17,14 +17,19 @@ count_edge(void *ctx, uint32_t thread, uint32_t edge, uint32_t source_instrs)
 {
 	struct counter *c = ctx;
 	struct rec_build *b = c->b;
-	struct dcfg_rec_graph *g = b->g;
-	struct dcfg_rec_edge *e = &g->edges[edge];
 	struct rec_chunk *ch;
 
-	e->count_per_thread[thread]++;
-	if (e->target >= DCFG_REC_FIRST_BLOCK)
-		g->blocks[e->target - DCFG_REC_FIRST_BLOCK].count++;
-	g->instrs_per_thread[thread] += source_instrs;
+	if (edge >= b->n_thread_counts) {
+		size_t n = b->n_thread_counts, cap = n;
+		if (dcfg_reserve((void **)&b->thread_counts, &cap, (size_t)edge + 1,
+		    sizeof *b->thread_counts) < 0)
+			return -1;
+		for (; n < cap; n++)
+			b->thread_counts[n] = 0;
+		b->n_thread_counts = cap;
+	}
+	b->thread_counts[edge]++;
+	b->g->instrs_per_thread[thread] += source_instrs;
 	if (!c->started) {
 		c->running = b->thread_preceding;
 		c->started = 1;
@@ -45,6 +50,24 @@ count_edge(void *ctx, uint32_t thread, uint32_t edge, uint32_t source_instrs)
 		c->open = 0;
 	}
 	return 0;
+}
+
+/* The walked thread's edge counts into the graph: COUNT_PER_THREAD, and the blocks' entries. */
+static void
+keep_thread_counts(struct rec_build *b, uint32_t thread)
+{
+	struct dcfg_rec_graph *g = b->g;
+	size_t e;
+
+	for (e = 0; e < b->n_thread_counts && e < g->n_edges; e++) {
+		uint64_t n = b->thread_counts[e];
+		if (n == 0)
+			continue;
+		g->edges[e].count_per_thread[thread] = n;
+		if (g->edges[e].target >= DCFG_REC_FIRST_BLOCK)
+			g->blocks[g->edges[e].target - DCFG_REC_FIRST_BLOCK].count += n;
+		b->thread_counts[e] = 0;
+	}
 }
 
 static const struct dcfg_rec_block *
@@ -97,6 +120,7 @@ rec_count_all(struct rec_build *b, struct dcfg_error *err)
 			return rc > 0 ? dcfg_error_set(err, b->s->dir, "out of memory") : -1;
 		if (c.open)
 			b->n_chunks++;
+		keep_thread_counts(b, t);
 	}
 	b->thread_chunks[b->g->n_threads] = b->n_chunks;
 	if (call_bypasses(b) < 0)
@@ -112,6 +136,12 @@ rec_build_free(struct rec_build *b)
 	free(b->insn);
 	free(b->slots);
 	free(b->last_out);
+	free(b->tb_next_edge);
+	free(b->edge_instrs);
+	free(b->thread_counts);
+	b->tb_next_edge = NULL;
+	b->edge_instrs = NULL;
+	b->thread_counts = NULL;
 	free(b->chunks);
 	free(b->thread_chunks);
 	b->tb_first_piece = b->piece_block = b->slots = b->last_out = NULL;

@@ -69,6 +69,13 @@ new_edge(struct rec_build *b, uint32_t source, uint32_t target, enum dcfg_edge_k
 	e->kind = kind;
 	if ((e->count_per_thread = calloc(g->n_threads + 1, sizeof *e->count_per_thread)) == NULL)
 		return -1;
+	if (dcfg_reserve((void **)&b->edge_instrs, &b->cap_edge_instrs, g->n_edges + 1,
+	    sizeof *b->edge_instrs) < 0) {
+		free(e->count_per_thread);
+		return -1;
+	}
+	b->edge_instrs[g->n_edges] = source >= DCFG_REC_FIRST_BLOCK ?
+	    g->blocks[source - DCFG_REC_FIRST_BLOCK].n_instrs : 0;
 	g->n_edges++;
 	return 0;
 }
@@ -197,18 +204,21 @@ step_kind(struct walk *w, uint32_t from, uint32_t to)
 }
 
 static int
+emit(struct walk *w, uint32_t edge, rec_edge_fn on_edge, void *ctx)
+{
+	return on_edge(ctx, w->thread, edge, w->b->edge_instrs[edge]);
+}
+
+static int
 take(struct walk *w, uint32_t source, uint32_t target, enum dcfg_edge_kind kind,
     rec_edge_fn on_edge, void *ctx, struct dcfg_error *err)
 {
-	const struct dcfg_rec_graph *g = w->b->g;
 	int64_t e = rec_find_edge(w->b, source, target, kind, w->counting);
-	uint32_t instrs = source >= DCFG_REC_FIRST_BLOCK ?
-	    g->blocks[source - DCFG_REC_FIRST_BLOCK].n_instrs : 0;
 
 	if (e < 0)
 		return dcfg_error_set(err, w->b->s->dir, w->counting ? "out of memory" :
 		    "the second walk over thread %u took an edge the first did not", w->thread);
-	return on_edge(ctx, w->thread, (uint32_t)e, instrs);
+	return emit(w, (uint32_t)e, on_edge, ctx);
 }
 
 static void
@@ -218,30 +228,56 @@ report(struct rec_build *b, const struct rec_thread_reader *r)
 		b->progress(b->progress_ctx, b->bytes_done + rec_thread_bytes_read(r), b->bytes_total);
 }
 
+/* The step from translation block PREV_TB's last block into TB's first, BLK. */
+static int
+enter_tb(struct walk *w, uint32_t prev_tb, uint32_t prev, uint32_t tb, uint32_t blk,
+    rec_edge_fn on_edge, void *ctx, struct dcfg_error *err)
+{
+	struct rec_build *b = w->b;
+	uint64_t memo = b->tb_next_edge[prev_tb];
+	enum dcfg_edge_kind kind;
+	int64_t e;
+
+	if ((uint32_t)(memo >> 32) == tb + 1)
+		return emit(w, (uint32_t)memo, on_edge, ctx);
+	kind = step_kind(w, prev, blk);
+	e = rec_find_edge(b, DCFG_REC_FIRST_BLOCK + prev, DCFG_REC_FIRST_BLOCK + blk, kind,
+	    w->counting);
+	if (e < 0)
+		return dcfg_error_set(err, b->s->dir, w->counting ? "out of memory" :
+		    "the second walk over thread %u took an edge the first did not", w->thread);
+	if (kind != DCFG_EDGE_CONTEXT_CHANGE && kind != DCFG_EDGE_CONTEXT_CHANGE_RETURN)
+		b->tb_next_edge[prev_tb] = (uint64_t)(tb + 1) << 32 | (uint32_t)e;
+	return emit(w, (uint32_t)e, on_edge, ctx);
+}
+
 static int
 walk_blocks(struct walk *w, struct rec_thread_reader *r, rec_edge_fn on_edge, void *ctx,
     struct dcfg_error *err)
 {
 	struct rec_build *b = w->b;
-	uint32_t prev = UINT32_MAX, tb, steps = 0;
+	uint32_t prev = UINT32_MAX, prev_tb = UINT32_MAX, tb, steps = 0;
 	int rc;
 
 	while ((rc = rec_thread_next(r, &tb, err)) > 0) {
-		uint32_t p, end = b->tb_first_piece[tb + 1];
-		for (p = b->tb_first_piece[tb]; p < end; p++) {
-			uint32_t blk = b->piece_block[p];
-			enum dcfg_edge_kind kind;
-			if (prev == UINT32_MAX)
-				kind = DCFG_EDGE_ENTRY;
-			else if (p > b->tb_first_piece[tb])
-				kind = DCFG_EDGE_FALL_THROUGH;
-			else
-				kind = step_kind(w, prev, blk);
-			if ((rc = take(w, prev == UINT32_MAX ? DCFG_REC_START : DCFG_REC_FIRST_BLOCK + prev,
-			    DCFG_REC_FIRST_BLOCK + blk, kind, on_edge, ctx, err)) != 0)
+		uint32_t p = b->tb_first_piece[tb], end = b->tb_first_piece[tb + 1];
+		uint32_t blk = b->piece_block[p];
+		if (prev == UINT32_MAX)
+			rc = take(w, DCFG_REC_START, DCFG_REC_FIRST_BLOCK + blk, DCFG_EDGE_ENTRY,
+			    on_edge, ctx, err);
+		else
+			rc = enter_tb(w, prev_tb, prev, tb, blk, on_edge, ctx, err);
+		if (rc != 0)
+			return rc;
+		prev = blk;
+		for (p++; p < end; p++) {
+			blk = b->piece_block[p];
+			if ((rc = take(w, DCFG_REC_FIRST_BLOCK + prev, DCFG_REC_FIRST_BLOCK + blk,
+			    DCFG_EDGE_FALL_THROUGH, on_edge, ctx, err)) != 0)
 				return rc;
 			prev = blk;
 		}
+		prev_tb = tb;
 		if ((++steps & 0xffff) == 0)
 			report(b, r);
 	}
@@ -270,7 +306,8 @@ rec_walk_thread(struct rec_build *b, uint32_t thread, int counting, rec_edge_fn 
 		return dcfg_error_set(err, b->s->dir, "no thread %u", thread);
 	}
 	if (b->last_out == NULL &&
-	    (b->last_out = calloc(b->g->n_blocks + DCFG_REC_FIRST_BLOCK, sizeof *b->last_out)) == NULL) {
+	    ((b->last_out = calloc(b->g->n_blocks + DCFG_REC_FIRST_BLOCK, sizeof *b->last_out)) == NULL ||
+	    (b->tb_next_edge = calloc(b->s->n_tbs + 1, sizeof *b->tb_next_edge)) == NULL)) {
 		free(r);
 		return dcfg_error_set(err, b->s->dir, "out of memory");
 	}
