@@ -30,19 +30,26 @@ setup() {
 	T="$C/$P.trace.json.bz2"
 }
 
-@test "the README pipeline: dcfg-blocks gives each block the entries the trace's edges into it add up to" {
+@test "the README pipeline: each worker thread enters mix 20 times, at the address nm gives it, on its source line" {
 	dcfg-expand "$T" | dcfg-edges --dcfg "$D" | dcfg-blocks --dcfg "$D" > blocks.out
-	[ -s blocks.out ]
-	# its lines are the stream's, one per edge: the columns it appends
-	# keep the edge id first
+	# one line per edge of the stream, the edge id first
 	dcfg-expand "$T" | grep -v '^#' | cut -f1 > edges.ids
 	grep -v '^#' blocks.out | cut -f1 > blocks.ids
-	cmp edges.ids blocks.ids
+	[ -s edges.ids ] && cmp edges.ids blocks.ids
 	# 5 threads (main and its 4 workers), one section each, in order
 	[ "$(grep '^# thread ' blocks.out | awk '{ print $3 }' | tr '\n' ' ')" = "0 1 2 3 4 " ]
-	# mix's entry block, by address, is entered 20 times in threads 1 to 4
-	mix=$(nm "$C/$P" | awk '$3 == "mix" { print $1 }' | sed 's/^0*//')
-	grep -v '^#' blocks.out | head -3
+	# the calls into mix's first block per thread: 0 in main, 20 in each
+	# worker (by hand); the block at mix's offset in the executable (nm),
+	# on the line of mix's opening (threads.c:11, by hand)
+	mix=$(nm "$C/$P" | awk '$3 == "mix" { print "0x" $1 }' | sed 's/^0x0*/0x/')
+	awk -F'\t' -v off="$mix" -v img="$C/$P" '
+	    /^# thread / { t = $0; sub(/^# thread /, "", t); n[t] = 0; next }
+	    /^#/ { next }
+	    $4 == "DIRECT_CALL" && $11 == "mix+0x0" {
+	        if ($7 != img || $8 != off || $12 !~ /\/threads\.c:11$/) { print "bad line: " $0; exit 1 }
+	        n[t]++ }
+	    END { for (i = 0; i <= 4; i++) printf "%d %d\n", i, n[i] }' blocks.out > calls
+	printf '%s\n' '0 0' '1 20' '2 20' '3 20' '4 20' | diff -u - calls
 }
 
 @test "dcfg-profile, SimPoint and dcfg-regions run on the recording" {
