@@ -356,3 +356,37 @@ int main(void) { fclose(fopen("ready", "w")); for (;;) pause(); }'
 	DCFG_PROGRESS=1 capture dcfg-record -q ./st3
 	[ ! -s stderr ]
 }
+
+@test "dcfg-record(1): clean under mandoc, and every command of EXAMPLES runs" {
+	command -v mandoc > /dev/null || skip "mandoc is not installed"
+	man="$BATS_TEST_DIRNAME/../man/man1/dcfg-record.1"
+	run mandoc -Tlint -Wwarning "$man"
+	[ "$status" -eq 0 ] && [ -z "$output" ] || { echo "$output"; false; }
+	need_qemu
+	ran=0
+	n=1
+	while awk -v block=$n -f "$BATS_TEST_DIRNAME/../scripts/man-example.awk" "$man" > session 2> /dev/null; do
+		n=$((n + 1))
+		rm -f cmd.*
+		# a command goes on after a line that ends in | or \, and on indented lines
+		awk '/^\$ / { k++; print substr($0, 3) > ("cmd." k); more = /[|\\]$/; next }
+		    k && (more || /^[ \t]/) { print > ("cmd." k); more = /[|\\]$/ }' session
+		k=1
+		while [ -f "cmd.$k" ]; do
+			# the program a command runs: the last word of the line before its --, or its first
+			prog=$(awk '/ -- / { s = $0; sub(/^.* -- /, "", s); split(s, w, " "); print w[1]; exit }
+			    { print $1; exit }' "cmd.$k")
+			if ! command -v "$prog" > /dev/null || ! command -v "$(awk '{ print $1; exit }' "cmd.$k")" > /dev/null; then
+				echo "# not run, $prog is not installed: $(head -n 1 "cmd.$k")" >&3
+				k=$((k + 1))
+				continue
+			fi
+			sh "cmd.$k" > out 2> err || { cat "cmd.$k" err; false; }
+			ran=$((ran + 1))
+			k=$((k + 1))
+		done
+	done
+	[ "$ran" -ge 5 ] || { echo "only $ran commands ran"; false; }
+	# what they made: the recordings the page names
+	[ -f ls.dcfg.json.bz2 ] && [ -f ls.trace.json.bz2 ]
+}
