@@ -27,3 +27,31 @@ ROOT="$BATS_TEST_DIRNAME/.."
 	dcfg-convert --help | grep -q 'callgrind'
 	for f in webgrind dcpi csi dot; do dcfg-convert --help | grep -q "$f"; done
 }
+
+@test "every command has its man page, a row of README's command table and an entry in dcfg(7) COMMANDS" {
+	cmds=$(sed -n '/^CMDS *=/,/[^\\]$/p' "$ROOT/Makefile" | tr -d '\\' | sed 's/^CMDS *=//')
+	[[ " $(echo $cmds) " == *" dcfg-record "* ]]
+	for c in $cmds; do
+		[ -f "$ROOT/man/man1/$c.1" ] || { echo "no man/man1/$c.1"; false; }
+		grep -q "^| \`$c " "$ROOT/README.md" || { echo "README's table lacks $c"; false; }
+		sed -n '/^\.Sh COMMANDS/,/^\.Sh /p' "$ROOT/man/man7/dcfg.7" | grep -qx ".It Xr $c 1" ||
+		    { echo "dcfg(7) COMMANDS lacks $c"; false; }
+		grep -q "^\.Xr $c 1 ,$" "$ROOT/man/man7/dcfg.7" || { echo "dcfg(7) SEE ALSO lacks $c"; false; }
+	done
+}
+
+@test "README's quick start records a program and runs the pipeline on it, as dcfg-record(1) does" {
+	quick=$(sed -n '/^## Quick start/,/^## /p' "$ROOT/README.md")
+	echo "$quick" | grep -q '^dcfg-record -o ls -- ls -l /usr$'
+	echo "$quick" | grep -q '^dcfg-expand ls.trace.json.bz2 | dcfg-count --dcfg ls.dcfg.json.bz2 --by routine --top 10$'
+	# the set-up stays two commands
+	[ "$(echo "$quick" | sed -n '/^```sh$/,/^```$/p' | sed -n '2,3p')" = "$(printf 'make demo\nmake check')" ]
+	# the same commands as the man page's first example, which t/record-cli.bats runs
+	grep -q '^\$ dcfg-record -o ls -- ls -l /usr$' "$ROOT/man/man1/dcfg-record.1"
+	command -v qemu-x86_64 > /dev/null || skip "qemu-x86_64 is not installed (make deps installs qemu-user)"
+	cd "$BATS_TEST_TMPDIR"
+	echo "$quick" | sed -n '/^export PATH/,/^```$/p' | sed '1d;$d' > quick.sh
+	[ "$(wc -l < quick.sh)" -ge 3 ]
+	sh -e quick.sh > out 2> err || { cat quick.sh err; false; }
+	grep -q '^# routine' out
+}

@@ -130,9 +130,12 @@ setup() {
 @test "make install puts the commands, man pages of every section, libraries and dcfg.pc under PREFIX" {
 	cat "$BATS_FILE_TMPDIR/install.log"
 	[ "$(cat "$BATS_FILE_TMPDIR/install.status")" -eq 0 ]
-	for c in dcfg-info dcfg-expand dcfg-encode dcfg-edges dcfg-blocks dcfg-count dcfg-check dcfg-convert; do
+	for c in dcfg-info dcfg-expand dcfg-encode dcfg-edges dcfg-blocks dcfg-count dcfg-check dcfg-convert \
+	    dcfg-profile dcfg-regions dcfg-record; do
 		[ -x "$prefix/bin/$c" ]
 	done
+	# the QEMU plugin dcfg-record loads, beside the library
+	[ -f "$prefix/lib/dcfg-tools/dcfg-record-plugin.so" ]
 	for m in "$ROOT"/man/man*/*.[0-9]; do
 		section=${m##*.}
 		cmp "$m" "$prefix/share/man/man$section/${m##*/}"
@@ -280,6 +283,24 @@ setup() {
 	nm -g --defined-only "$prefix/lib/libdcfg.a" | awk 'NF == 3 { print $3 }' | sort > "$BATS_TEST_TMPDIR/static"
 	run comm -12 "$BATS_TEST_TMPDIR/cli" "$BATS_TEST_TMPDIR/static"
 	[ "$output" = "" ]
+}
+
+@test "the installed dcfg-record loads the installed plugin, wherever the prefix is" {
+	# a QEMU that writes its arguments and stops: the plugin QEMU is given is the question
+	printf '#!/bin/sh\nprintf "%%s\\n" "$@" > "%s/qemu.args"\n' "$BATS_TEST_TMPDIR" > "$BATS_TEST_TMPDIR/fake-qemu"
+	chmod +x "$BATS_TEST_TMPDIR/fake-qemu"
+	printf 'int main(void) { return 0; }\n' > "$BATS_TEST_TMPDIR/p.c"
+	cc -o "$BATS_TEST_TMPDIR/p" "$BATS_TEST_TMPDIR/p.c"
+	cd "$BATS_TEST_TMPDIR"
+	run env -u DCFG_RECORD_PLUGIN "$prefix/bin/dcfg-record" --qemu ./fake-qemu ./p
+	[ "$status" -eq 2 ]   # the fake QEMU recorded nothing
+	plugin=$(sed -n '/^-plugin$/{n;p;}' qemu.args)
+	[[ "$plugin" == "$(cd "$prefix/lib/dcfg-tools" && pwd -P)/dcfg-record-plugin.so,dir="* ]]
+	command -v qemu-x86_64 > /dev/null || skip "qemu-x86_64 is not installed (make deps installs qemu-user)"
+	run env -u DCFG_RECORD_PLUGIN "$prefix/bin/dcfg-record" -o rec ./p
+	[ "$status" -eq 0 ]
+	[ -f rec.dcfg.json.bz2 ] && [ -f rec.trace.json.bz2 ]
+	"$prefix/bin/dcfg-check" --strict rec.dcfg.json.bz2 rec.trace.json.bz2
 }
 
 @test "make uninstall removes what make install put there and nothing else" {
