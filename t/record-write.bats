@@ -244,3 +244,142 @@ G
 	echo "$output"
 	[ "$(grep -c 'sum' <<< "$output")" -ge 2 ]
 }
+
+# fn_graph PROG FN...: a graph of the functions' blocks (count 1 each) at LOAD, no edges,
+# for tests of what the writer reads from PROG's file.
+fn_graph() {
+	local prog=$1 fn a l
+	shift
+	echo "pid 7"
+	echo "threads 1"
+	echo "instrs 1"
+	echo "image 1 $LOAD 0x5000 $PWD/$prog"
+	for fn in "$@"; do
+		objdump -d --insn-width=16 "$prog" | awk -v FN="$fn" -f "$BATS_TEST_DIRNAME/tools/rec-fn-blocks.awk" |
+		    while read -r a l; do printf 'block 1 0x%x %s 1\n' $((LOAD + a)) "$l"; done
+	done
+}
+
+# lines_by_readelf PROG NAMES: "FILE:LINE INSTRUCTIONS" for the instructions of g.txt's
+# blocks, each instruction's row found in readelf's decoded line table (the last row at or
+# before it), its file's base name translated by NAMES ("BASE NAME" lines).
+lines_by_readelf() {
+	readelf --debug-dump=decodedline -W "$1" | python3 -c '
+import sys
+names = dict(l.split() for l in open(sys.argv[1]))
+rows = []
+for l in sys.stdin:
+    f = l.split()
+    if len(f) >= 3 and f[2].startswith("0x") and f[1] != "-":
+        rows.append((int(f[2], 16), names[f[0]], f[1]))
+rows.sort(key=lambda r: r[0])
+n = {}
+for l in open("g.txt"):
+    f = l.split()
+    if f[0] != "block":
+        continue
+    a = int(f[2], 16) - int(sys.argv[2], 16)
+    for size in f[3].split(","):
+        k = max(i for i, r in enumerate(rows) if r[0] <= a)
+        key = "%s:%s" % (rows[k][1], rows[k][2])
+        n[key] = n.get(key, 0) + 1
+        a += int(size)
+for k in sorted(n):
+    print(k, n[k])' "$2" "$LOAD"
+}
+
+# The DCFG's SOURCE_DATA as "FILE:LINE INSTRUCTIONS" (every block runs once).
+lines_by_dcfg() {
+	json_get g.json '"\n".join("%s:%d %d" % (d["FILE_NAMES"][[f[0] for f in d["FILE_NAMES"][1:]].index(r[0]) + 1][1], r[1], r[4])
+	    for r in im(1)["SOURCE_DATA"][1:])' | awk '{ n[$1] += $2 } END { for (l in n) print l, n[l] }' | sort
+}
+
+# root/elf/x.c includes x.h beside it and ../inc/y.h, each with a function.
+make_xy() {
+	mkdir -p root/elf root/inc
+	cat > root/elf/x.c <<'C'
+#include <stdio.h>
+#include "x.h"
+#include "../inc/y.h"
+int main(void)
+{
+	int s = 0;
+	for (int i = 0; i < 3; i++)
+		s += twice(i) + thrice(i);
+	printf("%d\n", s);
+	return 0;
+}
+C
+	printf 'static inline int twice(int v)\n{\n\treturn 2 * v;\n}\n' > root/elf/x.h
+	printf 'static inline int thrice(int v)\n{\n\treturn 3 * v;\n}\n' > root/inc/y.h
+}
+
+@test "rec-write: source names from a relative compilation directory (Debian's): joined once, '.' dropped" {
+	need_tools
+	command -v readelf > /dev/null || skip "readelf is not installed"
+	make_xy
+	# as Debian builds glibc: in a subdirectory, the build root mapped to ".": the
+	# compilation directory and directory 0 are "./elf", directory 1 "../inc"
+	local root=$PWD/root
+	(cd root/elf && gcc -g -O0 -fdebug-prefix-map="$root=." -o ../../x x.c)
+	fn_graph x main twice thrice > g.txt
+	run rec-write g.txt g.json
+	[ "$status" -eq 0 ]
+	run dcfg-check --strict g.json
+	[ "$status" -eq 0 ]
+	# worked by hand from readelf --debug-dump=rawline: x.c and x.h in directory 0 (./elf),
+	# y.h in 1 (../inc, relative to ./elf); addr2line says ./elf/./elf/x.c (joined twice)
+	printf '%s\n' 'x.c elf/x.c' 'x.h elf/x.h' 'y.h elf/../inc/y.h' > names
+	lines_by_readelf x names > want
+	lines_by_dcfg > got
+	diff want got
+	[ "$(json_get g.json 'sorted(f[1] for f in d["FILE_NAMES"][2:])')" = \
+	    "['elf/../inc/y.h', 'elf/x.c', 'elf/x.h']" ]
+}
+
+@test "rec-write: source names of a file compiled by a relative path: under the compilation directory, '.' and '//' dropped" {
+	need_tools
+	command -v readelf > /dev/null || skip "readelf is not installed"
+	make_xy
+	# the compilation directory root/elf (absolute), directory 1 ".//..//src/.", relative to it
+	mkdir -p root/src
+	mv root/elf/x.c root/elf/x.h root/src/
+	sed -i 's,\.\./inc/y\.h,y.h,' root/src/x.c
+	mv root/inc/y.h root/src/
+	(cd root/elf && gcc -g -O0 -o ../../x .//..//src/./x.c)
+	fn_graph x main twice thrice > g.txt
+	run rec-write g.txt g.json
+	[ "$status" -eq 0 ]
+	r=$PWD/root/elf/../src
+	printf '%s\n' "x.c $r/x.c" "x.h $r/x.h" "y.h $r/y.h" > names
+	lines_by_readelf x names > want
+	lines_by_dcfg > got
+	diff want got
+	[ "$(json_get g.json 'sorted(f[1] for f in d["FILE_NAMES"][2:])')" = "['$r/x.c', '$r/x.h', '$r/y.h']" ]
+}
+
+@test "rec-write: ld.so's source names (Debian's libc6-dbg), each joined once" {
+	need_tools
+	local ld
+	ld=$(readlink -f /lib64/ld-linux-x86-64.so.2 2> /dev/null) || skip "no /lib64/ld-linux-x86-64.so.2"
+	local id
+	id=$(readelf -n "$ld" | awk '/Build ID/ { print $3 }')
+	[ -r "/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug" ] || skip "no debug information for $ld (libc6-dbg)"
+	# __tunable_get_val's blocks: in elf/dl-tunables.c (directory 0, ./elf)
+	{
+		echo "pid 1"
+		echo "threads 1"
+		echo "instrs 1"
+		echo "image 1 0x7f0000000000 0x40000 $ld"
+		objdump -d --insn-width=16 "$ld" | awk -v FN='__tunable_get_val@@GLIBC_PRIVATE' \
+		    -f "$BATS_TEST_DIRNAME/tools/rec-fn-blocks.awk" |
+		    while read -r a l; do printf 'block 1 0x%x %s 1\n' $((0x7f0000000000 + a)) "$l"; done
+	} > g.txt
+	grep -q '^block' g.txt
+	run rec-write g.txt g.json
+	[ "$status" -eq 0 ]
+	json_get g.json '"\n".join(f[1] for f in d["FILE_NAMES"][2:])' > names
+	cat names
+	grep -qx 'elf/dl-tunables.c' names
+	! grep -E '(^|/)\.(/|$)|//|elf/elf' names
+}

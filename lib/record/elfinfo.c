@@ -286,24 +286,69 @@ sort_symbols(struct dcfg_rec_elfinfo *info)
 	return 0;
 }
 
-/* FILE_NAMES id of a line's source file, joined with the compilation directory when relative. */
+/*
+ * PATH (LEN bytes) with "." components and doubled separators dropped,
+ * lexically (".." is kept: the file system alone knows what it undoes),
+ * into OUT (LEN + 2 bytes); the new length. An empty result is "." or "/".
+ */
+static size_t
+normalise_path(const char *path, size_t len, char *out)
+{
+	size_t i = 0, n = 0;
+
+	if (len > 0 && path[0] == '/')
+		out[n++] = '/';
+	while (i < len) {
+		size_t start, part;
+		while (i < len && path[i] == '/')
+			i++;
+		for (start = i; i < len && path[i] != '/'; i++)
+			;
+		part = i - start;
+		if (part == 0 || (part == 1 && path[start] == '.'))
+			continue;
+		if (n > 0 && out[n - 1] != '/')
+			out[n++] = '/';
+		memcpy(out + n, path + start, part);
+		n += part;
+	}
+	if (n == 0)
+		out[n++] = '.';
+	out[n] = '\0';
+	return n;
+}
+
+/*
+ * FILE_NAMES id of a line's source file SRC, as libdw gives it: joined
+ * with the directory entry it names, which for entry 0 is the compilation
+ * directory. Another entry's relative directory is relative to the
+ * compilation directory (DWARF 4 and 5, 6.2.4), which libdw does not
+ * join, so SRC is joined with COMP_DIR when relative and not already
+ * under it. Debian builds with a relative COMP_DIR ("./elf"), and a name
+ * that is still relative stays relative.
+ */
 static uint32_t
 source_file_id(struct reader *r, const char *src, const char *comp_dir)
 {
-	size_t dlen, slen;
-	char *path;
-	uint32_t id;
+	size_t dlen = comp_dir != NULL ? strlen(comp_dir) : 0, slen = strlen(src), n;
+	int join = src[0] != '/' && dlen > 0 &&
+	    !(strncmp(src, comp_dir, dlen) == 0 && src[dlen] == '/');
+	char *path = malloc(dlen + slen + 2), *norm = malloc(dlen + slen + 4);
+	uint32_t id = 0;
 
-	if (src[0] == '/' || comp_dir == NULL || comp_dir[0] == '\0')
-		return dcfg_rec_name_id(r->names, src, strlen(src));
-	dlen = strlen(comp_dir), slen = strlen(src);
-	if ((path = malloc(dlen + slen + 2)) == NULL)
-		return 0;
-	memcpy(path, comp_dir, dlen);
-	path[dlen] = '/';
-	memcpy(path + dlen + 1, src, slen + 1);
-	id = dcfg_rec_name_id(r->names, path, dlen + slen + 1);
+	if (path != NULL && norm != NULL) {
+		if (join) {
+			memcpy(path, comp_dir, dlen);
+			path[dlen] = '/';
+			memcpy(path + dlen + 1, src, slen + 1);
+		} else {
+			memcpy(path, src, slen + 1);
+		}
+		n = normalise_path(path, strlen(path), norm);
+		id = dcfg_rec_name_id(r->names, norm, n);
+	}
 	free(path);
+	free(norm);
 	return id;
 }
 
