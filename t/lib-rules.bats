@@ -8,7 +8,7 @@
 load test_helper
 
 ROOT="$BATS_TEST_DIRNAME/.."
-COMMANDS="dcfg-info dcfg-expand dcfg-encode dcfg-edges dcfg-blocks dcfg-count dcfg-check dcfg-convert dcfg-profile"
+COMMANDS="dcfg-info dcfg-expand dcfg-encode dcfg-edges dcfg-blocks dcfg-count dcfg-check dcfg-convert dcfg-profile dcfg-record"
 
 @test "no file in lib/ calls exit(), _exit(), _Exit(), quick_exit() or abort()" {
 	run sh "$ROOT/scripts/lib-rules.sh" "$ROOT"
