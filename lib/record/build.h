@@ -41,6 +41,9 @@ struct rec_build {
 	 * needs neither a classification nor a look-up.
 	 */
 	uint64_t *tb_next_edge;
+	uint32_t *piece_edge;            /* per piece: 1 + the fall-through edge into it, 0 a first piece */
+	uint32_t *tb_head, *tb_tail;     /* per translation block: instructions of its pieces but the last, of its last */
+	uint64_t *tb_runs;               /* per translation block: the counted thread's executions */
 	uint32_t *edge_instrs;   size_t cap_edge_instrs;     /* per edge: its source's instructions */
 	uint64_t *thread_counts; size_t n_thread_counts;     /* per edge: the walked thread's counts */
 	/* the chunks of every thread, thread by thread */
@@ -69,6 +72,26 @@ int rec_walk_thread(struct rec_build *b, uint32_t thread, int counting, rec_edge
 /* The edge's index (SOURCE, TARGET, KIND), made when CREATE; -1 when absent or out of memory. */
 int64_t rec_find_edge(struct rec_build *b, uint32_t source, uint32_t target,
     enum dcfg_edge_kind kind, int create);
+
+/* The counting pass's state for one thread (counts.c). */
+struct rec_counter {
+	struct rec_build *b;
+	int open;                 /* chunks[b->n_chunks] is being filled */
+	int started;              /* running set from the thread file's header */
+	uint64_t running;         /* the thread's instructions so far */
+	uint64_t limit;           /* a chunk's instructions: b->chunk_instrs, or no limit */
+};
+
+/* An edge whose source ran SOURCE_INSTRS into the chunks. 0, -1 out of memory. */
+int rec_chunk_edge(struct rec_counter *c, uint32_t source_instrs);
+
+/*
+ * The counting walk over THREAD: b->thread_counts per edge (the
+ * fall-through edges inside translation blocks added at the end from
+ * b->tb_runs), b->g->instrs_per_thread, the chunks. 0, or -1 with ERR.
+ */
+int rec_count_thread(struct rec_build *b, uint32_t thread, struct rec_counter *c,
+    struct dcfg_error *err);
 
 /* The counting pass over every thread: counts, instructions, chunks; then CALL_BYPASS edges. */
 int rec_count_all(struct rec_build *b, struct dcfg_error *err);

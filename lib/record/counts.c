@@ -5,31 +5,12 @@
 
 #include "common/vec.h"
 
-struct counter {
-	struct rec_build *b;
-	int open;                 /* chunks[b->n_chunks] is being filled */
-	int started;              /* running set from the thread file's header */
-	uint64_t running;         /* the thread's instructions so far */
-};
-
-static int
-count_edge(void *ctx, uint32_t thread, uint32_t edge, uint32_t source_instrs)
+int
+rec_chunk_edge(struct rec_counter *c, uint32_t source_instrs)
 {
-	struct counter *c = ctx;
 	struct rec_build *b = c->b;
 	struct rec_chunk *ch;
 
-	if (edge >= b->n_thread_counts) {
-		size_t n = b->n_thread_counts, cap = n;
-		if (dcfg_reserve((void **)&b->thread_counts, &cap, (size_t)edge + 1,
-		    sizeof *b->thread_counts) < 0)
-			return -1;
-		for (; n < cap; n++)
-			b->thread_counts[n] = 0;
-		b->n_thread_counts = cap;
-	}
-	b->thread_counts[edge]++;
-	b->g->instrs_per_thread[thread] += source_instrs;
 	if (!c->started) {
 		c->running = b->thread_preceding;
 		c->started = 1;
@@ -45,11 +26,28 @@ count_edge(void *ctx, uint32_t thread, uint32_t edge, uint32_t source_instrs)
 	ch->instrs += source_instrs;
 	ch->edges++;
 	c->running += source_instrs;
-	if (b->chunk_instrs != 0 && ch->instrs >= b->chunk_instrs) {
+	if (ch->instrs >= c->limit) {
 		b->n_chunks++;
 		c->open = 0;
 	}
 	return 0;
+}
+
+/* The fall-through edges inside translation blocks: as many as their blocks' runs. */
+static void
+add_piece_counts(struct rec_build *b)
+{
+	size_t t;
+
+	for (t = 0; t < b->s->n_tbs; t++) {
+		uint64_t n = b->tb_runs[t];
+		uint32_t p, end = b->tb_first_piece[t + 1];
+		if (n == 0)
+			continue;
+		for (p = b->tb_first_piece[t] + 1; p < end; p++)
+			b->thread_counts[b->piece_edge[p] - 1] += n;
+		b->tb_runs[t] = 0;
+	}
 }
 
 /* The walked thread's edge counts into the graph: COUNT_PER_THREAD, and the blocks' entries. */
@@ -112,14 +110,14 @@ rec_count_all(struct rec_build *b, struct dcfg_error *err)
 	if ((b->thread_chunks = calloc(b->g->n_threads + 1, sizeof *b->thread_chunks)) == NULL)
 		return dcfg_error_set(err, b->s->dir, "out of memory");
 	for (t = 0; t < b->g->n_threads; t++) {
-		struct counter c = { .b = b };
-		int rc;
+		struct rec_counter c = { .b = b,
+		    .limit = b->chunk_instrs ? b->chunk_instrs : UINT64_MAX };
 		b->thread_chunks[t] = b->n_chunks;
-		rc = rec_walk_thread(b, t, 1, count_edge, &c, err);
-		if (rc > 0 || rc < 0)
-			return rc > 0 ? dcfg_error_set(err, b->s->dir, "out of memory") : -1;
+		if (rec_count_thread(b, t, &c, err) < 0)
+			return -1;
 		if (c.open)
 			b->n_chunks++;
+		add_piece_counts(b);
 		keep_thread_counts(b, t);
 	}
 	b->thread_chunks[b->g->n_threads] = b->n_chunks;
@@ -137,6 +135,12 @@ rec_build_free(struct rec_build *b)
 	free(b->slots);
 	free(b->last_out);
 	free(b->tb_next_edge);
+	free(b->piece_edge);
+	free(b->tb_head);
+	free(b->tb_tail);
+	free(b->tb_runs);
+	b->piece_edge = b->tb_head = b->tb_tail = NULL;
+	b->tb_runs = NULL;
 	free(b->edge_instrs);
 	free(b->thread_counts);
 	b->tb_next_edge = NULL;

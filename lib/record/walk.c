@@ -209,18 +209,6 @@ emit(struct walk *w, uint32_t edge, rec_edge_fn on_edge, void *ctx)
 	return on_edge(ctx, w->thread, edge, w->b->edge_instrs[edge]);
 }
 
-static int
-take(struct walk *w, uint32_t source, uint32_t target, enum dcfg_edge_kind kind,
-    rec_edge_fn on_edge, void *ctx, struct dcfg_error *err)
-{
-	int64_t e = rec_find_edge(w->b, source, target, kind, w->counting);
-
-	if (e < 0)
-		return dcfg_error_set(err, w->b->s->dir, w->counting ? "out of memory" :
-		    "the second walk over thread %u took an edge the first did not", w->thread);
-	return emit(w, (uint32_t)e, on_edge, ctx);
-}
-
 static void
 report(struct rec_build *b, const struct rec_thread_reader *r)
 {
@@ -228,10 +216,17 @@ report(struct rec_build *b, const struct rec_thread_reader *r)
 		b->progress(b->progress_ctx, b->bytes_done + rec_thread_bytes_read(r), b->bytes_total);
 }
 
-/* The step from translation block PREV_TB's last block into TB's first, BLK. */
 static int
+edge_error(struct walk *w, struct dcfg_error *err)
+{
+	return dcfg_error_set(err, w->b->s->dir, w->counting ? "out of memory" :
+	    "the second walk over thread %u took an edge the first did not", w->thread);
+}
+
+/* The edge from translation block PREV_TB's last block, PREV, into TB's first, BLK; -1 with ERR. */
+static int64_t
 enter_tb(struct walk *w, uint32_t prev_tb, uint32_t prev, uint32_t tb, uint32_t blk,
-    rec_edge_fn on_edge, void *ctx, struct dcfg_error *err)
+    struct dcfg_error *err)
 {
 	struct rec_build *b = w->b;
 	uint64_t memo = b->tb_next_edge[prev_tb];
@@ -239,16 +234,68 @@ enter_tb(struct walk *w, uint32_t prev_tb, uint32_t prev, uint32_t tb, uint32_t 
 	int64_t e;
 
 	if ((uint32_t)(memo >> 32) == tb + 1)
-		return emit(w, (uint32_t)memo, on_edge, ctx);
+		return (uint32_t)memo;
 	kind = step_kind(w, prev, blk);
 	e = rec_find_edge(b, DCFG_REC_FIRST_BLOCK + prev, DCFG_REC_FIRST_BLOCK + blk, kind,
 	    w->counting);
 	if (e < 0)
-		return dcfg_error_set(err, b->s->dir, w->counting ? "out of memory" :
-		    "the second walk over thread %u took an edge the first did not", w->thread);
+		return edge_error(w, err);
 	if (kind != DCFG_EDGE_CONTEXT_CHANGE && kind != DCFG_EDGE_CONTEXT_CHANGE_RETURN)
 		b->tb_next_edge[prev_tb] = (uint64_t)(tb + 1) << 32 | (uint32_t)e;
-	return emit(w, (uint32_t)e, on_edge, ctx);
+	return e;
+}
+
+/* The fall-through edges between TB's pieces, found once (made when counting), in order. */
+static int
+tb_pieces(struct walk *w, uint32_t tb, struct dcfg_error *err)
+{
+	struct rec_build *b = w->b;
+	uint32_t p, first = b->tb_first_piece[tb], end = b->tb_first_piece[tb + 1];
+
+	if (end - first < 2 || b->piece_edge[first + 1] != 0)
+		return 0;
+	for (p = first + 1; p < end; p++) {
+		int64_t e = rec_find_edge(b, DCFG_REC_FIRST_BLOCK + b->piece_block[p - 1],
+		    DCFG_REC_FIRST_BLOCK + b->piece_block[p], DCFG_EDGE_FALL_THROUGH, w->counting);
+		if (e < 0)
+			return edge_error(w, err);
+		b->piece_edge[p] = (uint32_t)e + 1;
+	}
+	return 0;
+}
+
+/* The edge into TB (from PREV_TB, or ENTRY when PREV_TB is UINT32_MAX), its pieces' edges found. */
+static int64_t
+step_edge(struct walk *w, uint32_t prev_tb, uint32_t tb, struct dcfg_error *err)
+{
+	struct rec_build *b = w->b;
+	uint32_t blk = b->piece_block[b->tb_first_piece[tb]];
+	int64_t e;
+
+	if (prev_tb == UINT32_MAX) {
+		if ((e = rec_find_edge(b, DCFG_REC_START, DCFG_REC_FIRST_BLOCK + blk, DCFG_EDGE_ENTRY,
+		    w->counting)) < 0)
+			return edge_error(w, err);
+	} else {
+		uint32_t prev = b->piece_block[b->tb_first_piece[prev_tb + 1] - 1];
+		if ((e = enter_tb(w, prev_tb, prev, tb, blk, err)) < 0)
+			return -1;
+	}
+	if (tb_pieces(w, tb, err) < 0)
+		return -1;
+	return e;
+}
+
+/* The EXIT edge from LAST_TB's last block; -1 with ERR. */
+static int64_t
+exit_edge(struct walk *w, uint32_t last_tb, struct dcfg_error *err)
+{
+	struct rec_build *b = w->b;
+	uint32_t prev = b->piece_block[b->tb_first_piece[last_tb + 1] - 1];
+	int64_t e = rec_find_edge(b, DCFG_REC_FIRST_BLOCK + prev, DCFG_REC_END, DCFG_EDGE_EXIT,
+	    w->counting);
+
+	return e < 0 ? edge_error(w, err) : e;
 }
 
 static int
@@ -256,26 +303,126 @@ walk_blocks(struct walk *w, struct rec_thread_reader *r, rec_edge_fn on_edge, vo
     struct dcfg_error *err)
 {
 	struct rec_build *b = w->b;
-	uint32_t prev = UINT32_MAX, prev_tb = UINT32_MAX, tb, steps = 0;
+	uint32_t prev_tb = UINT32_MAX, tb, steps = 0;
+	int64_t e;
 	int rc;
 
 	while ((rc = rec_thread_next(r, &tb, err)) > 0) {
 		uint32_t p = b->tb_first_piece[tb], end = b->tb_first_piece[tb + 1];
-		uint32_t blk = b->piece_block[p];
-		if (prev == UINT32_MAX)
-			rc = take(w, DCFG_REC_START, DCFG_REC_FIRST_BLOCK + blk, DCFG_EDGE_ENTRY,
-			    on_edge, ctx, err);
-		else
-			rc = enter_tb(w, prev_tb, prev, tb, blk, on_edge, ctx, err);
-		if (rc != 0)
+		if ((e = step_edge(w, prev_tb, tb, err)) < 0)
+			return -1;
+		if ((rc = emit(w, (uint32_t)e, on_edge, ctx)) != 0)
 			return rc;
-		prev = blk;
-		for (p++; p < end; p++) {
-			blk = b->piece_block[p];
-			if ((rc = take(w, DCFG_REC_FIRST_BLOCK + prev, DCFG_REC_FIRST_BLOCK + blk,
-			    DCFG_EDGE_FALL_THROUGH, on_edge, ctx, err)) != 0)
+		for (p++; p < end; p++)
+			if ((rc = emit(w, b->piece_edge[p] - 1, on_edge, ctx)) != 0)
 				return rc;
-			prev = blk;
+		prev_tb = tb;
+		if ((++steps & 0xffff) == 0)
+			report(b, r);
+	}
+	if (rc < 0)
+		return -1;
+	if (prev_tb != UINT32_MAX) {
+		if ((e = exit_edge(w, prev_tb, err)) < 0)
+			return -1;
+		if ((rc = emit(w, (uint32_t)e, on_edge, ctx)) != 0)
+			return rc;
+	}
+	report(b, r);
+	return 0;
+}
+
+/* b->thread_counts holds every edge's slot. */
+static int
+counts_fit(struct rec_build *b)
+{
+	size_t n = b->n_thread_counts, cap = n;
+
+	if (b->g->n_edges <= n)
+		return 0;
+	if (dcfg_reserve((void **)&b->thread_counts, &cap, b->g->n_edges, sizeof *b->thread_counts) < 0)
+		return -1;
+	for (; n < cap; n++)
+		b->thread_counts[n] = 0;
+	b->n_thread_counts = cap;
+	return 0;
+}
+
+/* The edges of a step into TB one by one into the chunks: the step that fills a chunk. */
+static int
+chunk_step(struct rec_counter *c, uint32_t prev_tb, uint32_t tb)
+{
+	const struct rec_build *b = c->b;
+	uint32_t p, end = b->tb_first_piece[tb + 1];
+
+	if (rec_chunk_edge(c, prev_tb == UINT32_MAX ? 0 : b->tb_tail[prev_tb]) < 0)
+		return -1;
+	for (p = b->tb_first_piece[tb]; p + 1 < end; p++)
+		if (rec_chunk_edge(c, b->g->blocks[b->piece_block[p]].n_instrs) < 0)
+			return -1;
+	return 0;
+}
+
+/* The per-step tables as locals: the compiler cannot keep B's fields across the stores. */
+struct count_tables {
+	const uint64_t *memo;
+	const uint32_t *head, *tail, *first_piece;
+	uint64_t *runs, *counts;
+	struct rec_chunk *chunk;         /* the open chunk, or NULL */
+};
+
+static void
+load_tables(struct count_tables *t, const struct rec_build *b, const struct rec_counter *c)
+{
+	t->memo = b->tb_next_edge;
+	t->head = b->tb_head;
+	t->tail = b->tb_tail;
+	t->first_piece = b->tb_first_piece;
+	t->runs = b->tb_runs;
+	t->counts = b->thread_counts;
+	t->chunk = c->open ? &b->chunks[b->n_chunks] : NULL;
+}
+
+/*
+ * A step whose edge was taken before is a load and a compare (the
+ * memo), two increments and a chunk's sums: the fall-through edges
+ * inside translation blocks are counted from b->tb_runs at the end.
+ */
+static int
+count_blocks(struct walk *w, struct rec_thread_reader *r, struct rec_counter *c,
+    struct dcfg_error *err)
+{
+	struct rec_build *b = w->b;
+	struct count_tables t;
+	uint32_t prev_tb = UINT32_MAX, tb, steps = 0;
+	uint64_t instrs = 0, limit = c->limit;
+	int64_t e;
+	int rc;
+
+	load_tables(&t, b, c);
+	while ((rc = rec_thread_next(r, &tb, err)) > 0) {
+		uint64_t memo = prev_tb != UINT32_MAX ? t.memo[prev_tb] : 0;
+		uint32_t step = (prev_tb != UINT32_MAX ? t.tail[prev_tb] : 0) + t.head[tb];
+		if ((uint32_t)(memo >> 32) == tb + 1) {
+			e = (uint32_t)memo;
+		} else {
+			if ((e = step_edge(w, prev_tb, tb, err)) < 0)
+				return -1;
+			if (counts_fit(b) < 0)
+				return dcfg_error_set(err, b->s->dir, "out of memory");
+			t.counts = b->thread_counts;
+		}
+		t.counts[e]++;
+		t.runs[tb]++;
+		instrs += step;
+		if (t.chunk != NULL && t.chunk->instrs + step < limit) {
+			t.chunk->instrs += step;
+			t.chunk->edges += t.first_piece[tb + 1] - t.first_piece[tb];
+		} else {
+			c->running = t.chunk != NULL ? t.chunk->preceding + t.chunk->instrs : c->running;
+			if (chunk_step(c, prev_tb, tb) < 0)
+				return dcfg_error_set(err, b->s->dir, "out of memory");
+			t.chunk = c->open ? &b->chunks[b->n_chunks] : NULL;
 		}
 		prev_tb = tb;
 		if ((++steps & 0xffff) == 0)
@@ -283,10 +430,68 @@ walk_blocks(struct walk *w, struct rec_thread_reader *r, rec_edge_fn on_edge, vo
 	}
 	if (rc < 0)
 		return -1;
-	if (prev != UINT32_MAX && (rc = take(w, DCFG_REC_FIRST_BLOCK + prev, DCFG_REC_END,
-	    DCFG_EDGE_EXIT, on_edge, ctx, err)) != 0)
-		return rc;
+	if (t.chunk != NULL)
+		c->running = t.chunk->preceding + t.chunk->instrs;
+	if (prev_tb != UINT32_MAX) {
+		if ((e = exit_edge(w, prev_tb, err)) < 0)
+			return -1;
+		if (counts_fit(b) < 0 || rec_chunk_edge(c, b->tb_tail[prev_tb]) < 0)
+			return dcfg_error_set(err, b->s->dir, "out of memory");
+		b->thread_counts[e]++;
+		instrs += b->tb_tail[prev_tb];
+	}
+	b->g->instrs_per_thread[w->thread] += instrs;
 	report(b, r);
+	return 0;
+}
+
+/* The per-block and per-piece tables, made once. */
+static int
+prepare(struct rec_build *b)
+{
+	size_t n_tbs = b->s->n_tbs, n_pieces = b->tb_first_piece[n_tbs], t;
+
+	if (b->last_out != NULL)
+		return 0;
+	b->last_out = calloc(b->g->n_blocks + DCFG_REC_FIRST_BLOCK, sizeof *b->last_out);
+	b->tb_next_edge = calloc(n_tbs + 1, sizeof *b->tb_next_edge);
+	b->piece_edge = calloc(n_pieces + 1, sizeof *b->piece_edge);
+	b->tb_head = malloc((n_tbs + 1) * sizeof *b->tb_head);
+	b->tb_tail = malloc((n_tbs + 1) * sizeof *b->tb_tail);
+	b->tb_runs = calloc(n_tbs + 1, sizeof *b->tb_runs);
+	if (b->last_out == NULL || b->tb_next_edge == NULL || b->piece_edge == NULL ||
+	    b->tb_head == NULL || b->tb_tail == NULL || b->tb_runs == NULL)
+		return -1;
+	for (t = 0; t < n_tbs; t++) {
+		uint32_t p = b->tb_first_piece[t], end = b->tb_first_piece[t + 1], head = 0;
+		for (; p + 1 < end; p++)
+			head += b->g->blocks[b->piece_block[p]].n_instrs;
+		b->tb_head[t] = head;
+		b->tb_tail[t] = b->g->blocks[b->piece_block[end - 1]].n_instrs;
+	}
+	return 0;
+}
+
+/* Opens THREAD's file into a new *R, the tables made. 0, or -1 with ERR. */
+static int
+open_thread(struct rec_build *b, uint32_t thread, struct rec_thread_reader **r, uint64_t *size,
+    struct dcfg_error *err)
+{
+	if ((*r = malloc(sizeof **r)) == NULL)
+		return dcfg_error_set(err, b->s->dir, "out of memory");
+	if (thread >= b->g->n_threads) {
+		free(*r);
+		return dcfg_error_set(err, b->s->dir, "no thread %u", thread);
+	}
+	if (prepare(b) < 0) {
+		free(*r);
+		return dcfg_error_set(err, b->s->dir, "out of memory");
+	}
+	if (rec_thread_size(b->s, thread, size, err) < 0 || rec_thread_open(*r, b->s, thread, err) < 0) {
+		free(*r);
+		return -1;
+	}
+	b->thread_preceding = (*r)->preceding_instrs;
 	return 0;
 }
 
@@ -294,29 +499,32 @@ int
 rec_walk_thread(struct rec_build *b, uint32_t thread, int counting, rec_edge_fn on_edge,
     void *ctx, struct dcfg_error *err)
 {
-	struct rec_thread_reader *r = malloc(sizeof *r);
+	struct rec_thread_reader *r;
 	struct walk w = { .b = b, .thread = thread, .counting = counting };
 	uint64_t size = 0;
 	int rc;
 
-	if (r == NULL)
-		return dcfg_error_set(err, b->s->dir, "out of memory");
-	if (thread >= b->g->n_threads) {
-		free(r);
-		return dcfg_error_set(err, b->s->dir, "no thread %u", thread);
-	}
-	if (b->last_out == NULL &&
-	    ((b->last_out = calloc(b->g->n_blocks + DCFG_REC_FIRST_BLOCK, sizeof *b->last_out)) == NULL ||
-	    (b->tb_next_edge = calloc(b->s->n_tbs + 1, sizeof *b->tb_next_edge)) == NULL)) {
-		free(r);
-		return dcfg_error_set(err, b->s->dir, "out of memory");
-	}
-	if (rec_thread_size(b->s, thread, &size, err) < 0 || rec_thread_open(r, b->s, thread, err) < 0) {
-		free(r);
+	if (open_thread(b, thread, &r, &size, err) < 0)
 		return -1;
-	}
-	b->thread_preceding = r->preceding_instrs;
 	rc = walk_blocks(&w, r, on_edge, ctx, err);
+	b->bytes_done += size;
+	rec_thread_close(r);
+	free(r);
+	return rc;
+}
+
+int
+rec_count_thread(struct rec_build *b, uint32_t thread, struct rec_counter *c,
+    struct dcfg_error *err)
+{
+	struct rec_thread_reader *r;
+	struct walk w = { .b = b, .thread = thread, .counting = 1 };
+	uint64_t size = 0;
+	int rc;
+
+	if (open_thread(b, thread, &r, &size, err) < 0)
+		return -1;
+	rc = count_blocks(&w, r, c, err);
 	b->bytes_done += size;
 	rec_thread_close(r);
 	free(r);
