@@ -390,3 +390,36 @@ int main(void) { fclose(fopen("ready", "w")); for (;;) pause(); }'
 	# what they made: the recordings the page names
 	[ -f ls.dcfg.json.bz2 ] && [ -f ls.trace.json.bz2 ]
 }
+
+@test "SIGTERM while the files are written: the spool and the temporaries are removed, an old file kept" {
+	need_qemu
+	# branches that follow no pattern: a spool that takes seconds to build, after a short run
+	program rnd '#include <stdio.h>
+int main(void) {
+	unsigned x = 1, s = 0;
+	for (long i = 0; i < 1000000; i++) {
+		x = x * 1103515245u + 12345u;
+		switch ((x >> 16) & 7) {
+		case 0: s += 1; break; case 1: s ^= 3; break; case 2: s += 7; break;
+		case 3: s -= 5; break; case 4: s *= 3; break; case 5: s ^= 0x55; break;
+		case 6: s += 11; break; default: s -= 1;
+		}
+	}
+	fclose(fopen("ran", "w"));
+	return s == 42;
+}'
+	echo old > rnd.dcfg.json.bz2
+	dcfg-record ./rnd > out 2> err &
+	pid=$!
+	for i in $(seq 300); do [ -e ran ] && break; sleep 0.05; done
+	sleep 0.3
+	kill -TERM $pid
+	status=0
+	wait $pid || status=$?
+	[ "$status" -ne 0 ] || skip "the files were written before the signal came"
+	[ "$status" -eq 143 ] || { cat err; false; }
+	[ "$(cat rnd.dcfg.json.bz2)" = old ]
+	[ ! -e rnd.trace.json.bz2 ]
+	left=$(ls -A | grep -v -x -e rnd -e rnd.c -e rnd.dcfg.json.bz2 -e ran -e out -e err || true)
+	[ -z "$left" ] || { echo "left behind: $left"; false; }
+}
