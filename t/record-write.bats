@@ -383,3 +383,24 @@ C
 	grep -qx 'elf/dl-tunables.c' names
 	! grep -E '(^|/)\.(/|$)|//|elf/elf' names
 }
+
+@test "rec-write: SOURCE_DATA: pieces of one line that follow each other in a block are one row" {
+	need_tools
+	make_prog
+	sum_graph > g.txt
+	run rec-write g.txt g.json
+	[ "$status" -eq 0 ]
+	run dcfg-check --strict g.json
+	[ "$status" -eq 0 ]
+	# block B, "j = 0" and the jump to the test, is all line 6 (for (int j = 0; ...)), which
+	# the line table gives as two rows (the jump has a view of its own): one row here
+	local b lens
+	read -r _ _ b lens _ < <(grep '^block' g.txt | sed -n 2p)
+	[ "$(tr ',' '\n' <<< "$lens" | wc -l)" -eq 2 ]
+	[ "$(json_get g.json '[r[1:] for r in im(1)["SOURCE_DATA"][1:] if r[2] == "'"$(printf '0x%x' $((b - LOAD)))"'"]')" = \
+	    "[[6, '$(printf '0x%x' $((b - LOAD)))', $((${lens/,/+})), 2]]" ]
+	# and nowhere two rows of one file and line, one after the other, in one block
+	json_get g.json '[(a, b) for a, b in zip(im(1)["SOURCE_DATA"][1:], im(1)["SOURCE_DATA"][2:])
+	    if a[:2] == b[:2] and int(a[2], 16) + a[3] == int(b[2], 16)
+	    and not any(int(x[1], 16) == int(b[2], 16) for x in im(1)["BASIC_BLOCKS"][1:])]' | grep -qx '\[\]'
+}

@@ -460,7 +460,9 @@ by_start(const void *a, const void *b)
  * One SOURCE_DATA row per piece of a range inside a block, so that every
  * row lies wholly in one block (lib/dcfg/lines.h: such rows split a block
  * exactly), with the instructions whose first byte it holds. Ranges that
- * overlap are cut where the next begins.
+ * overlap are cut where the next begins. Pieces of one file and line that
+ * follow each other in a block (a line table's rows for one line's
+ * statements, or views) are one row: readers count rows.
  */
 static int
 cut_at_blocks(struct reader *r)
@@ -481,6 +483,8 @@ cut_at_blocks(struct reader *r)
 		const struct dcfg_rec_block *b = &r->g->blocks[r->blocks[i]];
 		uint64_t start = b->addr - r->load, end = start + b->size, pos = start;
 		uint32_t k = 0;
+		size_t block_rows = info->n_rows;   /* the block's first row */
+		struct dcfg_rec_source_row *prev;
 		while (j > 0 && r->ranges[j - 1].end > start)
 			j--;
 		while (j < r->n_ranges && r->ranges[j].end <= start)
@@ -493,6 +497,12 @@ cut_at_blocks(struct reader *r)
 				count += pos >= lo;
 			if (count == 0)
 				continue;
+			if (info->n_rows > block_rows && (prev = &info->rows[info->n_rows - 1])->file == lr->file &&
+			    prev->line == lr->line && prev->offset + prev->size == lo) {
+				prev->size = (uint32_t)(hi - prev->offset);
+				prev->n_instrs += count;
+				continue;
+			}
 			if (dcfg_reserve((void **)&info->rows, &info->rows_cap, info->n_rows + 1, sizeof *info->rows) < 0)
 				return -1;
 			info->rows[info->n_rows++] = (struct dcfg_rec_source_row){ lr->file, lr->line, lo,
