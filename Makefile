@@ -75,7 +75,7 @@ TEST_TOOLS = $(BUILD)/t/lookup $(BUILD)/t/gen-trace $(BUILD)/t/gen-pair \
 # every reproducer kept in t/fuzz-regressions and every seed. The
 # structure-aware mutator (t/fuzz/mutate*.c) is linked into the libFuzzer
 # builds without coverage instrumentation, and into fuzz-mutate for tests.
-FUZZ_TARGETS = dcfg trace stream sequence convert merge routes regions parts
+FUZZ_TARGETS = dcfg trace stream sequence convert merge routes regions parts spool
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= -1
 CHECK_FUZZ_SECONDS ?= 20
@@ -161,10 +161,15 @@ $(BUILD)/t/fuzz-%: t/fuzz/fuzz-%.c t/fuzz/fuzz.h t/fuzz/seqref.h t/fuzz/planref.
     $(BUILD)/libdcfg.a $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(DCFG_CFLAGS) $(FUZZ_DEFS) $(CFLAGS) $(LDFLAGS) $< t/fuzz/replay.c \
-	    $(BUILD)/libdcfg.a $(DCFG_LIBS) -o $@
+	    $(FUZZ_REC) $(BUILD)/libdcfg.a $(DCFG_LIBS) -o $@
 
 # The binary-profile readers share their input and output (t/tools/dump.h).
 $(BUILD)/t/dcpi-dump $(BUILD)/t/webgrind-dump: t/tools/dump.h
+
+# The spool target is dcfg-record's spool reader and builder: lib/record, elfutils.
+$(BUILD)/t/fuzz-spool: $(BUILD)/libdcfg-record.a
+$(BUILD)/t/fuzz-spool: FUZZ_REC = $(BUILD)/libdcfg-record.a $(REC_LIBS)
+build-fuzz/fuzz-spool: FUZZ_REC = build-fuzz/libdcfg-record.a $(REC_LIBS)
 
 # The routes target reads back files and streams with t/fuzz/routes.h.
 $(BUILD)/t/fuzz-routes build-fuzz/fuzz-routes: t/fuzz/routes.h
@@ -183,7 +188,8 @@ test-tools: $(TEST_TOOLS)
 # and after.
 fuzz-lib: deps
 	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) \
-	    CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(FUZZ_PLANT)" build-fuzz/libdcfg.a
+	    CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(FUZZ_PLANT)" build-fuzz/libdcfg.a \
+	    build-fuzz/libdcfg-record.a
 
 $(FUZZ_MUT_OBJ): build-fuzz/%.o: t/fuzz/%.c $(FUZZ_MUT_H)
 	@mkdir -p $(@D)
@@ -191,7 +197,7 @@ $(FUZZ_MUT_OBJ): build-fuzz/%.o: t/fuzz/%.c $(FUZZ_MUT_H)
 
 build-fuzz/fuzz-%: t/fuzz/fuzz-%.c t/fuzz/fuzz.h t/fuzz/seqref.h t/fuzz/planref.h $(FUZZ_MUT_OBJ) fuzz-lib
 	$(FUZZ_CC) $(DCFG_CFLAGS) $(FUZZ_DEFS) -DFUZZ_MUTATOR -g -O1 -fsanitize=fuzzer $(FUZZ_SAN) \
-	    $< $(FUZZ_MUT_OBJ) build-fuzz/libdcfg.a $(DCFG_LIBS) -o $@
+	    $< $(FUZZ_MUT_OBJ) $(FUZZ_REC) build-fuzz/libdcfg.a $(DCFG_LIBS) -o $@
 
 fuzz: $(FUZZ_TARGETS:%=build-fuzz/fuzz-%)
 	@FUZZ_RUNS=$(FUZZ_RUNS) sh scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)

@@ -150,6 +150,7 @@ for name in "$@"; do
 	routes) seed_routes "$seeds" ;;
 	regions) cp "$top"/t/fuzz/seeds/regions/* "$seeds"/ ;;
 	parts) cp "$top"/t/fuzz/seeds/parts/* "$seeds"/ ;;
+	spool) cp "$top"/t/fuzz/seeds/spool/* "$seeds"/ ;;
 	esac
 	log=$fb/fuzz-$name.log
 	set -- -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb="$rss" \

@@ -47,7 +47,7 @@ expect_shapes() {
 
 @test "every kept reproducer replays cleanly through its target" {
 	local t files
-	for t in dcfg trace stream sequence convert merge routes regions parts; do
+	for t in dcfg trace stream sequence convert merge routes regions parts spool; do
 		mapfile -t files < <(regressions "$t")
 		[ "${#files[@]}" -eq 0 ] || replay "$t" "${files[@]}"
 	done
@@ -500,4 +500,70 @@ count() {
 	# the size picks --thread in one seed in five; some ok seed has it, some has not
 	for f in ok-*; do echo "thread $(( $(wc -c < "$f") % 5 == 4 ))"; done | sort -u > "$BATS_TEST_TMPDIR/threads"
 	[ "$(wc -l < "$BATS_TEST_TMPDIR/threads")" -eq 2 ]
+}
+
+@test "the spool seeds are what t/fuzz/seeds-spool.sh writes" {
+	mkdir made
+	cp "$SEEDS"/spool/real-* made/
+	sh "$BATS_TEST_DIRNAME/fuzz/seeds-spool.sh" made
+	diff -r "$SEEDS/spool" made
+}
+
+# spool_show FILE: what fuzz-spool made of FILE (FUZZ_SPOOL_SHOW), its one line in ./shown.
+spool_show() {
+	FUZZ_SPOOL_SHOW=1 capture fuzz-spool "$1"
+	[ "$status" -eq 0 ] && ! grep -q 'ERROR\|runtime error' stderr || { show; return 1; }
+	sed 's|/tmp/fuzz-spool-[^/]*/||' stdout > shown
+}
+
+@test "the spool seeds: the whole spools built and their traces counted as their DCFGs, the broken ones refused" {
+	local f
+	replay spool "$SEEDS"/spool/*
+	# the edges each trace holds, counted by hand from spool-gen.py's threads:
+	# thread 0 runs 15 blocks (TB 0 and TB 4 are two each, cut at 0x401005 and
+	# 0x401012), thread 1 7; a thread of B blocks is B - 1 edges, an ENTRY and
+	# an EXIT (a CALL_BYPASS edge is never in a trace)
+	for f in gen-chunk0 gen-chunk1 gen-chunk2 gen-chunk3 anon vdso; do
+		spool_show "$SEEDS/spool/$f"
+		grep -qx 'built: 24 edges traced, as counted' shown || { echo "$f:"; cat shown; return 1; }
+	done
+	spool_show "$SEEDS/spool/one-thread"
+	grep -qx 'built: 16 edges traced, as counted' shown || { cat shown; return 1; }
+	# t/fuzz/spool-prog.S: 3 times call, copy's first block, rep movsb 7 times (6
+	# moves, then the TB that finds %rcx 0), pop and ret, dec and jnz; then the
+	# first mov, the write and the exit_group blocks: 36 blocks, 37 edges
+	spool_show "$SEEDS/spool/real-hello"
+	grep -qx 'built: 37 edges traced, as counted' shown || { cat shown; return 1; }
+	local want
+	for want in 'truncated thread.0: the record at byte 38: cut short' \
+	    'incomplete process: no "complete" line: the recording did not finish' \
+	    'next-past thread.1: the record at byte 30: a block id past the tbs table' \
+	    'absurd-insns tbs: the record at byte 63: its instruction count is 0 or absurd' \
+	    'garbled-tbs tbs: the record at byte 223: cut short' \
+	    'threads thread.2: No such file or directory'; do
+		spool_show "$SEEDS/spool/refused-${want%% *}"
+		grep -qxF "refused: ${want#* }" shown || { echo "refused-${want%% *}:"; cat shown; return 1; }
+	done
+}
+
+@test "the spool target skips what would open a device or run without bound" {
+	# an image path outside /nonexistent/ (a FIFO would block the open)
+	sed 's|/nonexistent/libfake.so|/dev/stdin|' "$SEEDS/spool/gen-chunk0" > device
+	spool_show device
+	grep -qx 'skipped: an image path outside /nonexistent/' shown
+	# a thread whose HITS stand for 2^63 blocks
+	python3 - "$SEEDS/spool/one-thread" <<-'EOF'
+	import struct, sys
+	data = open(sys.argv[1], 'rb').read()
+	n = struct.unpack('<4H', data[:8])
+	t0 = 8 + n[0] + n[1] + n[2]
+	thread = data[t0:t0 + n[3]]
+	# block 1 follows itself: (0, 2) then (0, 2) again sets it, then 2^63 hits
+	body = b'\x00\x02\x00\x02' + b'\x80' * 9 + b'\x01' + b'\x00'
+	thread = thread[:16] + body
+	hdr = struct.pack('<4H', n[0], n[1], n[2], len(thread))
+	open('hits', 'wb').write(hdr + data[8:t0] + thread)
+	EOF
+	spool_show hits
+	grep -qx 'skipped: more blocks through HITS than HITS_MAX' shown
 }
