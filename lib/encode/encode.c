@@ -11,6 +11,7 @@
 
 #include "chunkenc.h"
 #include "compress.h"
+#include "input_spool.h"
 #include "common/progress.h"
 #include <dcfg/stream.h>
 #include "common/tempfiles.h"
@@ -24,6 +25,8 @@ struct eproc {
 
 struct enc {
 	const struct dcfg_encode_options *o;
+	const struct dcfg_encode_source *src;   /* NULL: the edges are the stream at PATH */
+	int counts_instrs;              /* INSTR_COUNT from the DCFG or the source's edge_instrs */
 	struct dcfg_output *out;
 	struct dcfg_error *err;
 	const char *path, *name;
@@ -32,6 +35,7 @@ struct enc {
 	int pass;                       /* 1 count, 2 measure, 3 write */
 	struct eproc *procs;   size_t n_procs, cap_procs;
 	struct eproc *p;                /* the current process */
+	size_t n_seen_procs;            /* processes met so far in this pass */
 	int in_thread, threads, chunks;
 	uint64_t running;               /* PRECEDING of a chunk without a marker */
 	int continuation;               /* the next chunk continues a split one */
@@ -167,7 +171,7 @@ close_chunk(struct enc *e, int split)
 
 	if (!e->open)
 		return 0;
-	if (e->o->dcfg)
+	if (e->counts_instrs)
 		instrs = e->instrs;
 	else
 		instrs = e->marker && !split && !e->continuation ? e->marker_instrs : 0;
@@ -298,18 +302,33 @@ top_line(struct enc *e, const struct dcfg_stream_record *r, const char *what)
 	return 0;
 }
 
-/* After top_line. */
+/* The instructions of R's edge's source, from the DCFG or the source. 0, -1 with ERR. */
 static int
-add_edge(struct enc *e, const struct dcfg_stream_record *r)
+source_instrs(struct enc *e, const struct dcfg_stream_record *r, uint64_t *instrs)
 {
 	if (e->o->dcfg) {
 		const struct dcfg_edge *ed = dcfg_edge_by_id(e->o->dcfg, e->p->dp, r->edge);
 		const struct dcfg_block *b;
-		uint64_t instrs;
 		if (ed == NULL)
 			return fail_at(e, r->lineno, "edge id %llu is not in the DCFG", r->edge);
 		b = dcfg_block_by_node(e->o->dcfg, e->p->dp, ed->source);
-		instrs = b ? b->num_instrs : 0;
+		*instrs = b ? b->num_instrs : 0;
+		return 0;
+	}
+	if (r->edge == 0 || r->edge > e->src->n_edges)
+		return fail_at(e, r->lineno, "edge id %llu is not among the source's edges", r->edge);
+	*instrs = e->src->edge_instrs[r->edge - 1];
+	return 0;
+}
+
+/* After top_line. */
+static int
+add_edge(struct enc *e, const struct dcfg_stream_record *r)
+{
+	if (e->counts_instrs) {
+		uint64_t instrs = 0;
+		if (source_instrs(e, r, &instrs) < 0)
+			return -1;
 		if (r->weight != 1) {
 			if (instrs > UINT64_MAX / r->weight)
 				goto instr_overflow;
@@ -370,14 +389,108 @@ on_progress(void *ctx, uint64_t bytes)
 		e->o->progress(e->o->progress_ctx, e->pass_base + bytes);
 }
 
+/* One record of the stream, the same in every pass: 0, 1 when OUT failed, -1 with ERR set. */
+static int
+on_record(struct enc *e, const struct dcfg_stream_record *r)
+{
+	e->r = r;
+	switch (r->kind) {
+	case DCFG_STREAM_PROCESS:
+		if (close_chunk(e, 0) < 0)
+			return -1;
+		close_thread(e);
+		close_process(e);
+		if (open_process(e, r->value, r->lineno, e->n_seen_procs++) < 0)
+			return -1;
+		break;
+	case DCFG_STREAM_THREAD:
+		if (e->p == NULL)
+			return fail_at(e, r->lineno, "a \"# thread\" line before \"# process\"", 0);
+		if (close_chunk(e, 0) < 0)
+			return -1;
+		close_thread(e);
+		open_thread(e, r->value);
+		break;
+	case DCFG_STREAM_CHUNK:
+		if (!e->in_thread)
+			return fail_at(e, r->lineno, "a \"# chunk\" line before \"# thread\"", 0);
+		if (close_chunk(e, 0) < 0)
+			return -1;
+		open_chunk(e, 1, r->preceding, r->instrs);
+		break;
+	case DCFG_STREAM_EDGE:
+		/* (the common case first: a line of an open chunk that is not full) */
+		if (!(r->depth > 0 || (e->open && e->in_thread && e->n_exp < e->o->chunk_edges)) &&
+		    top_line(e, r, "an edge before \"# thread\"") < 0)
+			return -1;
+		if (add_edge(e, r) < 0)
+			return -1;
+		break;
+	case DCFG_STREAM_RUN:
+		if (open_run(e, r) < 0)
+			return -1;
+		break;
+	case DCFG_STREAM_RUN_END:
+		close_run(e);
+		break;
+	default:
+		break;
+	}
+	return e->pass == 3 && dcfg_output_failed(e->out) ? 1 : 0;
+}
+
+static int
+sink(void *enc, const struct dcfg_stream_record *r)
+{
+	return on_record(enc, r);
+}
+
+static void
+begin_walk(struct enc *e)
+{
+	e->p = NULL;
+	e->in_thread = e->open = 0;
+	e->depth = 0;
+	e->n_seen_procs = 0;
+}
+
+static int
+end_walk(struct enc *e)
+{
+	if (close_chunk(e, 0) < 0)
+		return -1;
+	close_thread(e);
+	close_process(e);
+	return 0;
+}
+
+/* A pass over the caller's records. */
+static int
+walk_source(struct enc *e)
+{
+	static const struct dcfg_stream_record none = { .kind = DCFG_STREAM_EDGE };
+	int rc;
+
+	e->r = &none;
+	begin_walk(e);
+	rc = e->src->replay(e->src->ctx, sink, e, e->err);
+	if (rc < 0)
+		return -1;
+	if (rc > 0)
+		return 0;   /* OUT failed: dcfg_encode_edges says so */
+	e->r = &none;
+	return end_walk(e);
+}
+
 static int
 walk(struct enc *e)
 {
 	struct dcfg_stream_record r = { 0 };
 	struct dcfg_stream *s;
-	size_t procs = 0;
 	int rc;
 
+	if (e->src != NULL)
+		return walk_source(e);
 	e->r = &r;
 	dcfg_progress_file(e->meter, e->name, e->path, "lines");
 	dcfg_progress_pass(e->meter, e->pass, 3);
@@ -398,63 +511,15 @@ walk(struct enc *e)
 	if (s == NULL)
 		return -1;
 	dcfg_stream_set_progress(s, on_progress, e);
-	e->p = NULL;
-	e->in_thread = e->open = 0;
-	e->depth = 0;
-	while ((rc = dcfg_stream_next(s, &r, e->err)) > 0) {
-		switch (r.kind) {
-		case DCFG_STREAM_PROCESS:
-			if (close_chunk(e, 0) < 0)
-				goto fail;
-			close_thread(e);
-			close_process(e);
-			if (open_process(e, r.value, r.lineno, procs++) < 0)
-				goto fail;
+	begin_walk(e);
+	while ((rc = dcfg_stream_next(s, &r, e->err)) > 0)
+		if ((rc = on_record(e, &r)) != 0)
 			break;
-		case DCFG_STREAM_THREAD:
-			if (e->p == NULL) {
-				fail_at(e, r.lineno, "a \"# thread\" line before \"# process\"", 0);
-				goto fail;
-			}
-			if (close_chunk(e, 0) < 0)
-				goto fail;
-			close_thread(e);
-			open_thread(e, r.value);
-			break;
-		case DCFG_STREAM_CHUNK:
-			if (!e->in_thread) {
-				fail_at(e, r.lineno, "a \"# chunk\" line before \"# thread\"", 0);
-				goto fail;
-			}
-			if (close_chunk(e, 0) < 0)
-				goto fail;
-			open_chunk(e, 1, r.preceding, r.instrs);
-			break;
-		case DCFG_STREAM_EDGE:
-			/* (the common case first: a line of an open chunk that is not full) */
-			if (!(r.depth > 0 || (e->open && e->in_thread && e->n_exp < e->o->chunk_edges)) &&
-			    top_line(e, &r, "an edge before \"# thread\"") < 0)
-				goto fail;
-			if (add_edge(e, &r) < 0)
-				goto fail;
-			break;
-		case DCFG_STREAM_RUN:
-			if (open_run(e, &r) < 0)
-				goto fail;
-			break;
-		case DCFG_STREAM_RUN_END:
-			close_run(e);
-			break;
-		default:
-			break;
-		}
-		if (e->pass == 3 && dcfg_output_failed(e->out))
-			break;
-	}
-	if (rc < 0 || close_chunk(e, 0) < 0)
+	if (rc < 0)
 		goto fail;
-	close_thread(e);
-	close_process(e);
+	e->r = &r;
+	if (end_walk(e) < 0)
+		goto fail;
 	e->pass_base += e->pass_bytes;
 	dcfg_stream_close(s);
 	return 0;
@@ -463,114 +528,45 @@ fail:
 	return -1;
 }
 
-/*
- * A file the passes can read again: the path itself (*FD is -1), or
- * standard input (or a pipe) spooled into *FD, *SIZE bytes. The spool is
- * unlinked as soon as it is made, so that no exit, error or signal can
- * leave it behind in $TMPDIR: only the descriptor holds it.
- */
+static void free_enc(struct enc *e);
+
+/* The three passes over E's records; E freed. 0, 1 when OUT failed, -1 with ERR set. */
 static int
-spool(const char *path, int *fd, uint64_t *size, struct dcfg_error *err)
+run_passes(struct enc *e)
 {
-	const char *dir = getenv("TMPDIR");
-	char buf[65536], tmp[4096];
-	struct stat st;
-	sigset_t saved;
-	ssize_t n;
-	int in, saved_errno;
-
-	*fd = -1;
-	*size = 0;
-	if (path && strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode))
-		return 0;
-	snprintf(tmp, sizeof tmp, "%s/dcfg-encode.XXXXXX", dir && *dir ? dir : "/tmp");
-	/* made and unlinked as one step: no signal comes between */
-	dcfg_temp_hold_signals(&saved);
-	*fd = mkstemp(tmp);
-	saved_errno = errno;
-	if (*fd >= 0)
-		unlink(tmp);
-	dcfg_temp_release_signals(&saved);
-	if (*fd < 0) {
-		/* mkstemp has filled in the X's of a name it never made: name the template. */
-		snprintf(tmp, sizeof tmp, "%s/dcfg-encode.XXXXXX", dir && *dir ? dir : "/tmp");
-		return dcfg_error_set(err, tmp, "cannot make a temporary file: %s",
-		    strerror(saved_errno));
-	}
-	in = path && strcmp(path, "-") != 0 ? open(path, O_RDONLY) : STDIN_FILENO;
-	if (in < 0) {
-		saved_errno = errno;
-		close(*fd);
-		*fd = -1;
-		return dcfg_error_set(err, path, "%s", strerror(saved_errno));
-	}
-	while ((n = read(in, buf, sizeof buf)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 || write(*fd, buf, (size_t)n) != n) {
-			/* A failed read is the input's error; a failed write, the spool's. */
-			int reading = n < 0;
-			saved_errno = errno;
-			close(*fd);
-			*fd = -1;
-			if (in != STDIN_FILENO)
-				close(in);
-			if (reading)
-				return dcfg_error_set(err, path ? path : "-", "%s", strerror(saved_errno));
-			return dcfg_error_set(err, path ? path : "-", "spooling to a temporary file: %s",
-			    strerror(saved_errno));
-		}
-		*size += (uint64_t)n;
-	}
-	if (in != STDIN_FILENO)
-		close(in);
-	return 0;
-}
-
-int
-dcfg_encode(const char *path, const struct dcfg_encode_options *opt,
-    struct dcfg_output *out, struct dcfg_error *err)
-{
-	struct enc *e = calloc(1, sizeof *e);
 	size_t i;
 	int rc = -1;
 
-	if (e == NULL)
-		return dcfg_error_set(err, path, "out of memory");
-	e->o = opt;
-	e->out = out;
-	e->err = err;
-	e->meter = dcfg_progress_of(opt->progress, opt->progress_ctx);
-	e->name = path ? path : "-";
-	e->path = e->name;
-	e->spool = -1;
-	if ((e->ce = dcfg_chunkenc_new()) == NULL) {
-		dcfg_error_set(err, e->name, "out of memory");
-		goto done;
-	}
-	if (spool(path, &e->spool, &e->spool_size, err) < 0)
-		goto done;
 	for (e->pass = 1; e->pass <= 3; e->pass++) {
 		if (e->pass == 3)
-			dcfg_out_str(out, "{\"MAJOR_VERSION\": 1, \"MINOR_VERSION\": 0,\n"
+			dcfg_out_str(e->out, "{\"MAJOR_VERSION\": 1, \"MINOR_VERSION\": 0,\n"
 			    "\"PROCESSES\": [[\"PROCESS_ID\", \"STRING_DICTIONARY\", "
 			    "\"TRANSITION_TABLE\", \"THREAD_DATA\"]");
 		if (walk(e) < 0)
 			goto done;
 		for (i = 0; i < e->n_procs; i++) {
 			if (e->pass == 1 && dcfg_transitions_build(&e->procs[i].tt) < 0) {
-				dcfg_error_set(err, e->name, "out of memory");
+				dcfg_error_set(e->err, e->name, "out of memory");
 				goto done;
 			}
 			if (e->pass == 2 && dcfg_dictionary_choose(&e->procs[i].dict) < 0) {
-				dcfg_error_set(err, e->name, "out of memory");
+				dcfg_error_set(e->err, e->name, "out of memory");
 				goto done;
 			}
 		}
 	}
-	dcfg_out_str(out, "]}\n");
-	rc = dcfg_output_failed(out) ? 1 : 0;
+	dcfg_out_str(e->out, "]}\n");
+	rc = dcfg_output_failed(e->out) ? 1 : 0;
 done:
+	free_enc(e);
+	return rc;
+}
+
+static void
+free_enc(struct enc *e)
+{
+	size_t i;
+
 	if (e->spool >= 0)
 		close(e->spool);
 	for (i = 0; i < e->n_procs; i++) {
@@ -583,5 +579,54 @@ done:
 	dcfg_chunkenc_free(e->ce);
 	free(e->tokens);
 	free(e);
-	return rc;
+}
+
+static struct enc *
+new_enc(const char *name, const struct dcfg_encode_options *opt, struct dcfg_output *out,
+    struct dcfg_error *err)
+{
+	struct enc *e = calloc(1, sizeof *e);
+
+	if (e == NULL || (e->ce = dcfg_chunkenc_new()) == NULL) {
+		free(e);
+		dcfg_error_set(err, name, "out of memory");
+		return NULL;
+	}
+	e->o = opt;
+	e->out = out;
+	e->err = err;
+	e->name = name;
+	e->path = name;
+	e->spool = -1;
+	e->counts_instrs = opt->dcfg != NULL;
+	return e;
+}
+
+int
+dcfg_encode(const char *path, const struct dcfg_encode_options *opt,
+    struct dcfg_output *out, struct dcfg_error *err)
+{
+	struct enc *e = new_enc(path ? path : "-", opt, out, err);
+
+	if (e == NULL)
+		return -1;
+	e->meter = dcfg_progress_of(opt->progress, opt->progress_ctx);
+	if (dcfg_encode_spool_input(path, &e->spool, &e->spool_size, err) < 0) {
+		free_enc(e);
+		return -1;
+	}
+	return run_passes(e);
+}
+
+int
+dcfg_encode_edges(const struct dcfg_encode_source *src, const struct dcfg_encode_options *opt,
+    struct dcfg_output *out, struct dcfg_error *err)
+{
+	struct enc *e = new_enc(src->name ? src->name : "-", opt, out, err);
+
+	if (e == NULL)
+		return -1;
+	e->src = src;
+	e->counts_instrs = opt->dcfg != NULL || src->edge_instrs != NULL;
+	return run_passes(e);
 }
