@@ -1,7 +1,7 @@
 /*
  * dcfg_record_build (record.h): the spool read, the graph built and
- * counted, the DCFG written plain into the spool (the trace's encoder
- * reads it back) and compressed under its final name, then the trace.
+ * counted, the DCFG written plain into the spool and compressed under
+ * its final name, then the trace.
  * Both final files stay temporaries until both are whole.
  */
 #include "record.h"
@@ -17,7 +17,7 @@
 #include "write_dcfg.h"
 
 struct files {
-	char dcfg_plain[4096], trace_plain[4096], stream[4096];
+	char dcfg_plain[4096], trace_plain[4096];
 	struct dcfg_output *dcfg_out, *trace_out;   /* the final files, open until both are whole */
 };
 
@@ -74,7 +74,7 @@ write_trace_files(struct rec_build *b, struct files *f, struct dcfg_error *err)
 		free(out);
 		return -1;
 	}
-	if (rec_write_trace(b, f->dcfg_plain, f->stream, out, err) < 0) {
+	if (rec_write_trace(b, out, err) < 0) {
 		dcfg_output_discard(out);
 		free(out);
 		return -1;
@@ -130,7 +130,7 @@ build_and_write(const struct dcfg_record_build_options *o, struct rec_build *b, 
 
 	if (rec_blocks_build(b, o->program_path, err) < 0 || sum_thread_sizes(b, &bytes, err) < 0)
 		return -1;
-	b->bytes_total = o->trace_path ? 2 * bytes : bytes;
+	b->bytes_total = o->trace_path ? 4 * bytes : bytes;   /* the trace: the encoder's 3 passes */
 	if (rec_count_all(b, err) < 0)
 		return -1;
 	if ((f->dcfg_out = open_final(o->dcfg_path, err)) == NULL)
@@ -165,7 +165,6 @@ dcfg_record_build(const struct dcfg_record_build_options *o, struct dcfg_error *
 	b.progress_ctx = o->progress_ctx;
 	snprintf(f.dcfg_plain, sizeof f.dcfg_plain, "%s/dcfg.json", o->spool_dir);
 	snprintf(f.trace_plain, sizeof f.trace_plain, "%s/trace.json", o->spool_dir);
-	snprintf(f.stream, sizeof f.stream, "%s/trace.stream", o->spool_dir);
 	rc = build_and_write(o, &b, &f, err);
 	if (f.dcfg_out) {
 		dcfg_output_discard(f.dcfg_out);
@@ -177,7 +176,6 @@ dcfg_record_build(const struct dcfg_record_build_options *o, struct dcfg_error *
 	}
 	unlink(f.dcfg_plain);
 	unlink(f.trace_plain);
-	unlink(f.stream);
 	rec_build_free(&b);
 	dcfg_rec_graph_free(&g);
 	rec_spool_free(&spool);

@@ -1,25 +1,25 @@
 /*
- * The trace: each thread walked again, its edges written as an edge
- * stream (dcfg-stream(5), version 1) with the chunks the counting pass
- * measured, then encoded by lib/encode against the DCFG just written.
+ * The trace: lib/encode's passes each walk every thread again, its edges
+ * given straight to the encoder with the chunks the counting pass
+ * measured (no text between), each edge's instructions from the graph.
  */
 #include "trace.h"
 
 #include <stdlib.h>
-#include <unistd.h>
 
 #include <dcfg/dcfg.h>
 #include "encode/encode.h"
-#include "stream/writer.h"
 
 /* The encoder keeps one chunk's edges: a marker's chunk longer than this is split. */
 #define REC_ENCODE_CHUNK_EDGES (1u << 24)
 
 struct tracer {
 	struct rec_build *b;
-	struct dcfg_output *out;
+	dcfg_encode_sink sink;
+	void *enc;
 	size_t chunk;             /* the next chunk of b->chunks */
-	uint64_t left;            /* edges still to write of the current chunk */
+	uint64_t left;            /* edges still to give of the current chunk */
+	struct dcfg_stream_record r;
 };
 
 static int
@@ -27,6 +27,7 @@ trace_edge(void *ctx, uint32_t thread, uint32_t edge, uint32_t source_instrs)
 {
 	struct tracer *t = ctx;
 	const struct rec_build *b = t->b;
+	int rc;
 
 	(void)source_instrs;
 	if (t->left == 0) {
@@ -34,76 +35,64 @@ trace_edge(void *ctx, uint32_t thread, uint32_t edge, uint32_t source_instrs)
 		if (t->chunk >= b->thread_chunks[thread + 1])
 			return 2;
 		c = &b->chunks[t->chunk++];
-		dcfg_stream_write_chunk(t->out, c->preceding, c->instrs, c->edges);
+		t->r.kind = DCFG_STREAM_CHUNK;
+		t->r.preceding = c->preceding;
+		t->r.instrs = c->instrs;
+		t->r.edges = c->edges;
+		if ((rc = t->sink(t->enc, &t->r)) != 0)
+			return rc < 0 ? 3 : 1;
+		t->r.kind = DCFG_STREAM_EDGE;
 		t->left = c->edges;
 	}
 	t->left--;
-	dcfg_out_u64(t->out, b->g->edges[edge].id);
-	dcfg_out_char(t->out, '\n');
-	return dcfg_output_failed(t->out);
+	t->r.edge = b->g->edges[edge].id;
+	rc = t->sink(t->enc, &t->r);
+	return rc < 0 ? 3 : rc;
 }
 
+/* One pass of the encoder: every thread walked again, its chunks as the counting pass cut them. */
 static int
-write_stream(struct rec_build *b, const char *scratch, struct dcfg_error *err)
+replay(void *ctx, dcfg_encode_sink sink, void *enc, struct dcfg_error *err)
 {
-	struct dcfg_output *out = malloc(sizeof *out);
+	struct rec_build *b = ctx;
+	struct tracer t = { .b = b, .sink = sink, .enc = enc, .r = { .weight = 1 } };
 	uint32_t th;
-	int rc = 0;
+	int rc;
 
-	if (out == NULL)
-		return dcfg_error_set(err, scratch, "out of memory");
-	if (dcfg_output_open(out, scratch, err) < 0) {
-		free(out);
-		return -1;
-	}
-	dcfg_stream_write_header(out, 1);
-	dcfg_stream_write_process(out, b->g->pid);
-	for (th = 0; rc == 0 && th < b->g->n_threads; th++) {
-		struct tracer t = { b, out, b->thread_chunks[th], 0 };
+	t.r.kind = DCFG_STREAM_PROCESS;
+	t.r.value = b->g->pid;
+	if ((rc = sink(enc, &t.r)) != 0)
+		return rc;
+	for (th = 0; th < b->g->n_threads; th++) {
 		if (b->thread_chunks[th] == b->thread_chunks[th + 1])
 			continue;   /* a thread that ran no block: nothing to trace */
-		dcfg_stream_write_thread(out, th);
+		t.r.kind = DCFG_STREAM_THREAD;
+		t.r.value = th;
+		if ((rc = sink(enc, &t.r)) != 0)
+			return rc;
+		t.chunk = b->thread_chunks[th];
+		t.left = 0;
 		rc = rec_walk_thread(b, th, 0, trace_edge, &t, err);
-		if (rc == 2 || (rc == 0 && (t.left != 0 || t.chunk != b->thread_chunks[th + 1])))
-			rc = dcfg_error_set(err, b->s->dir,
+		if (rc == 1 || rc < 0)
+			return rc;
+		if (rc == 3)
+			return -1;
+		if (rc == 2 || t.left != 0 || t.chunk != b->thread_chunks[th + 1])
+			return dcfg_error_set(err, b->s->dir,
 			    "thread %u: the second walk does not match the first's chunks", th);
 	}
-	if (rc != 0) {
-		if (rc > 0)
-			dcfg_output_close(out, err);
-		else
-			dcfg_output_discard(out);
-		free(out);
-		return -1;
-	}
-	rc = dcfg_output_close(out, err);
-	free(out);
-	return rc;
+	return 0;
 }
 
 int
-rec_write_trace(struct rec_build *b, const char *dcfg_plain, const char *scratch,
-    struct dcfg_output *out, struct dcfg_error *err)
+rec_write_trace(struct rec_build *b, struct dcfg_output *out, struct dcfg_error *err)
 {
-	struct dcfg_load_options lo = { .keep = DCFG_KEEP_BLOCKS | DCFG_KEEP_EDGES |
-	    DCFG_LOAD_NO_ADDR_LOOKUPS | DCFG_LOAD_NO_IDENTITY };
 	struct dcfg_encode_options eo = { .chunk_edges = REC_ENCODE_CHUNK_EDGES };
-	struct dcfg *d;
-	int rc;
+	struct dcfg_encode_source src = { .name = b->s->dir, .replay = replay, .ctx = b,
+	    .edge_instrs = b->edge_instrs, .n_edges = b->g->n_edges };
+	int rc = dcfg_encode_edges(&src, &eo, out, err);
 
-	if (write_stream(b, scratch, err) < 0) {
-		unlink(scratch);
-		return -1;
-	}
-	if ((d = dcfg_load(dcfg_plain, &lo, err)) == NULL) {
-		unlink(scratch);
-		return -1;
-	}
-	eo.dcfg = d;
-	rc = dcfg_encode(scratch, &eo, out, err);
 	if (rc > 0)
-		rc = dcfg_error_set(err, scratch, "writing the trace failed");
-	dcfg_free(d);
-	unlink(scratch);
+		rc = dcfg_error_set(err, b->s->dir, "writing the trace failed");
 	return rc;
 }

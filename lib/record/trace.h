@@ -1,4 +1,4 @@
-/* The DCFG-trace of a counted build (build.h): the second walk, then lib/encode. */
+/* The DCFG-trace of a counted build (build.h): lib/encode's passes over the threads walked again. */
 #ifndef DCFG_RECORD_TRACE_H
 #define DCFG_RECORD_TRACE_H
 
@@ -6,12 +6,7 @@
 #include "build.h"
 #include "common/output.h"
 
-/*
- * Writes B's trace, plain JSON, to OUT, paired with the DCFG already
- * written (plain) at DCFG_PLAIN; SCRATCH is a file name it may use for
- * the edge stream (removed before it returns). 0, -1 with ERR set.
- */
-int rec_write_trace(struct rec_build *b, const char *dcfg_plain, const char *scratch,
-    struct dcfg_output *out, struct dcfg_error *err);
+/* Writes B's trace, plain JSON, to OUT (three walks over each thread). 0, -1 with ERR set. */
+int rec_write_trace(struct rec_build *b, struct dcfg_output *out, struct dcfg_error *err);
 
 #endif

@@ -309,7 +309,10 @@ walk_blocks(struct walk *w, struct rec_thread_reader *r, rec_edge_fn on_edge, vo
 
 	while ((rc = rec_thread_next(r, &tb, err)) > 0) {
 		uint32_t p = b->tb_first_piece[tb], end = b->tb_first_piece[tb + 1];
-		if ((e = step_edge(w, prev_tb, tb, err)) < 0)
+		uint64_t memo = prev_tb != UINT32_MAX ? b->tb_next_edge[prev_tb] : 0;
+		if ((uint32_t)(memo >> 32) == tb + 1)
+			e = (uint32_t)memo;
+		else if ((e = step_edge(w, prev_tb, tb, err)) < 0)
 			return -1;
 		if ((rc = emit(w, (uint32_t)e, on_edge, ctx)) != 0)
 			return rc;
