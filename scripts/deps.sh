@@ -24,8 +24,6 @@ printf '#include <bzlib.h>\n' | ${CC:-cc} -E - >/dev/null 2>&1 || need libbz2-de
 # elfutils, which dcfg-record reads symbols and source lines with
 printf '#include <gelf.h>\n' | ${CC:-cc} -E - >/dev/null 2>&1 || need libelf-dev
 printf '#include <elfutils/libdw.h>\n' | ${CC:-cc} -E - >/dev/null 2>&1 || need libdw-dev
-# user-mode QEMU, which dcfg-record runs programs under
-command -v qemu-x86_64 >/dev/null 2>&1 || want qemu-user
 # callgrind_annotate, the real reader the Callgrind output is checked with
 command -v callgrind_annotate >/dev/null 2>&1 || want valgrind
 # dot, which every Graphviz output must satisfy
@@ -49,8 +47,10 @@ if [ "$purpose" != demo ]; then
 	else
 		need "python3 python3-numpy"
 	fi
-	# dcfg-record's corpus (t/record): C++, an aarch64 cross compiler and
+	# user-mode QEMU, which dcfg-record runs programs under (the demo
+	# does not record), and dcfg-record's corpus (t/record): C++, an aarch64 cross compiler and
 	# its libraries (qemu-aarch64 finds them in /usr/aarch64-linux-gnu)
+	command -v qemu-x86_64 >/dev/null 2>&1 || need qemu-user
 	command -v g++ >/dev/null 2>&1 || need g++
 	command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || need "gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
 	# clang with libFuzzer, for make fuzz (make check runs it briefly)
