@@ -404,3 +404,39 @@ C
 	    if a[:2] == b[:2] and int(a[2], 16) + a[3] == int(b[2], 16)
 	    and not any(int(x[1], 16) == int(b[2], 16) for x in im(1)["BASIC_BLOCKS"][1:])]' | grep -qx '\[\]'
 }
+
+@test "rec-write: loops nested three deep beside a sibling: each one's parent the innermost that holds its head" {
+	# blocks 4 to 11 in a row; back edges 10 -> 5 (5 to 10), 6 -> 6, 9 -> 7 (7 to 9), 8 -> 8,
+	# each loop run twice each time it is entered
+	{
+		printf 'pid 1\nthreads 1\ninstrs 26\nimage 1 0x1000 0x1000 -\n'
+		for c in 1:1 2:2 3:4 4:4 5:8 6:4 7:2 8:1; do echo "block 1 0x10${c%:*}0 1 ${c#*:}"; done
+		echo "edge start 0x1010 ENTRY 1"
+		for c in 1:1 2:2 3:2 4:4 5:4 6:2 7:1; do
+			echo "edge 0x10${c%:*}0 0x10$((${c%:*} + 1))0 FALL_THROUGH ${c#*:}"
+		done
+		echo "edge 0x1070 0x1020 DIRECT_CONDITIONAL_BRANCH 1"
+		echo "edge 0x1030 0x1030 DIRECT_CONDITIONAL_BRANCH 2"
+		echo "edge 0x1060 0x1040 DIRECT_CONDITIONAL_BRANCH 2"
+		echo "edge 0x1050 0x1050 DIRECT_CONDITIONAL_BRANCH 4"
+		echo "edge 0x1080 end EXIT 1"
+	} > g.txt
+	run rec-write g.txt g.json
+	[ "$status" -eq 0 ]
+	run dcfg-check --strict g.json
+	[ "$status" -eq 0 ]
+	[ "$(json_get g.json 'im(1)["ROUTINES"][1][3][1:]')" = \
+	    "[[5, [10], [5, 6, 7, 8, 9, 10]], [6, [6], [6], 5], [7, [9], [7, 8, 9], 5], [8, [8], [8], 7]]" ]
+	# 3000 loops of two blocks in one routine, none in another: no parents
+	{
+		printf 'pid 1\nthreads 1\ninstrs 1\nimage 1 0x100000 0x100000 -\n'
+		awk 'BEGIN {
+			for (i = 0; i < 6000; i++) printf "block 1 0x%x 1 1\n", 0x100000 + 16 * i
+			for (i = 1; i < 6000; i++) printf "edge 0x%x 0x%x FALL_THROUGH 1\n", 0x100000 + 16 * (i - 1), 0x100000 + 16 * i
+			for (i = 0; i < 6000; i += 2) printf "edge 0x%x 0x%x DIRECT_CONDITIONAL_BRANCH 1\n", 0x100000 + 16 * (i + 1), 0x100000 + 16 * i
+		}'
+	} > g.txt
+	run rec-write g.txt g.json
+	[ "$status" -eq 0 ]
+	[ "$(json_get g.json '(len(im(1)["ROUTINES"]), len(im(1)["ROUTINES"][1][3]) - 1, sum(len(l) > 3 for l in im(1)["ROUTINES"][1][3][1:]))')" = "(2, 3000, 0)" ]
+}

@@ -95,6 +95,14 @@ dominator_tree(struct work *w)
 }
 
 static int
+by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int
 dominates(const struct work *w, uint32_t a, uint32_t b)
 {
 	return w->pre[a] <= w->pre[b] && w->post[b] <= w->post[a];
@@ -135,11 +143,44 @@ natural_loop(struct work *w, uint32_t r, uint32_t h, size_t first_source, size_t
 	return 0;
 }
 
+/*
+ * Each loop's parent: the smallest other loop that holds its head.
+ * Natural loops of different heads nest or are apart, and a loop nested in
+ * another is smaller (it lacks the outer head), so taking the loops from
+ * the largest down, the last one taken that holds a head is the innermost:
+ * O(L log L) for the sort and the total size of the loops (nodes times
+ * depth) for the rest, where comparing every pair is O(L^2).
+ */
+static int
+set_parents(struct work *w)
+{
+	uint64_t *order = malloc((w->n_loops + 1) * sizeof *order);
+	uint32_t *innermost = w->child_first;   /* per local; the dominator tree is consumed */
+	size_t i, k;
+
+	if (order == NULL)
+		return -1;
+	for (i = 0; i < w->n_nodes; i++)
+		innermost[w->nodes[i]] = NONE;
+	for (i = 0; i < w->n_loops; i++)   /* by size, largest first; then by index */
+		order[i] = (uint64_t)(w->n_nodes - w->loops[i].n) << 32 | i;
+	qsort(order, w->n_loops, sizeof *order, by_u64);
+	for (i = 0; i < w->n_loops; i++) {
+		uint32_t l = (uint32_t)order[i];
+		struct loop *lp = &w->loops[l];
+		lp->parent = innermost[lp->head];
+		for (k = 0; k < lp->n; k++)
+			innermost[w->loop_nodes[lp->first + k]] = l;
+	}
+	free(order);
+	return 0;
+}
+
 /* Back edges (an intra-routine edge to a node that dominates its source), merged per head. */
 static int
 find_loops(struct work *w, uint32_t r)
 {
-	uint32_t i, j;
+	uint32_t i;
 
 	w->n_loops = w->n_loop_nodes = w->n_sources = 0;
 	for (i = 0; i < w->n_nodes; i++) {
@@ -164,17 +205,7 @@ find_loops(struct work *w, uint32_t r)
 		if (natural_loop(w, r, h, first, w->n_sources - first) < 0)
 			return -1;
 	}
-	/* the parent: the smallest other loop that holds the head (natural loops nest or are apart) */
-	for (i = 0; i < w->n_loops; i++)
-		for (j = 0; j < w->n_loops; j++) {
-			const struct loop *o = &w->loops[j];
-			if (j == i || (w->loops[i].parent != NONE && w->loops[w->loops[i].parent].n <= o->n) ||
-			    bsearch(&w->loops[i].head, w->loop_nodes + o->first, o->n, sizeof (uint32_t),
-			    by_u32) == NULL)
-				continue;
-			w->loops[i].parent = j;
-		}
-	return 0;
+	return set_parents(w);
 }
 
 void

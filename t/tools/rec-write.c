@@ -146,7 +146,7 @@ static uint32_t
 node_of(struct desc *d, const char *s)
 {
 	uint64_t addr;
-	size_t i;
+	size_t lo = 0, hi = d->g.n_blocks;
 
 	if (strcmp(s, "start") == 0)
 		return DCFG_REC_START;
@@ -155,9 +155,15 @@ node_of(struct desc *d, const char *s)
 	if (strcmp(s, "unknown") == 0)
 		return DCFG_REC_UNKNOWN;
 	addr = number(d, s);
-	for (i = 0; i < d->g.n_blocks; i++)
-		if (d->g.blocks[i].addr == addr)
-			return d->g.blocks[i].node;
+	while (lo < hi) {   /* the blocks are by address by now */
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->g.blocks[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < d->g.n_blocks && d->g.blocks[lo].addr == addr)
+		return d->g.blocks[lo].node;
 	die(d, "no block at that address");
 	return 0;
 }
