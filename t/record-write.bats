@@ -440,3 +440,64 @@ C
 	[ "$status" -eq 0 ]
 	[ "$(json_get g.json '(len(im(1)["ROUTINES"]), len(im(1)["ROUTINES"][1][3]) - 1, sum(len(l) > 3 for l in im(1)["ROUTINES"][1][3][1:]))')" = "(2, 3000, 0)" ]
 }
+
+@test "rec-write: an aarch64 program: NAME@plt (adrp + ldr) as objdump names the stubs, symbols as nm, its loop" {
+	local t
+	for t in aarch64-linux-gnu-gcc aarch64-linux-gnu-objdump aarch64-linux-gnu-nm python3; do
+		command -v "$t" > /dev/null || skip "$t is not installed"
+	done
+	cat > p.c <<'C'
+#include <stdio.h>
+int main(void)
+{
+	int s = 0;
+	for (int i = 0; i < 4; i++)
+		s += i;
+	puts("loop done");
+	printf("%d\n", s);
+	return 0;
+}
+C
+	aarch64-linux-gnu-gcc -g -O0 -o p p.c
+	# main's blocks at -O0, A to D (A: entry, b to C; B: s += i, i++; C: i < 4 ? b.le to B;
+	# D: puts, printf, return), B run 4 times, C 5
+	local -a addr lens
+	local i=0 a l load=0x5500000000
+	while read -r a l; do
+		addr[i]=$(printf '0x%x' $((load + a)))
+		lens[i]=$l
+		i=$((i + 1))
+	done < <(aarch64-linux-gnu-objdump -d --insn-width=16 p | awk -v FN=main -f "$BATS_TEST_DIRNAME/tools/rec-fn-blocks.awk")
+	[ "$i" -eq 4 ]
+	{
+		printf 'pid 9\nthreads 1\ninstrs %d\nimage 1 %s 0x20000 %s\n' \
+		    $(( $(tr , '\n' <<< "${lens[0]},${lens[3]}" | wc -l) + 4 * $(tr , '\n' <<< "${lens[1]}" | wc -l) +
+		    5 * $(tr , '\n' <<< "${lens[2]}" | wc -l) )) "$load" "$PWD/p"
+		local counts=(1 4 5 1)
+		for i in 0 1 2 3; do echo "block 1 ${addr[i]} ${lens[i]} ${counts[i]}"; done
+		echo "edge start ${addr[0]} ENTRY 1"
+		echo "edge ${addr[0]} ${addr[2]} DIRECT_UNCONDITIONAL_BRANCH 1"
+		echo "edge ${addr[2]} ${addr[1]} DIRECT_CONDITIONAL_BRANCH 4"
+		echo "edge ${addr[1]} ${addr[2]} FALL_THROUGH 4"
+		echo "edge ${addr[2]} ${addr[3]} FALL_THROUGH 1"
+		echo "edge ${addr[3]} end EXIT 1"
+	} > g.txt
+	run rec-write g.txt g.json
+	[ "$status" -eq 0 ]
+	run dcfg-check --strict g.json
+	[ "$status" -eq 0 ]
+	aarch64-linux-gnu-objdump -d p | sed -n 's/^0*\([0-9a-f]*\) <\(.*@plt\)>:$/\2 0x\1/p' | sort > want-plt
+	json_get g.json '"\n".join("%s %s" % (r[0], r[1]) for r in im(1)["SYMBOLS"][1:] if "@plt" in r[0])' |
+	    sort > got-plt
+	grep -q '^puts@plt ' want-plt
+	diff want-plt got-plt
+	aarch64-linux-gnu-nm p | awk '$2 ~ /^[tT]$/ { print $3, $1 }' | while read -r name a; do
+		printf '%s 0x%x\n' "$name" $((16#$a))
+	done | sort > want
+	json_get g.json '"\n".join("%s %s" % (r[0], r[1]) for r in im(1)["SYMBOLS"][1:] if "@plt" not in r[0])' |
+	    sort > got
+	diff want got
+	# node ids 4 to 7 are A to D: C (6) heads the loop of B and C, its back edge from B
+	[ "$(json_get g.json 'im(1)["ROUTINES"][1:]')" = \
+	    "[[4, [7], [['NODE_ID', 'IDOM_NODE_ID'], [4, 4], [5, 6], [6, 4], [7, 6]], [['LOOP_HEAD_NODE_ID', 'LOOP_BACK_EDGE_SOURCE_NODE_IDS', 'LOOP_NODE_IDS', 'PARENT_LOOP_HEAD_NODE_ID'], [6, [5], [5, 6]]]]]" ]
+}
