@@ -509,14 +509,14 @@ read_record(struct rec_thread_reader *r, struct dcfg_error *err)
 		    err);
 	if ((rc = read_leb(r, &next, err)) <= 0)
 		return rc < 0 ? -1 : thread_error(r, "cut short", err);
+	if (next > r->s->n_tbs)
+		return thread_error(r, "a block id past the tbs table", err);
 #ifdef FUZZ_PLANT_SPOOL
 	/* an off-by-one planted for the spool fuzz target to find (README, Fuzzing) */
-	if (next > r->s->n_tbs + 1)
+	if (hits > 1 && r->prev == UINT32_MAX)
 #else
-	if (next > r->s->n_tbs)
-#endif
-		return thread_error(r, "a block id past the tbs table", err);
 	if (hits > 0 && r->prev == UINT32_MAX)
+#endif
 		return thread_error(r, "predicted blocks before the first block", err);
 	r->hits = hits;
 	r->pending = (uint32_t)next;
