@@ -329,3 +329,152 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	clean(dir);
 	return 0;
 }
+
+#ifdef FUZZ_MUTATOR
+/*
+ * The spool's moves, for a boundary a byte flip rarely makes: a number of
+ * a thread file (HITS or NEXT) set to 0, 1, 2, around the tbs' count or
+ * to 2^32 or 2^63; a tbs record's id, instruction count, last length or
+ * pc to its bounds; a number of the text files to one around a limit.
+ * One move in three is libFuzzer's own.
+ */
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);
+
+static uint64_t
+next_rand(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* Part K's bytes [AT, AT + OLD) replaced by NEW's N; the new size, or 0 when past MAX. */
+static size_t
+splice(uint8_t *data, size_t size, size_t max, int k, size_t at, size_t old, const uint8_t *new,
+    size_t n)
+{
+	size_t len;
+
+	if (size - old + n > max)
+		return 0;
+	memmove(data + at + n, data + at + old, size - at - old);
+	memcpy(data + at, new, n);
+	if (k < 4) {
+		len = ((size_t)data[2 * k] | (size_t)data[2 * k + 1] << 8) - old + n;
+		if (len > 0xffff)
+			return 0;
+		data[2 * k] = (uint8_t)len;
+		data[2 * k + 1] = (uint8_t)(len >> 8);
+	}
+	return size - old + n;
+}
+
+/* The tbs records' count, as the reader walks them. */
+static size_t
+count_tbs(const uint8_t *p, size_t len, size_t *starts, size_t max)
+{
+	struct dcfg_spool_tb h;
+	size_t at = 0, n = 0;
+
+	while (at + sizeof h <= len && n < max) {
+		memcpy(&h, p + at, sizeof h);
+		starts[n++] = at;
+		at += sizeof h + h.n_insns + h.last_len;
+	}
+	return n;
+}
+
+static size_t
+thread_move(uint8_t *data, size_t size, size_t max, int k, size_t at, size_t len, uint64_t n_tbs,
+    uint64_t *rs)
+{
+	const uint64_t values[] = { 0, 1, 2, n_tbs - 1, n_tbs, n_tbs + 1, n_tbs + 2, 1ull << 32,
+	    1ull << 63 };
+	size_t pos[512], n = 0, i = sizeof(struct dcfg_spool_thread), start;
+	uint8_t enc[10];
+	uint64_t v;
+
+	while (i < len && n < 512) {
+		pos[n++] = i;
+		while (i < len && (data[at + i] & 0x80))
+			i++;
+		i++;
+	}
+	if (n == 0)
+		return 0;
+	start = pos[next_rand(rs) % n];
+	for (i = start; i < len && (data[at + i] & 0x80); i++)
+		;
+	v = values[next_rand(rs) % (sizeof values / sizeof values[0])];
+	for (n = 0; n == 0 || v != 0; v >>= 7)
+		enc[n++] = (uint8_t)((v & 0x7f) | (v >> 7 ? 0x80 : 0));
+	return splice(data, size, max, k, at + start, (i < len ? i + 1 : len) - start, enc, n);
+}
+
+static size_t
+tbs_move(uint8_t *p, size_t len, uint64_t *rs)
+{
+	size_t starts[512], n = count_tbs(p, len, starts, 512);
+	struct dcfg_spool_tb h;
+
+	if (n == 0)
+		return 0;
+	memcpy(&h, p + starts[next_rand(rs) % n], sizeof h);
+	switch (next_rand(rs) % 4) {
+	case 0: h.id += (uint32_t)(next_rand(rs) % 3) - 1; break;
+	case 1: h.n_insns = (uint16_t[]){ 0, 1, 4096, 4097, 65535 }[next_rand(rs) % 5]; break;
+	case 2: h.last_len = (uint8_t[]){ 0, 1, 15, 16, 255 }[next_rand(rs) % 5]; break;
+	default: h.pc = (uint64_t[]){ 0, UINT64_MAX, UINT64_MAX - 1, h.pc - 1, h.pc + 1 }[next_rand(rs) % 5];
+	}
+	memcpy(p + starts[next_rand(rs) % n], &h, sizeof h);
+	return 1;
+}
+
+static size_t
+text_move(uint8_t *data, size_t size, size_t max, int k, size_t at, size_t len, uint64_t *rs)
+{
+	static const char *const numbers[] = { "0", "1", "65536", "65537", "0x0", "0x1",
+	    "0xffffffffffffffff", "0x10000000000000000", "18446744073709551615",
+	    "18446744073709551616" };
+	size_t i = len ? next_rand(rs) % len : 0, end;
+	const char *v = numbers[next_rand(rs) % (sizeof numbers / sizeof numbers[0])];
+
+	while (i < len && !(data[at + i] >= '0' && data[at + i] <= '9'))
+		i++;
+	if (i >= len)
+		return 0;
+	while (i > 0 && data[at + i - 1] != ' ')
+		i--;
+	for (end = i; end < len && data[at + end] != ' ' && data[at + end] != '\n'; end++)
+		;
+	return splice(data, size, max, k, at + i, end - i, (const uint8_t *)v, strlen(v));
+}
+
+size_t
+LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned int seed)
+{
+	uint64_t rs = seed | (uint64_t)1 << 40;
+	size_t at[N_FILES], len[N_FILES], off = HEADER, i, got = 0;
+	size_t starts[512];
+	int k;
+
+	if (size < HEADER || next_rand(&rs) % 3 == 0)
+		return LLVMFuzzerMutate(data, size, max);
+	for (i = 0; i < N_FILES; i++) {
+		size_t want = i + 1 < N_FILES ? (size_t)data[2 * i] | (size_t)data[2 * i + 1] << 8 : size;
+		at[i] = off;
+		len[i] = want < size - off ? want : size - off;
+		off += len[i];
+	}
+	k = (int)(next_rand(&rs) % N_FILES);
+	if (k >= 3)
+		got = thread_move(data, size, max, k, at[k], len[k],
+		    count_tbs(data + at[2], len[2], starts, 512), &rs);
+	else if (k == 2)
+		got = tbs_move(data + at[2], len[2], &rs) ? size : 0;
+	else
+		got = text_move(data, size, max, k, at[k], len[k], &rs);
+	return got ? got : LLVMFuzzerMutate(data, size, max);
+}
+#endif
