@@ -445,6 +445,67 @@ sink(void *enc, const struct dcfg_stream_record *r)
 	return on_record(enc, r);
 }
 
+/* Adds EDGES[0..N) to the open chunk, their instructions summed: edge records' add_edge. */
+static int
+add_edges(struct enc *e, const uint32_t *edges, size_t n)
+{
+	uint64_t instrs = 0;
+	size_t i;
+
+	if (e->counts_instrs && e->o->dcfg == NULL) {
+		const uint32_t *per_edge = e->src->edge_instrs;
+		uint64_t n_edges = e->src->n_edges;
+		for (i = 0; i < n; i++) {
+			if (edges[i] == 0 || edges[i] > n_edges)
+				return fail_at(e, e->r->lineno,
+				    "edge id %llu is not among the source's edges", edges[i]);
+			instrs += per_edge[edges[i] - 1];
+		}
+	} else if (e->counts_instrs) {
+		for (i = 0; i < n; i++) {
+			struct dcfg_stream_record r = { .kind = DCFG_STREAM_EDGE, .edge = edges[i] };
+			uint64_t one;
+			if (source_instrs(e, &r, &one) < 0)
+				return -1;
+			instrs += one;
+		}
+	}
+	if (e->instrs > UINT64_MAX - instrs)
+		return fail_at(e, e->r->lineno,
+		    "the chunk's INSTR_COUNT, its runs repeated, exceeds %llu", UINT64_MAX);
+	e->instrs += instrs;
+	e->n_exp += n;
+	if (dcfg_reserve((void **)&e->edges, &e->cap, e->n + n, sizeof *e->edges) < 0)
+		return dcfg_error_set(e->err, e->name, "out of memory");
+	memcpy(e->edges + e->n, edges, n * sizeof *edges);
+	e->n += n;
+	return 0;
+}
+
+int
+dcfg_encode_sink_edges(void *enc, const uint32_t *edges, size_t n)
+{
+	static const struct dcfg_stream_record edge = { .kind = DCFG_STREAM_EDGE, .weight = 1 };
+	struct enc *e = enc;
+
+	while (n > 0) {
+		/* a slice's instructions stay far below 2^64: at most 2^24 edges of 2^32 */
+		size_t take = n < (1u << 24) ? n : (1u << 24);
+		if (!(e->open && e->in_thread && e->n_exp < e->o->chunk_edges) &&
+		    top_line(e, &edge, "an edge before \"# thread\"") < 0)
+			return -1;
+		if (e->o->chunk_edges > e->n_exp && take > e->o->chunk_edges - e->n_exp)
+			take = (size_t)(e->o->chunk_edges - e->n_exp);
+		else if (e->o->chunk_edges <= e->n_exp)
+			take = 1;
+		if (add_edges(e, edges, take) < 0)
+			return -1;
+		edges += take;
+		n -= take;
+	}
+	return e->pass == 3 && dcfg_output_failed(e->out) ? 1 : 0;
+}
+
 static void
 begin_walk(struct enc *e)
 {

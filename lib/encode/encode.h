@@ -49,6 +49,12 @@ struct dcfg_encode_source {
 	uint64_t n_edges;
 };
 
+/*
+ * For REPLAY, instead of an edge record each: N edge ids at once, as N
+ * edge records (weight 1, depth 0) would be. Returns as the sink.
+ */
+int dcfg_encode_sink_edges(void *enc, const uint32_t *edges, size_t n);
+
 /* dcfg_encode on SRC's records: the same passes, the same trace. Returns as dcfg_encode. */
 int dcfg_encode_edges(const struct dcfg_encode_source *src, const struct dcfg_encode_options *opt,
     struct dcfg_output *out, struct dcfg_error *err);

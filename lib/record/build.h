@@ -59,16 +59,25 @@ struct rec_build {
 /* Blocks, images and instruction lengths into B->g (pid, arch, threads too). 0, -1 with ERR. */
 int rec_blocks_build(struct rec_build *b, const char *program_path, struct dcfg_error *err);
 
-/* Called for each edge the thread takes, in order; non-zero stops the walk with that value. */
-typedef int (*rec_edge_fn)(void *ctx, uint32_t thread, uint32_t edge, uint32_t source_instrs);
+/*
+ * Where a walk puts the edge ids (EDGE_ID: index + 1) the thread takes:
+ * IDS, room for CAP (at least REC_MAX_TB_INSNS + 1), handed to FLUSH
+ * when full and at the end; FLUSH's non-zero stops the walk with it.
+ */
+struct rec_id_sink {
+	uint32_t *ids;
+	size_t cap;
+	int (*flush)(void *ctx, const uint32_t *ids, size_t n);
+	void *ctx;
+};
 
 /*
- * Walks THREAD's blocks, calling ON_EDGE with each edge it takes (ENTRY
- * first, EXIT last). COUNTING: the first walk, which makes the edges;
- * later walks only find them. 0, or -1 with ERR set, or ON_EDGE's value.
+ * Walks THREAD's blocks again after the counting pass, its edge ids in
+ * order into OUT (ENTRY first, EXIT last). 0, or -1 with ERR set, or
+ * FLUSH's value.
  */
-int rec_walk_thread(struct rec_build *b, uint32_t thread, int counting, rec_edge_fn on_edge,
-    void *ctx, struct dcfg_error *err);
+int rec_walk_thread(struct rec_build *b, uint32_t thread, struct rec_id_sink *out,
+    struct dcfg_error *err);
 /* The edge's index (SOURCE, TARGET, KIND), made when CREATE; -1 when absent or out of memory. */
 int64_t rec_find_edge(struct rec_build *b, uint32_t source, uint32_t target,
     enum dcfg_edge_kind kind, int create);

@@ -12,42 +12,50 @@
 
 /* The encoder keeps one chunk's edges: a marker's chunk longer than this is split. */
 #define REC_ENCODE_CHUNK_EDGES (1u << 24)
+/* Edge ids a walk hands over at once. */
+#define REC_TRACE_IDS (64u * 1024)
 
 struct tracer {
 	struct rec_build *b;
 	dcfg_encode_sink sink;
 	void *enc;
+	uint32_t thread;
 	size_t chunk;             /* the next chunk of b->chunks */
 	uint64_t left;            /* edges still to give of the current chunk */
-	struct dcfg_stream_record r;
+	int stop;                 /* the sink's non-zero value that stopped the walk */
 };
 
+/* The walk's edge ids to the encoder, a chunk marker where the counting pass cut a chunk. */
 static int
-trace_edge(void *ctx, uint32_t thread, uint32_t edge, uint32_t source_instrs)
+trace_ids(void *ctx, const uint32_t *ids, size_t n)
 {
 	struct tracer *t = ctx;
 	const struct rec_build *b = t->b;
-	int rc;
 
-	(void)source_instrs;
-	if (t->left == 0) {
-		const struct rec_chunk *c;
-		if (t->chunk >= b->thread_chunks[thread + 1])
-			return 2;
-		c = &b->chunks[t->chunk++];
-		t->r.kind = DCFG_STREAM_CHUNK;
-		t->r.preceding = c->preceding;
-		t->r.instrs = c->instrs;
-		t->r.edges = c->edges;
-		if ((rc = t->sink(t->enc, &t->r)) != 0)
-			return rc < 0 ? 3 : 1;
-		t->r.kind = DCFG_STREAM_EDGE;
-		t->left = c->edges;
+	while (n > 0) {
+		size_t take;
+		int rc;
+		if (t->left == 0) {
+			const struct rec_chunk *c;
+			struct dcfg_stream_record r = { .kind = DCFG_STREAM_CHUNK, .weight = 1 };
+			if (t->chunk >= b->thread_chunks[t->thread + 1])
+				return 2;
+			c = &b->chunks[t->chunk++];
+			r.preceding = c->preceding;
+			r.instrs = c->instrs;
+			r.edges = c->edges;
+			if ((rc = t->sink(t->enc, &r)) != 0)
+				return t->stop = rc, 3;
+			t->left = c->edges;
+		}
+		take = t->left < n ? (size_t)t->left : n;
+		if ((rc = dcfg_encode_sink_edges(t->enc, ids, take)) != 0)
+			return t->stop = rc, 3;
+		t->left -= take;
+		ids += take;
+		n -= take;
 	}
-	t->left--;
-	t->r.edge = b->g->edges[edge].id;
-	rc = t->sink(t->enc, &t->r);
-	return rc < 0 ? 3 : rc;
+	return 0;
 }
 
 /* One pass of the encoder: every thread walked again, its chunks as the counting pass cut them. */
@@ -55,33 +63,36 @@ static int
 replay(void *ctx, dcfg_encode_sink sink, void *enc, struct dcfg_error *err)
 {
 	struct rec_build *b = ctx;
-	struct tracer t = { .b = b, .sink = sink, .enc = enc, .r = { .weight = 1 } };
+	struct tracer t = { .b = b, .sink = sink, .enc = enc };
+	struct rec_id_sink out = { .cap = REC_TRACE_IDS, .flush = trace_ids, .ctx = &t };
+	struct dcfg_stream_record r = { .kind = DCFG_STREAM_PROCESS, .weight = 1 };
 	uint32_t th;
-	int rc;
+	int rc = 0;
 
-	t.r.kind = DCFG_STREAM_PROCESS;
-	t.r.value = b->g->pid;
-	if ((rc = sink(enc, &t.r)) != 0)
+	r.value = b->g->pid;
+	if ((rc = sink(enc, &r)) != 0)
 		return rc;
-	for (th = 0; th < b->g->n_threads; th++) {
+	if ((out.ids = malloc(REC_TRACE_IDS * sizeof *out.ids)) == NULL)
+		return dcfg_error_set(err, b->s->dir, "out of memory");
+	for (th = 0; th < b->g->n_threads && rc == 0; th++) {
 		if (b->thread_chunks[th] == b->thread_chunks[th + 1])
 			continue;   /* a thread that ran no block: nothing to trace */
-		t.r.kind = DCFG_STREAM_THREAD;
-		t.r.value = th;
-		if ((rc = sink(enc, &t.r)) != 0)
-			return rc;
+		r.kind = DCFG_STREAM_THREAD;
+		r.value = th;
+		if ((rc = sink(enc, &r)) != 0)
+			break;
+		t.thread = th;
 		t.chunk = b->thread_chunks[th];
 		t.left = 0;
-		rc = rec_walk_thread(b, th, 0, trace_edge, &t, err);
-		if (rc == 1 || rc < 0)
-			return rc;
+		rc = rec_walk_thread(b, th, &out, err);
 		if (rc == 3)
-			return -1;
-		if (rc == 2 || t.left != 0 || t.chunk != b->thread_chunks[th + 1])
-			return dcfg_error_set(err, b->s->dir,
+			rc = t.stop;
+		else if (rc == 2 || (rc == 0 && (t.left != 0 || t.chunk != b->thread_chunks[th + 1])))
+			rc = dcfg_error_set(err, b->s->dir,
 			    "thread %u: the second walk does not match the first's chunks", th);
 	}
-	return 0;
+	free(out.ids);
+	return rc;
 }
 
 int

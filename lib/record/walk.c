@@ -203,12 +203,6 @@ step_kind(struct walk *w, uint32_t from, uint32_t to)
 	return unexplained(w, in, f, at);
 }
 
-static int
-emit(struct walk *w, uint32_t edge, rec_edge_fn on_edge, void *ctx)
-{
-	return on_edge(ctx, w->thread, edge, w->b->edge_instrs[edge]);
-}
-
 static void
 report(struct rec_build *b, const struct rec_thread_reader *r)
 {
@@ -298,27 +292,38 @@ exit_edge(struct walk *w, uint32_t last_tb, struct dcfg_error *err)
 	return e < 0 ? edge_error(w, err) : e;
 }
 
+/*
+ * A step whose edge was taken before is a load and a compare (the memo)
+ * and the stores of its edge ids: the translation block's pieces' edges
+ * follow the one into it.
+ */
 static int
-walk_blocks(struct walk *w, struct rec_thread_reader *r, rec_edge_fn on_edge, void *ctx,
+walk_blocks(struct walk *w, struct rec_thread_reader *r, struct rec_id_sink *out,
     struct dcfg_error *err)
 {
 	struct rec_build *b = w->b;
-	uint32_t prev_tb = UINT32_MAX, tb, steps = 0;
+	const uint64_t *memo = b->tb_next_edge;
+	const uint32_t *first_piece = b->tb_first_piece, *piece_edge = b->piece_edge;
+	uint32_t *ids = out->ids, prev_tb = UINT32_MAX, tb, steps = 0;
+	size_t n = 0, cap = out->cap;
 	int64_t e;
 	int rc;
 
 	while ((rc = rec_thread_next(r, &tb, err)) > 0) {
-		uint32_t p = b->tb_first_piece[tb], end = b->tb_first_piece[tb + 1];
-		uint64_t memo = prev_tb != UINT32_MAX ? b->tb_next_edge[prev_tb] : 0;
-		if ((uint32_t)(memo >> 32) == tb + 1)
-			e = (uint32_t)memo;
+		uint32_t p = first_piece[tb], end = first_piece[tb + 1];
+		uint64_t m = prev_tb != UINT32_MAX ? memo[prev_tb] : 0;
+		if ((uint32_t)(m >> 32) == tb + 1)
+			e = (uint32_t)m;
 		else if ((e = step_edge(w, prev_tb, tb, err)) < 0)
 			return -1;
-		if ((rc = emit(w, (uint32_t)e, on_edge, ctx)) != 0)
-			return rc;
-		for (p++; p < end; p++)
-			if ((rc = emit(w, b->piece_edge[p] - 1, on_edge, ctx)) != 0)
+		if (cap - n < end - p) {
+			if ((rc = out->flush(out->ctx, ids, n)) != 0)
 				return rc;
+			n = 0;
+		}
+		ids[n++] = (uint32_t)e + 1;
+		for (p++; p < end; p++)
+			ids[n++] = piece_edge[p];
 		prev_tb = tb;
 		if ((++steps & 0xffff) == 0)
 			report(b, r);
@@ -328,11 +333,15 @@ walk_blocks(struct walk *w, struct rec_thread_reader *r, rec_edge_fn on_edge, vo
 	if (prev_tb != UINT32_MAX) {
 		if ((e = exit_edge(w, prev_tb, err)) < 0)
 			return -1;
-		if ((rc = emit(w, (uint32_t)e, on_edge, ctx)) != 0)
-			return rc;
+		if (n == cap) {
+			if ((rc = out->flush(out->ctx, ids, n)) != 0)
+				return rc;
+			n = 0;
+		}
+		ids[n++] = (uint32_t)e + 1;
 	}
 	report(b, r);
-	return 0;
+	return n > 0 ? out->flush(out->ctx, ids, n) : 0;
 }
 
 /* b->thread_counts holds every edge's slot. */
@@ -499,17 +508,17 @@ open_thread(struct rec_build *b, uint32_t thread, struct rec_thread_reader **r, 
 }
 
 int
-rec_walk_thread(struct rec_build *b, uint32_t thread, int counting, rec_edge_fn on_edge,
-    void *ctx, struct dcfg_error *err)
+rec_walk_thread(struct rec_build *b, uint32_t thread, struct rec_id_sink *out,
+    struct dcfg_error *err)
 {
 	struct rec_thread_reader *r;
-	struct walk w = { .b = b, .thread = thread, .counting = counting };
+	struct walk w = { .b = b, .thread = thread, .counting = 0 };
 	uint64_t size = 0;
 	int rc;
 
 	if (open_thread(b, thread, &r, &size, err) < 0)
 		return -1;
-	rc = walk_blocks(&w, r, on_edge, ctx, err);
+	rc = walk_blocks(&w, r, out, err);
 	b->bytes_done += size;
 	rec_thread_close(r);
 	free(r);
