@@ -226,3 +226,23 @@ bad_spool() {
 	# TB11, the last, at 223 (the sizes 21 20 22 19 20 19 20 23 20 19 20), 3 bytes short
 	bad_spool garbled-tbs "spool/tbs: the record at byte 223: cut short"
 }
+
+@test "record-build: a process of no thread is refused, not walked (found by fuzz-spool)" {
+	gen spool
+	sed -i 's/^threads 2$/threads 0/' spool/process
+	capture record-build spool p.dcfg.json.bz2 p.trace.json.bz2
+	[ "$status" -eq 2 ]
+	[ "$(cat stderr)" = "record-build: spool/process:3:1: the thread count must be a number from 1 to 65536" ]
+	[ "$(ls | grep -c '\.bz2')" -eq 0 ]
+}
+
+@test "record-build: an image path that names a FIFO is not opened for reading: no hang, no symbols" {
+	gen spool
+	mkfifo fifo
+	sed -i "s|/nonexistent/prog|$PWD/fifo|" spool/images
+	capture timeout 20 record-build --program "$PWD/fifo" spool p.dcfg.json.bz2 p.trace.json.bz2
+	[ "$status" -eq 0 ]
+	bzip2 -dc p.dcfg.json.bz2 > p.json
+	# image 1 is the FIFO's, named, with blocks and without SYMBOLS
+	[ "$(jq -r '.PROCESSES[1][1].IMAGES[1][3] | keys | join(" ")' p.json)" = "BASIC_BLOCKS FILE_NAME_ID ROUTINES" ]
+}

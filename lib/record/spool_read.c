@@ -124,9 +124,10 @@ process_line(struct rec_spool *s, const char *path, unsigned long lineno, const 
 		return 0;
 	}
 	if (word_is(line, "threads", &rest)) {
-		if (parse_u64(&rest, 10, &v) < 0 || *rest != '\n' || v > REC_MAX_THREADS)
+		/* a program has a thread, and a walk of none would find no edges to index */
+		if (parse_u64(&rest, 10, &v) < 0 || *rest != '\n' || v == 0 || v > REC_MAX_THREADS)
 			return dcfg_error_at(err, path, lineno, 1,
-			    "the thread count must be a number from 0 to %d", REC_MAX_THREADS);
+			    "the thread count must be a number from 1 to %d", REC_MAX_THREADS);
 		s->n_threads = (uint32_t)v;
 		*seen_threads = 1;
 		return 0;
