@@ -1,11 +1,12 @@
 /*
  * dcfg_record_build (record.h): the spool read, the graph built and
  * counted, the DCFG written plain into the spool and compressed under
- * its final name, then the trace.
+ * its final name on a second thread while the trace is built.
  * Both final files stay temporaries until both are whole.
  */
 #include "record.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 
 #include "build.h"
 #include "bzip2out.h"
+#include "common/tempfiles.h"
 #include "trace.h"
 #include "write_dcfg.h"
 
@@ -36,30 +38,71 @@ sum_thread_sizes(struct rec_build *b, uint64_t *total, struct dcfg_error *err)
 	return 0;
 }
 
-/* Writes the graph to PLAIN (uncompressed), then compressed to the open final OUT. */
-static int
-write_dcfg_files(const struct dcfg_rec_graph *g, const char *plain, struct dcfg_output *final,
-    struct dcfg_error *err)
-{
-	struct dcfg_output *out = malloc(sizeof *out);
+/*
+ * The DCFG's part, on a thread of its own while the trace is built:
+ * written plain into the spool (PLAIN, opened by the caller: temporaries
+ * are recorded on the main thread), then compressed into FINAL.
+ */
+struct dcfg_job {
+	const struct dcfg_rec_graph *g;
+	struct dcfg_output *plain, *final;
+	const char *plain_path;
+	struct dcfg_error err;
 	int rc;
+	pthread_t thread;
+	int started;
+};
 
-	if (out == NULL)
-		return dcfg_error_set(err, plain, "out of memory");
-	if (dcfg_output_open(out, plain, err) < 0) {
-		free(out);
+static void *
+run_dcfg_job(void *arg)
+{
+	struct dcfg_job *j = arg;
+
+	if (dcfg_rec_write_dcfg(j->g, j->plain, &j->err) < 0) {
+		dcfg_output_discard(j->plain);
+		j->rc = -1;
+	} else if ((j->rc = dcfg_output_close(j->plain, &j->err)) == 0) {
+		j->rc = rec_bzip2_file(j->plain_path, j->final, &j->err);
+	}
+	free(j->plain);
+	j->plain = NULL;
+	return NULL;
+}
+
+/* Starts J on a thread (signals held: the main thread takes them), or runs it here. */
+static int
+start_dcfg_job(struct dcfg_job *j, int threaded, struct dcfg_error *err)
+{
+	sigset_t saved;
+
+	if ((j->plain = malloc(sizeof *j->plain)) == NULL)
+		return dcfg_error_set(err, j->plain_path, "out of memory");
+	if (dcfg_output_open(j->plain, j->plain_path, err) < 0) {
+		free(j->plain);
+		j->plain = NULL;
 		return -1;
 	}
-	if (dcfg_rec_write_dcfg(g, out, err) < 0) {
-		dcfg_output_discard(out);
-		free(out);
-		return -1;
+	if (threaded) {
+		dcfg_temp_hold_signals(&saved);
+		j->started = pthread_create(&j->thread, NULL, run_dcfg_job, j) == 0;
+		dcfg_temp_release_signals(&saved);
 	}
-	rc = dcfg_output_close(out, err);
-	free(out);
-	if (rc < 0)
-		return -1;
-	return rec_bzip2_file(plain, final, err);
+	if (!j->started)
+		run_dcfg_job(j);
+	return 0;
+}
+
+/* Waits for J; its result, its error into ERR unless ERR already holds one (MINE < 0). */
+static int
+join_dcfg_job(struct dcfg_job *j, int mine, struct dcfg_error *err)
+{
+	if (j->started) {
+		pthread_join(j->thread, NULL);
+		j->started = 0;
+	}
+	if (j->rc < 0 && mine == 0)
+		*err = j->err;
+	return mine < 0 ? mine : j->rc;
 }
 
 static int
@@ -126,7 +169,9 @@ static int
 build_and_write(const struct dcfg_record_build_options *o, struct rec_build *b, struct files *f,
     struct dcfg_error *err)
 {
+	struct dcfg_job job = { .rc = 0 };
 	uint64_t bytes;
+	int rc;
 
 	if (rec_blocks_build(b, o->program_path, err) < 0 || sum_thread_sizes(b, &bytes, err) < 0)
 		return -1;
@@ -137,9 +182,13 @@ build_and_write(const struct dcfg_record_build_options *o, struct rec_build *b, 
 		return -1;
 	if (o->trace_path && (f->trace_out = open_final(o->trace_path, err)) == NULL)
 		return -1;
-	if (write_dcfg_files(b->g, f->dcfg_plain, f->dcfg_out, err) < 0)
+	job.g = b->g;
+	job.final = f->dcfg_out;
+	job.plain_path = f->dcfg_plain;
+	if (start_dcfg_job(&job, o->trace_path != NULL, err) < 0)
 		return -1;
-	if (o->trace_path && write_trace_files(b, f, err) < 0)
+	rc = o->trace_path ? write_trace_files(b, f, err) : 0;
+	if (join_dcfg_job(&job, rc, err) < 0)
 		return -1;
 	return close_finals(o, f, err);
 }
