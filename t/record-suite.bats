@@ -14,12 +14,14 @@
 #     table of one run.
 
 load test_helper
+# one corpus for the files of a run of bats (corpus_all)
+CORPUS_DIR=$BATS_RUN_TMPDIR/record-corpus
 load record/corpus
 
 P=threads.O0
 
 setup_file() {
-	corpus_build threads && corpus_record
+	corpus_all
 }
 
 setup() {

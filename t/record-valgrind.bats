@@ -19,10 +19,12 @@
 # which callgrind-costs.py turns into IMAGE+0xOFFSET as dcfg-count does.
 
 load test_helper
+# one corpus for the files of a run of bats (corpus_all)
+CORPUS_DIR=$BATS_RUN_TMPDIR/record-corpus
 load record/corpus
 
 setup_file() {
-	corpus_build && corpus_native && corpus_valgrind && corpus_record
+	corpus_all
 }
 
 setup() {

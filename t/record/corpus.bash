@@ -30,7 +30,18 @@ CORPUS_OPTS="O0 O2"
 CALLGRIND_OPTS="--tool=callgrind --skip-plt=no --separate-recs=1 --show-below-main=yes --demangle=no
     --dump-line=yes --dump-instr=yes --compress-strings=no --compress-pos=no"
 
-C="$BATS_FILE_TMPDIR/c"
+# A file that sets CORPUS_DIR before loading this one shares the corpus
+# with the others that name the same directory (corpus_all).
+C="${CORPUS_DIR:-$BATS_FILE_TMPDIR/c}"
+
+# corpus_all: builds, runs, profiles and records every program, once for
+# all the files that share $C: the plain and sanitizer passes of make
+# check then each do it once, not once a file (it takes a minute or two).
+corpus_all() {
+	[ -e "$C/ready" ] && return 0
+	rm -rf "$C"
+	corpus_build && corpus_native && corpus_valgrind && corpus_record && touch "$C/ready"
+}
 
 # corpus_missing TOOL WHY: notes that TOOL is missing, for corpus_need.
 corpus_missing() { printf '%s\t%s\n' "$1" "$2" >> "$C/missing"; }
