@@ -143,15 +143,21 @@ process_line(struct rec_spool *s, const char *path, unsigned long lineno, const 
 	return dcfg_error_at(err, path, lineno, 1, "not a line of a spool's process file");
 }
 
+/*
+ * Calls LINE_FN for each line of the spool's text file NAME, until one
+ * fails; a last line without its newline was cut short.
+ */
 static int
-load_process(struct rec_spool *s, struct dcfg_error *err)
+each_line(struct rec_spool *s, const char *name,
+    int (*line_fn)(void *ctx, const char *path, unsigned long lineno, const char *line,
+    const char *nl, struct dcfg_error *err), void *ctx, struct dcfg_error *err)
 {
 	char path[4096], *text, *line, *nl;
 	unsigned long lineno = 0;
-	int complete = 0, seen_threads = 0, rc = 0;
 	size_t len;
+	int rc = 0;
 
-	spool_path(path, sizeof path, s->dir, "process");
+	spool_path(path, sizeof path, s->dir, name);
 	if ((text = read_whole(path, REC_MAX_TEXT_FILE, &len, err)) == NULL)
 		return -1;
 	for (line = text; rc == 0 && *line != '\0'; line = nl + 1) {
@@ -160,29 +166,64 @@ load_process(struct rec_spool *s, struct dcfg_error *err)
 			rc = dcfg_error_at(err, path, lineno, 1, "the last line has no newline: cut short");
 			break;
 		}
-		if (complete)
-			rc = dcfg_error_at(err, path, lineno, 1, "a line after \"complete\"");
-		else if (strncmp(line, "complete\n", 9) == 0)
-			complete = 1;
-		else
-			rc = process_line(s, path, lineno, line, &seen_threads, err);
+		rc = line_fn(ctx, path, lineno, line, nl, err);
 	}
 	free(text);
-	if (rc == 0 && !complete)
-		rc = dcfg_error_set(err, path, "no \"complete\" line: the recording did not finish");
-	else if (rc == 0 && !seen_threads)
-		rc = dcfg_error_set(err, path, "no \"threads\" line");
 	return rc;
 }
 
+struct process_read {
+	struct rec_spool *s;
+	int complete, seen_threads;
+};
+
 static int
-image_line(struct rec_spool *s, size_t *cap, const char *path, unsigned long lineno,
-    const char *line, const char *nl, struct dcfg_error *err)
+process_file_line(void *ctx, const char *path, unsigned long lineno, const char *line,
+    const char *nl, struct dcfg_error *err)
 {
+	struct process_read *r = ctx;
+
+	(void)nl;
+	if (r->complete)
+		return dcfg_error_at(err, path, lineno, 1, "a line after \"complete\"");
+	if (strncmp(line, "complete\n", 9) == 0) {
+		r->complete = 1;
+		return 0;
+	}
+	return process_line(r->s, path, lineno, line, &r->seen_threads, err);
+}
+
+static int
+load_process(struct rec_spool *s, struct dcfg_error *err)
+{
+	struct process_read r = { s, 0, 0 };
+	char path[4096];
+
+	if (each_line(s, "process", process_file_line, &r, err) < 0)
+		return -1;
+	spool_path(path, sizeof path, s->dir, "process");
+	if (!r.complete)
+		return dcfg_error_set(err, path, "no \"complete\" line: the recording did not finish");
+	if (!r.seen_threads)
+		return dcfg_error_set(err, path, "no \"threads\" line");
+	return 0;
+}
+
+struct images_read {
+	struct rec_spool *s;
+	size_t cap;
+};
+
+static int
+image_line(void *ctx, const char *path, unsigned long lineno, const char *line,
+    const char *nl, struct dcfg_error *err)
+{
+	struct images_read *r = ctx;
+	struct rec_spool *s = r->s;
 	struct rec_spool_image *im;
 	const char *rest;
 
-	if (dcfg_reserve((void **)&s->images, cap, s->n_images + 1, sizeof *s->images) < 0)
+	if (dcfg_reserve((void **)&s->images, &r->cap, s->n_images + 1, sizeof *s->images) < 0)
 		return dcfg_error_set(err, path, "out of memory");
 	im = &s->images[s->n_images];
 	if (!word_is(line, "image", &rest) || parse_u64(&rest, 16, &im->load) < 0 ||
@@ -201,24 +242,9 @@ image_line(struct rec_spool *s, size_t *cap, const char *path, unsigned long lin
 static int
 load_images(struct rec_spool *s, struct dcfg_error *err)
 {
-	char path[4096], *text, *line, *nl;
-	unsigned long lineno = 0;
-	size_t len, cap = 0;
-	int rc = 0;
+	struct images_read r = { s, 0 };
 
-	spool_path(path, sizeof path, s->dir, "images");
-	if ((text = read_whole(path, REC_MAX_TEXT_FILE, &len, err)) == NULL)
-		return -1;
-	for (line = text; rc == 0 && *line != '\0'; line = nl + 1) {
-		lineno++;
-		if ((nl = strchr(line, '\n')) == NULL) {
-			rc = dcfg_error_at(err, path, lineno, 1, "the last line has no newline: cut short");
-			break;
-		}
-		rc = image_line(s, &cap, path, lineno, line, nl, err);
-	}
-	free(text);
-	return rc;
+	return each_line(s, "images", image_line, &r, err);
 }
 
 static int
