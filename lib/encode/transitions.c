@@ -7,6 +7,7 @@
 
 #define HOT 4096        /* uses of a transition that make a group pay for its ids */
 #define MAX_CODE 32
+#define MAX_LAST (1u << 20)   /* current edge ids the cache covers: 4 MiB at most */
 
 void
 dcfg_transitions_free(struct dcfg_transitions *t)
@@ -14,6 +15,7 @@ dcfg_transitions_free(struct dcfg_transitions *t)
 	free(t->trans);
 	free(t->slots);
 	free(t->pool);
+	free(t->last);
 	*t = (struct dcfg_transitions){ 0 };
 }
 
@@ -36,12 +38,32 @@ rehash(struct dcfg_transitions *t, size_t size)
 	return 0;
 }
 
+/* The cache covers CUR when it is below MAX_LAST (failing to grow it is no error). */
+static void
+cover(struct dcfg_transitions *t, uint32_t cur)
+{
+	size_t n = t->n_last ? 2 * t->n_last : 1024, i;
+	uint32_t *last;
+
+	if (cur < t->n_last || cur >= MAX_LAST)
+		return;
+	while (n <= cur)
+		n *= 2;
+	if ((last = realloc(t->last, n * sizeof *last)) == NULL)
+		return;
+	for (i = t->n_last; i < n; i++)
+		last[i] = 0;
+	t->last = last;
+	t->n_last = n;
+}
+
 int
 dcfg_transitions_insert(struct dcfg_transitions *t, uint32_t cur, uint32_t next, uint64_t n)
 {
 	uint64_t key = (uint64_t)cur << 32 | next;
 	size_t j;
 
+	cover(t, cur);
 	if (dcfg_reserve((void **)&t->trans, &t->cap_trans, t->n_trans + 1, sizeof *t->trans) < 0)
 		return -1;
 	t->trans[t->n_trans++] = (struct dcfg_trans){ .key = key, .count = n };
@@ -135,6 +157,8 @@ dcfg_transitions_build(struct dcfg_transitions *t)
 
 	if (t->n_trans > 1)   /* (qsort may not be given a null array) */
 		qsort(t->trans, t->n_trans, sizeof *t->trans, by_key);
+	for (i = 0; i < t->n_last; i++)   /* the cache's indices are the unsorted ones */
+		t->last[i] = 0;
 	if (rehash(t, t->n_slots ? t->n_slots : 16) < 0)
 		return -1;
 	for (i = 0; i < t->n_trans; i += n) {

@@ -26,6 +26,12 @@ struct dcfg_transitions {
 	struct dcfg_trans *trans;  size_t n_trans, cap_trans;
 	uint32_t *slots;           size_t n_slots;   /* hash: trans index + 1; 0 empty */
 	uint32_t *pool;            size_t n_pool, cap_pool;
+	/*
+	 * A cache, per current edge id below n_last: 1 + the transition last
+	 * found from it (0 none). A loop's edges mostly take the transition
+	 * they took before: one load and a compare instead of a hash probe.
+	 */
+	uint32_t *last;            size_t n_last;
 };
 
 void dcfg_transitions_free(struct dcfg_transitions *t);
@@ -52,11 +58,16 @@ dcfg_transitions_find(const struct dcfg_transitions *t, uint32_t cur, uint32_t n
 	size_t mask = t->n_slots - 1, i;
 	uint32_t s;
 
+	if (cur < t->n_last && (s = t->last[cur]) != 0 && t->trans[s - 1].key == key)
+		return &t->trans[s - 1];
 	if (t->n_slots == 0)
 		return NULL;
 	for (i = dcfg_transitions_mix(key) & mask; (s = t->slots[i]) != 0; i = (i + 1) & mask)
-		if (t->trans[s - 1].key == key)
+		if (t->trans[s - 1].key == key) {
+			if (cur < t->n_last)
+				t->last[cur] = s;
 			return &t->trans[s - 1];
+		}
 	return NULL;
 }
 
