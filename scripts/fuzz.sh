@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs each libFuzzer target (build-fuzz/fuzz-NAME, see t/fuzz) for SECONDS,
-# or until FUZZ_RUNS executions if that comes first.
+# or until FUZZ_RUNS executions if that comes first, FUZZ_JOBS (2) at a time.
 #
 #   sh scripts/fuzz.sh SECONDS NAME...          (make fuzz FUZZ_SECONDS=N)
 #   make fuzz FUZZ_SECONDS=86400 FUZZ_RUNS=10000000
@@ -133,14 +133,17 @@ triage() {
 	done
 }
 
-for name in "$@"; do
+# fuzz_one NAME: one target's run; 0, 1 after a finding, 2 when it cannot run.
+fuzz_one() {
+	name=$1
+	status=0
 	exe=$fb/fuzz-$name
-	[ -x "$exe" ] || { echo "fuzz: $exe is missing (make fuzz builds it)" >&2; exit 2; }
+	[ -x "$exe" ] || { echo "fuzz: $exe is missing (make fuzz builds it)" >&2; return 2; }
 	seeds=$fb/seeds/$name
 	corpus=$fb/corpus/$name
 	regress=$top/t/fuzz-regressions/$name
 	rm -rf "$seeds"
-	mkdir -p "$seeds" "$corpus" "$regress" || exit 2
+	mkdir -p "$seeds" "$corpus" "$regress" || return 2
 	case $name in
 	dcfg|convert) seed_dcfg "$seeds" ;;
 	trace) seed_trace "$seeds" ;;
@@ -182,5 +185,29 @@ for name in "$@"; do
 	else
 		echo "fuzz: $name: ${runs:-?} executions in $took s, no finding"
 	fi
+	return $status
+}
+
+# FUZZ_JOBS targets at a time (default 2, the cores of the machines this
+# project runs on): each still gets SECONDS of its own.
+jobs=${FUZZ_JOBS:-2}
+case $jobs in ''|*[!0-9]*|0) echo "fuzz: FUZZ_JOBS must be a number > 0" >&2; exit 2 ;; esac
+pids=""
+running=0
+overall=0
+for target in "$@"; do
+	fuzz_one "$target" &
+	pids="$pids $!"
+	running=$((running + 1))
+	if [ "$running" -ge "$jobs" ]; then
+		for pid in $pids; do
+			wait "$pid" || { rc=$?; [ "$rc" -gt "$overall" ] && overall=$rc; }
+		done
+		pids=""
+		running=0
+	fi
 done
-exit $status
+for pid in $pids; do
+	wait "$pid" || { rc=$?; [ "$rc" -gt "$overall" ] && overall=$rc; }
+done
+exit $overall

@@ -75,3 +75,43 @@ fake_tree() {
 	grep -qx '.*/build-fuzz/seeds/parts' tree/args
 	grep -qx '.*/t/fuzz-regressions/parts' tree/args
 }
+
+# meeting_tree: targets fuzz-a and fuzz-b, each of which leaves a mark and
+# then waits (up to 20 s) for the other's: they succeed only when they run
+# at the same time.
+meeting_tree() {
+	local me other
+	mkdir -p tree/scripts tree/build-fuzz tree/t/fuzz
+	cp "$BATS_TEST_DIRNAME/../scripts/fuzz.sh" tree/scripts/
+	for me in a b; do
+		other=b; [ "$me" = b ] && other=a
+		cat > tree/build-fuzz/fuzz-$me <<-EOS
+		#!/bin/sh
+		d=\$(dirname "\$0")
+		touch "\$d/started-$me"
+		i=0
+		while [ ! -e "\$d/started-$other" ]; do
+			i=\$((i + 1)); [ \$i -gt 200 ] && { echo 'ERROR: alone' >&2; exit 1; }
+			sleep 0.1
+		done
+		echo 'stat::number_of_executed_units: 1' >&2
+		EOS
+		chmod +x tree/build-fuzz/fuzz-$me
+	done
+}
+
+@test "fuzz.sh: two targets run at once by default (FUZZ_JOBS=2), one after the other with FUZZ_JOBS=1" {
+	meeting_tree
+	capture sh tree/scripts/fuzz.sh 5 a b
+	[ "$status" -eq 0 ] || { show; false; }
+	[ "$(grep -c ' no finding$' stdout)" -eq 2 ]
+	rm tree/build-fuzz/started-*
+	# alone, each waits for the other in vain: a finding
+	sed -i 's/-gt 200/-gt 5/' tree/build-fuzz/fuzz-a
+	FUZZ_JOBS=1 capture sh tree/scripts/fuzz.sh 5 a b
+	[ "$status" -eq 1 ]
+	grep -q '^fuzz: a: a finding' stderr
+	FUZZ_JOBS=x capture sh tree/scripts/fuzz.sh 5 a
+	[ "$status" -eq 2 ]
+	[ "$(cat stderr)" = 'fuzz: FUZZ_JOBS must be a number > 0' ]
+}
