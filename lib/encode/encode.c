@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "input_spool.h"
+#include "spill.h"
 #include <dcfg/stream.h>
 
 static void
@@ -101,6 +102,26 @@ fail:
 
 static void free_enc(struct enc *e);
 
+/*
+ * One pass over the records. With a spill, pass 2 also writes what pass 3
+ * would, to the spill, and pass 3 reads that back instead of walking.
+ */
+static int
+run_pass(struct enc *e)
+{
+	struct dcfg_output *out = e->out;
+	int rc;
+
+	e->writes = e->pass == 3 || (e->pass == 2 && e->spill != NULL);
+	if (e->pass == 3 && e->spill != NULL)
+		return enc_spill_replay(e);
+	if (e->pass == 2 && e->spill != NULL)
+		e->out = e->spill;
+	rc = walk(e);
+	e->out = out;
+	return rc;
+}
+
 /* The three passes over E's records; E freed. 0, 1 when OUT failed, -1 with ERR set. */
 static int
 run_passes(struct enc *e)
@@ -108,12 +129,15 @@ run_passes(struct enc *e)
 	size_t i;
 	int rc = -1;
 
+	if (e->o->spill_dir != NULL &&
+	    (e->spill = enc_spill_open(e->o->spill_dir, e->name, e->err)) == NULL)
+		goto done;
 	for (e->pass = 1; e->pass <= 3; e->pass++) {
 		if (e->pass == 3)
 			dcfg_out_str(e->out, "{\"MAJOR_VERSION\": 1, \"MINOR_VERSION\": 0,\n"
 			    "\"PROCESSES\": [[\"PROCESS_ID\", \"STRING_DICTIONARY\", "
 			    "\"TRANSITION_TABLE\", \"THREAD_DATA\"]");
-		if (walk(e) < 0)
+		if (run_pass(e) < 0)
 			goto done;
 		for (i = 0; i < e->n_procs; i++) {
 			if (e->pass == 1 && dcfg_transitions_build(&e->procs[i].tt) < 0) {
@@ -149,6 +173,8 @@ free_enc(struct enc *e)
 	free(e->runs);
 	dcfg_chunkenc_free(e->ce);
 	free(e->tokens);
+	free(e->spilled);
+	enc_spill_close(e->spill);
 	free(e);
 }
 

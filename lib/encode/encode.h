@@ -20,6 +20,13 @@
 struct dcfg_encode_options {
 	const struct dcfg *dcfg;            /* NULL, or the paired DCFG (blocks, edges) */
 	uint64_t chunk_edges;               /* split chunks after this many edges */
+	/*
+	 * NULL, or a directory for a file (unlinked at once) where the
+	 * measuring pass keeps the text it measured, so that the writing pass
+	 * reads it back instead of walking and coding the edges again: two
+	 * walks, not three. Disk: about the trace's size before its dictionary.
+	 */
+	const char *spill_dir;
 	void (*progress)(void *ctx, uint64_t bytes);
 	void *progress_ctx;
 };

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/vec.h"
+#include "spill.h"
 
 /* ---- writing ---- */
 
@@ -28,14 +29,32 @@ measure_chars(void *ctx, const char *s, size_t len)
 	return dcfg_dictionary_measure(&e->p->dict, s, len);
 }
 
-static int
-write_chars(void *ctx, const char *s, size_t len)
+int
+enc_write_chars(struct enc *e, const char *s, size_t len)
 {
-	struct enc *e = ctx;
-
 	if (dcfg_reserve((void **)&e->tokens, &e->cap_tokens, len, sizeof *e->tokens) < 0)
 		return -1;
 	dcfg_compress(e->out, &e->p->dict, s, len, e->tokens);
+	return 0;
+}
+
+static int
+write_chars(void *ctx, const char *s, size_t len)
+{
+	return enc_write_chars(ctx, s, len);
+}
+
+/* Pass 2 with a spill: measured, and kept for pass 3 between its marks (spill.h). */
+static int
+spill_chars(void *ctx, const char *s, size_t len)
+{
+	struct enc *e = ctx;
+
+	if (dcfg_dictionary_measure(&e->p->dict, s, len) < 0)
+		return -1;
+	dcfg_out_char(e->out, DCFG_SPILL_CHARS);
+	dcfg_out_bytes(e->out, s, len);
+	dcfg_out_char(e->out, DCFG_SPILL_CHARS_END);
 	return 0;
 }
 
@@ -79,13 +98,15 @@ chunk_text(struct enc *e)
 {
 	static const struct dcfg_text_visitor measure = { measure_chars, no_open, no_close };
 	static const struct dcfg_text_visitor write = { write_chars, write_open, write_close };
+	static const struct dcfg_text_visitor spill = { spill_chars, write_open, write_close };
+	const struct dcfg_text_visitor *v = e->pass == 3 ? &write : e->spill ? &spill : &measure;
 	struct dcfg_chunk_lines c = { e->edges, e->n, e->runs, e->n_runs };
 	const struct dcfg_text *t;
 
 	if (e->n_exp < 2)   /* the first edge is FIRST_EDGE_ID: no bits */
 		return 0;
 	if ((t = dcfg_chunk_encode(e->ce, &c, &e->p->tt)) == NULL ||
-	    dcfg_text_walk(t, e->pass == 2 ? &measure : &write, e) < 0)
+	    dcfg_text_walk(t, v, e) < 0)
 		return dcfg_error_set(e->err, e->name, "out of memory");
 	return 0;
 }
@@ -154,7 +175,7 @@ close_chunk(struct enc *e, int split)
 			return dcfg_error_set(e->err, e->name, "out of memory");
 		return 0;
 	}
-	if (e->pass == 2)
+	if (!e->writes)
 		return chunk_text(e);
 	return write_chunk(e, preceding, instrs);
 }
@@ -181,7 +202,7 @@ close_thread(struct enc *e)
 {
 	if (!e->in_thread)
 		return;
-	if (e->pass == 3)
+	if (e->writes)
 		dcfg_out_str(e->out, "]]");
 	e->in_thread = 0;
 }
@@ -191,7 +212,7 @@ close_process(struct enc *e)
 {
 	if (e->p == NULL)
 		return;
-	if (e->pass == 3)
+	if (e->writes)
 		dcfg_out_str(e->out, "]]");
 	e->p = NULL;
 }
@@ -211,11 +232,17 @@ open_process(struct enc *e, uint64_t pid, unsigned long line, size_t index)
 	}
 	e->p = &e->procs[index];
 	e->threads = 0;
-	if (e->pass == 3) {
+	if (e->writes) {
 		dcfg_out_str(e->out, ",\n  [");
 		out_u64(e, pid);
 		dcfg_out_str(e->out, ",\n   ");
-		dcfg_dictionary_write(e->out, &e->p->dict);
+		if (e->pass == 3) {
+			dcfg_dictionary_write(e->out, &e->p->dict);
+		} else {   /* not chosen yet: pass 3 writes it where the spill says */
+			dcfg_out_char(e->out, DCFG_SPILL_DICTIONARY);
+			out_u64(e, index);
+			dcfg_out_char(e->out, ';');
+		}
 		dcfg_out_str(e->out, ",\n   ");
 		dcfg_transitions_write(e->out, &e->p->tt);
 		dcfg_out_str(e->out, ",\n   [[\"THREAD_ID\", \"TRACE_DATA\"]");
@@ -230,7 +257,7 @@ open_thread(struct enc *e, uint64_t tid)
 	e->running = 0;
 	e->continuation = 0;
 	e->chunks = 0;
-	if (e->pass == 3) {
+	if (e->writes) {
 		dcfg_out_str(e->out, ",\n    [");
 		out_u64(e, tid);
 		dcfg_out_str(e->out, ", [[\"PRECEDING_INSTR_COUNT\", \"INSTR_COUNT\", "

@@ -28,6 +28,8 @@ struct enc {
 	int spool;                      /* standard input copied (spool()), or -1: PATH is read */
 	uint64_t spool_size;
 	int pass;                       /* 1 count, 2 measure, 3 write */
+	int writes;                     /* this pass writes to OUT: pass 3, or pass 2 to the spill */
+	struct dcfg_output *spill;      /* pass 2's text for pass 3 (spill.h), or NULL */
 	struct eproc *procs;   size_t n_procs, cap_procs;
 	struct eproc *p;                /* the current process */
 	size_t n_seen_procs;            /* processes met so far in this pass */
@@ -46,6 +48,7 @@ struct enc {
 	/* scratch for writing */
 	struct dcfg_chunkenc *ce;
 	uint32_t *tokens;      size_t cap_tokens;
+	char *spilled;         size_t cap_spilled;   /* a text read back from the spill */
 	uint64_t pass_base, pass_bytes;
 	struct dcfg_progress *meter;    /* NULL: bytes through o->progress, if set */
 	const struct dcfg_stream_record *r;   /* the last line read, for the meter */
@@ -57,5 +60,7 @@ int enc_on_record(struct enc *e, const struct dcfg_stream_record *r);
 void enc_begin_walk(struct enc *e);
 /* After a pass's last record: what is open closed. 0, -1 with ERR set. */
 int enc_end_walk(struct enc *e);
+/* Compresses LEN characters of the current process's text into OUT. -1: out of memory. */
+int enc_write_chars(struct enc *e, const char *s, size_t len);
 
 #endif

@@ -175,7 +175,8 @@ build_and_write(const struct dcfg_record_build_options *o, struct rec_build *b, 
 
 	if (rec_blocks_build(b, o->program_path, err) < 0 || sum_thread_sizes(b, &bytes, err) < 0)
 		return -1;
-	b->bytes_total = o->trace_path ? 4 * bytes : bytes;   /* the trace: the encoder's 3 passes */
+	/* the trace: the encoder's passes 1 and 2 (pass 3 reads back pass 2's text) */
+	b->bytes_total = o->trace_path ? 3 * bytes : bytes;
 	if (rec_count_all(b, err) < 0)
 		return -1;
 	if ((f->dcfg_out = open_final(o->dcfg_path, err)) == NULL)

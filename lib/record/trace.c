@@ -1,7 +1,8 @@
 /*
- * The trace: lib/encode's passes each walk every thread again, its edges
- * given straight to the encoder with the chunks the counting pass
- * measured (no text between), each edge's instructions from the graph.
+ * The trace: lib/encode's first two passes each walk every thread again,
+ * its edges given straight to the encoder with the chunks the counting
+ * pass measured (no text between), each edge's instructions from the
+ * graph; the third reads back the second's text, kept in the spool.
  */
 #include "trace.h"
 
@@ -98,7 +99,8 @@ replay(void *ctx, dcfg_encode_sink sink, void *enc, struct dcfg_error *err)
 int
 rec_write_trace(struct rec_build *b, struct dcfg_output *out, struct dcfg_error *err)
 {
-	struct dcfg_encode_options eo = { .chunk_edges = REC_ENCODE_CHUNK_EDGES };
+	struct dcfg_encode_options eo = { .chunk_edges = REC_ENCODE_CHUNK_EDGES,
+	    .spill_dir = b->s->dir };
 	struct dcfg_encode_source src = { .name = b->s->dir, .replay = replay, .ctx = b,
 	    .edge_instrs = b->edge_instrs, .n_edges = b->g->n_edges };
 	int rc = dcfg_encode_edges(&src, &eo, out, err);
