@@ -92,7 +92,7 @@ loads_all() {
 
 @test "SimPoint itself reads a profile: as many vectors as T lines" {
 	command -v simpoint > /dev/null ||
-	    skip "simpoint is not installed (SimPoint 3.2: https://cseweb.ucsd.edu/~calder/simpoint/)"
+	    skip "SimPoint is absent: neither simpoint on the PATH nor ../shared/tools/simpoint/simpoint"
 	gen-pair --seed 13 --threads 1 --edges 20000 p > /dev/null
 	dcfg-profile -d p/prog.dcfg.json --slice-size 500 --thread 0 -o prof.bb p/prog.edges
 	[ "$(grep -c '^T' prof.bb)" -ge 10 ]

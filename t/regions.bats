@@ -570,7 +570,7 @@ examples() {
 
 @test "the man page's recipe from the start, with dcfg-profile and SimPoint" {
 	command -v dcfg-profile > /dev/null || skip "dcfg-profile is not built in this tree"
-	command -v simpoint > /dev/null || skip "SimPoint is not installed (the recipe's second step)"
+	command -v simpoint > /dev/null || skip "SimPoint is absent: neither simpoint on the PATH nor ../shared/tools/simpoint/simpoint (the recipe's second step)"
 	man="$BATS_TEST_DIRNAME/../man/man1/dcfg-regions.1"
 	examples "$man" "Sampled simulation in three steps" | sed -e '$d' -e 's/^\$ //' \
 	    -e 's/100000000/2000/' > steps

@@ -8,6 +8,12 @@
 DATA="$BATS_TEST_DIRNAME/data"
 # DCFG_PROGRESS=1 would put a progress meter on every command's stderr.
 unset DCFG_PROGRESS
+# SimPoint 3.2, the real reader of dcfg-profile's vectors, from
+# ../shared/tools/simpoint beside the checkout when none is on the PATH.
+SHARED_SIMPOINT="$BATS_TEST_DIRNAME/../../shared/tools/simpoint"
+if ! command -v simpoint > /dev/null 2>&1 && [ -x "$SHARED_SIMPOINT/simpoint" ]; then
+	PATH="$PATH:$(cd "$SHARED_SIMPOINT" && pwd)"
+fi
 
 setup() {
 	cd "$BATS_TEST_TMPDIR" || return 1
