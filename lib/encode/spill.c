@@ -69,7 +69,7 @@ damaged(struct enc *e)
 	return dcfg_error_set(e->err, e->name, "reading back the encoder's spill: it is damaged");
 }
 
-/* The bytes of BUF[0..N) up to the end of a marked piece, or all. Returns the bytes taken, or -1. */
+/* BUF[0..N) up to the end of the marked piece, or all: the bytes taken, or -1 with ERR set. */
 static long
 take_marked(struct reader *r, const char *buf, size_t n)
 {

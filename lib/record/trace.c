@@ -65,10 +65,14 @@ trace_ids(void *ctx, const uint32_t *ids, size_t n)
 
 /*
  * The walk runs on a thread of its own, ahead of the encoder: blocks of
- * edge ids pass through a few slots (memory stays flat), each a thread's
- * start, a block of its ids, or its end with the walk's result.
+ * edge ids pass through slots, each a thread's start, a block of its ids,
+ * or its end with the walk's result. The encoder works on a chunk at its
+ * close, so the slots hold twice the largest chunk's edges (and a few
+ * more), the walk going on meanwhile: memory of two more chunks, flat in
+ * the program's length, at most REC_TRACE_SLOTS_MAX slots (33 MiB).
  */
-#define REC_TRACE_SLOTS 4
+#define REC_TRACE_SLOTS_MIN 4
+#define REC_TRACE_SLOTS_MAX 132
 
 enum slot_kind { SLOT_THREAD, SLOT_IDS, SLOT_THREAD_END, SLOT_DONE };
 
@@ -84,7 +88,8 @@ struct walker {
 	struct rec_build *b;
 	pthread_mutex_t lock;
 	pthread_cond_t filled, emptied;
-	struct slot slots[REC_TRACE_SLOTS];
+	struct slot *slots;
+	size_t n_slots;
 	uint32_t *walk_ids;       /* the walk's own REC_TRACE_IDS */
 	size_t head, count;       /* the oldest full slot, how many are full */
 	int stop;                 /* the encoder stopped: the walk ends */
@@ -98,10 +103,10 @@ empty_slot(struct walker *w)
 	struct slot *s = NULL;
 
 	pthread_mutex_lock(&w->lock);
-	while (!w->stop && w->count == REC_TRACE_SLOTS)
+	while (!w->stop && w->count == w->n_slots)
 		pthread_cond_wait(&w->emptied, &w->lock);
 	if (!w->stop)
-		s = &w->slots[(w->head + w->count) % REC_TRACE_SLOTS];
+		s = &w->slots[(w->head + w->count) % w->n_slots];
 	pthread_mutex_unlock(&w->lock);
 	return s;
 }
@@ -216,7 +221,7 @@ take_slots(struct tracer *t, struct walker *w, struct dcfg_error *err)
 		done = s->kind == SLOT_DONE;
 		rc = take_slot(t, w, s, err);
 		pthread_mutex_lock(&w->lock);
-		w->head = (w->head + 1) % REC_TRACE_SLOTS;
+		w->head = (w->head + 1) % w->n_slots;
 		w->count--;
 		if (rc != 0)
 			w->stop = 1;
@@ -224,6 +229,20 @@ take_slots(struct tracer *t, struct walker *w, struct dcfg_error *err)
 		pthread_mutex_unlock(&w->lock);
 	}
 	return rc;
+}
+
+/* Slots for B's largest chunk twice (measured best), and REC_TRACE_SLOTS_MIN more. */
+static size_t
+slots_for(const struct rec_build *b)
+{
+	uint64_t most = 0;
+	size_t i;
+
+	for (i = 0; i < b->n_chunks; i++)
+		if (b->chunks[i].edges > most)
+			most = b->chunks[i].edges;
+	most = 2 * (most / REC_TRACE_IDS) + REC_TRACE_SLOTS_MIN;
+	return most < REC_TRACE_SLOTS_MAX ? (size_t)most : REC_TRACE_SLOTS_MAX;
 }
 
 /* One pass of the encoder: every thread walked again, its chunks as the counting pass cut them. */
@@ -245,7 +264,12 @@ replay(void *ctx, dcfg_encode_sink sink, void *enc, struct dcfg_error *err)
 	if ((w = calloc(1, sizeof *w)) == NULL)
 		return dcfg_error_set(err, b->s->dir, "out of memory");
 	w->b = b;
-	for (i = 0; i < REC_TRACE_SLOTS; i++)
+	w->n_slots = slots_for(b);
+	if ((w->slots = calloc(w->n_slots, sizeof *w->slots)) == NULL) {
+		free(w);
+		return dcfg_error_set(err, b->s->dir, "out of memory");
+	}
+	for (i = 0; i < w->n_slots; i++)
 		if ((w->slots[i].ids = malloc(REC_TRACE_IDS * sizeof *w->slots[i].ids)) == NULL)
 			rc = dcfg_error_set(err, b->s->dir, "out of memory");
 	if ((w->walk_ids = malloc(REC_TRACE_IDS * sizeof *w->walk_ids)) == NULL)
@@ -266,8 +290,9 @@ replay(void *ctx, dcfg_encode_sink sink, void *enc, struct dcfg_error *err)
 		pthread_cond_destroy(&w->filled);
 		pthread_mutex_destroy(&w->lock);
 	}
-	for (i = 0; i < REC_TRACE_SLOTS; i++)
+	for (i = 0; i < w->n_slots; i++)
 		free(w->slots[i].ids);
+	free(w->slots);
 	free(w->walk_ids);
 	free(w);
 	return rc;
