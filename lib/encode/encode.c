@@ -33,7 +33,7 @@ on_progress(void *ctx, uint64_t bytes)
 static int
 sink(void *enc, const struct dcfg_stream_record *r)
 {
-	return enc_on_record(enc, r);
+	return dcfg_enc_on_record(enc, r);
 }
 
 /* A pass over the caller's records. */
@@ -44,14 +44,14 @@ walk_source(struct enc *e)
 	int rc;
 
 	e->r = &none;
-	enc_begin_walk(e);
+	dcfg_enc_begin_walk(e);
 	rc = e->src->replay(e->src->ctx, sink, e, e->err);
 	if (rc < 0)
 		return -1;
 	if (rc > 0)
 		return 0;   /* OUT failed: dcfg_encode_edges says so */
 	e->r = &none;
-	return enc_end_walk(e);
+	return dcfg_enc_end_walk(e);
 }
 
 static int
@@ -83,14 +83,14 @@ walk(struct enc *e)
 	if (s == NULL)
 		return -1;
 	dcfg_stream_set_progress(s, on_progress, e);
-	enc_begin_walk(e);
+	dcfg_enc_begin_walk(e);
 	while ((rc = dcfg_stream_next(s, &r, e->err)) > 0)
-		if ((rc = enc_on_record(e, &r)) != 0)
+		if ((rc = dcfg_enc_on_record(e, &r)) != 0)
 			break;
 	if (rc < 0)
 		goto fail;
 	e->r = &r;
-	if (enc_end_walk(e) < 0)
+	if (dcfg_enc_end_walk(e) < 0)
 		goto fail;
 	e->pass_base += e->pass_bytes;
 	dcfg_stream_close(s);
@@ -114,7 +114,7 @@ run_pass(struct enc *e)
 
 	e->writes = e->pass == 3 || (e->pass == 2 && e->spill != NULL);
 	if (e->pass == 3 && e->spill != NULL)
-		return enc_spill_replay(e);
+		return dcfg_enc_spill_replay(e);
 	if (e->pass == 2 && e->spill != NULL)
 		e->out = e->spill;
 	rc = walk(e);
@@ -130,7 +130,7 @@ run_passes(struct enc *e)
 	int rc = -1;
 
 	if (e->o->spill_dir != NULL &&
-	    (e->spill = enc_spill_open(e->o->spill_dir, e->name, e->err)) == NULL)
+	    (e->spill = dcfg_enc_spill_open(e->o->spill_dir, e->name, e->err)) == NULL)
 		goto done;
 	for (e->pass = 1; e->pass <= 3; e->pass++) {
 		if (e->pass == 3)
@@ -174,7 +174,7 @@ free_enc(struct enc *e)
 	dcfg_chunkenc_free(e->ce);
 	free(e->tokens);
 	free(e->spilled);
-	enc_spill_close(e->spill);
+	dcfg_enc_spill_close(e->spill);
 	free(e);
 }
 

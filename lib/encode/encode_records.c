@@ -30,7 +30,7 @@ measure_chars(void *ctx, const char *s, size_t len)
 }
 
 int
-enc_write_chars(struct enc *e, const char *s, size_t len)
+dcfg_enc_write_chars(struct enc *e, const char *s, size_t len)
 {
 	if (dcfg_reserve((void **)&e->tokens, &e->cap_tokens, len, sizeof *e->tokens) < 0)
 		return -1;
@@ -41,7 +41,7 @@ enc_write_chars(struct enc *e, const char *s, size_t len)
 static int
 write_chars(void *ctx, const char *s, size_t len)
 {
-	return enc_write_chars(ctx, s, len);
+	return dcfg_enc_write_chars(ctx, s, len);
 }
 
 /* Pass 2 with a spill: measured, and kept for pass 3 between its marks (spill.h). */
@@ -362,7 +362,7 @@ close_run(struct enc *e)
 
 /* One record of the stream, the same in every pass: 0, 1 when OUT failed, -1 with ERR set. */
 int
-enc_on_record(struct enc *e, const struct dcfg_stream_record *r)
+dcfg_enc_on_record(struct enc *e, const struct dcfg_stream_record *r)
 {
 	e->r = r;
 	switch (r->kind) {
@@ -472,7 +472,7 @@ dcfg_encode_sink_edges(void *enc, const uint32_t *edges, size_t n)
 }
 
 void
-enc_begin_walk(struct enc *e)
+dcfg_enc_begin_walk(struct enc *e)
 {
 	e->p = NULL;
 	e->in_thread = e->open = 0;
@@ -481,7 +481,7 @@ enc_begin_walk(struct enc *e)
 }
 
 int
-enc_end_walk(struct enc *e)
+dcfg_enc_end_walk(struct enc *e)
 {
 	if (close_chunk(e, 0) < 0)
 		return -1;

@@ -55,12 +55,12 @@ struct enc {
 };
 
 /* One record of the stream, the same in every pass: 0, 1 when OUT failed, -1 with ERR set. */
-int enc_on_record(struct enc *e, const struct dcfg_stream_record *r);
+int dcfg_enc_on_record(struct enc *e, const struct dcfg_stream_record *r);
 /* Before a pass's first record. */
-void enc_begin_walk(struct enc *e);
+void dcfg_enc_begin_walk(struct enc *e);
 /* After a pass's last record: what is open closed. 0, -1 with ERR set. */
-int enc_end_walk(struct enc *e);
+int dcfg_enc_end_walk(struct enc *e);
 /* Compresses LEN characters of the current process's text into OUT. -1: out of memory. */
-int enc_write_chars(struct enc *e, const char *s, size_t len);
+int dcfg_enc_write_chars(struct enc *e, const char *s, size_t len);
 
 #endif

@@ -17,7 +17,7 @@
 #define SPILL_READ_SIZE (256u * 1024)
 
 struct dcfg_output *
-enc_spill_open(const char *dir, const char *name, struct dcfg_error *err)
+dcfg_enc_spill_open(const char *dir, const char *name, struct dcfg_error *err)
 {
 	struct dcfg_output *s = calloc(1, sizeof *s);
 	size_t len = strlen(dir);
@@ -46,7 +46,7 @@ enc_spill_open(const char *dir, const char *name, struct dcfg_error *err)
 }
 
 void
-enc_spill_close(struct dcfg_output *spill)
+dcfg_enc_spill_close(struct dcfg_output *spill)
 {
 	if (spill == NULL)
 		return;
@@ -99,7 +99,7 @@ take_marked(struct reader *r, const char *buf, size_t n)
 		return (long)len;
 	if (e->p == NULL)
 		return damaged(e);
-	if (enc_write_chars(e, e->spilled, r->n_chars) < 0)
+	if (dcfg_enc_write_chars(e, e->spilled, r->n_chars) < 0)
 		return dcfg_error_set(e->err, e->name, "out of memory");
 	r->state = LITERAL;
 	return (long)len + 1;
@@ -140,7 +140,7 @@ take(struct reader *r, const char *buf, size_t n)
 }
 
 int
-enc_spill_replay(struct enc *e)
+dcfg_enc_spill_replay(struct enc *e)
 {
 	struct reader r = { .e = e, .state = LITERAL };
 	char *buf;

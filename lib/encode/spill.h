@@ -18,10 +18,10 @@
 #define DCFG_SPILL_CHARS_END '\003'
 
 /* A new spill in DIR, for writing. NULL with ERR set (naming NAME). */
-struct dcfg_output *enc_spill_open(const char *dir, const char *name, struct dcfg_error *err);
-void enc_spill_close(struct dcfg_output *spill);
+struct dcfg_output *dcfg_enc_spill_open(const char *dir, const char *name, struct dcfg_error *err);
+void dcfg_enc_spill_close(struct dcfg_output *spill);
 
 /* Pass 3: E's spill read back to E's output. 0, -1 with ERR set. */
-int enc_spill_replay(struct enc *e);
+int dcfg_enc_spill_replay(struct enc *e);
 
 #endif
