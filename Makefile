@@ -212,9 +212,12 @@ lint-man: deps
 	mandoc -Tlint -Wwarning $(MANPAGES)
 
 # Ends with a plain "bats: N passed, N failed" line that CI logs can be read by.
+# The files run side by side, one a core (bats --jobs, through GNU parallel);
+# a file's tests run in order, as they are written.
+TEST_JOBS = $$(nproc 2> /dev/null || echo 2)
 test: all test-tools
 	@{ PATH="$(CURDIR)/$(BUILD)/bin:$(CURDIR)/$(BUILD)/t:$$PATH" DCFG_SANITIZED="$(SAN)" \
-	    bats --tap t/; \
+	    bats --tap --jobs $(TEST_JOBS) --no-parallelize-within-files --timing t/; \
 	    echo $$? > $(BUILD)/bats.status; } | tee $(BUILD)/bats.log
 	@awk -f scripts/tap-summary.awk $(BUILD)/bats.log
 	@exit $$(cat $(BUILD)/bats.status)

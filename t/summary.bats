@@ -45,3 +45,28 @@ nested_bats() {
 	capture awk -f "$SUMMARY" tap
 	[ "$(cat stdout)" = "bats: 1 passed, 0 failed, 1 skipped" ] || { show; false; }
 }
+
+@test "summary: with --timing the ten slowest tests come first, slowest first, a skip among them" {
+	{
+		echo 1..12
+		for i in 1 2 3 4 5 6 7 8 9 10 11; do echo "ok $i t$i in $((i * 100))ms"; done
+		echo "not ok 12 last in 50ms"
+	} > tap
+	sed -i 's/^ok 3 t3 in 300ms$/ok 3 t3 in 2500ms # skip not here/' tap
+	capture awk -f "$SUMMARY" tap
+	printf 'slow: %6.1f s  %s\n' 2.5 t3 1.1 t11 1.0 t10 0.9 t9 0.8 t8 0.7 t7 0.6 t6 0.5 t5 \
+	    0.4 t4 0.2 t2 > want
+	echo "bats: 10 passed, 1 failed, 1 skipped" >> want
+	diff want stdout
+}
+
+@test "summary: bats --jobs runs the files side by side, and the summary counts them all" {
+	command -v parallel > /dev/null || skip "GNU parallel is not installed (make deps)"
+	printf '%s\n' '@test "passes" { true; }' '@test "skips" { skip "not here"; }' > a.bats
+	printf '%s\n' '@test "fails" { false; }' '@test "passes too" { true; }' > b.bats
+	path=$(printf '%s\n' "$PATH" | tr ':' '\n' | grep -v 'bats-core' | paste -sd: -)
+	env -i PATH="$path" bats --tap --jobs 2 --no-parallelize-within-files --timing . > tap || true
+	capture awk -f "$SUMMARY" tap
+	[ "$(tail -n 1 stdout)" = "bats: 2 passed, 1 failed, 1 skipped" ] || { show; cat tap; false; }
+	[ "$(grep -c '^slow: ' stdout)" -eq 4 ]
+}

@@ -37,10 +37,16 @@ C="${CORPUS_DIR:-$BATS_FILE_TMPDIR/c}"
 # corpus_all: builds, runs, profiles and records every program, once for
 # all the files that share $C: the plain and sanitizer passes of make
 # check then each do it once, not once a file (it takes a minute or two).
+# bats --jobs runs those files side by side: the first takes the lock and
+# records, the others wait for it and find the corpus ready.
 corpus_all() {
-	[ -e "$C/ready" ] && return 0
-	rm -rf "$C"
-	corpus_build && corpus_native && corpus_valgrind && corpus_record && touch "$C/ready"
+	mkdir -p "$(dirname "$C")"
+	(
+		flock 9 || exit 1
+		[ -e "$C/ready" ] && exit 0
+		rm -rf "$C"
+		corpus_build && corpus_native && corpus_valgrind && corpus_record && touch "$C/ready"
+	) 9> "$C.lock"
 }
 
 # corpus_missing TOOL WHY: notes that TOOL is missing, for corpus_need.
