@@ -170,6 +170,54 @@ chain() {
 	[ "$(awk 'length($0) == 10000000 + 7 && /^ob=\(1\) a/' stdout | wc -l)" -eq 1 ]
 }
 
+# An annotation longer than the 256 KiB output buffer is flushed while it
+# is rendered: every line that carries it, the first and those after, is
+# whole. The expected lines are those of hello.dcfg.json with the short
+# name put in its place by awk, at the field the header names.
+# long_name FIELD NAME: stdout with the field FIELD (1-based) that is NAME
+# (or starts with NAME+, as a location does) holding 300,000 x's instead.
+long_name() {
+	awk -F'\t' -v OFS='\t' -v f="$1" -v name="$2" 'BEGIN {
+		long = "x"; while (length(long) < 300000) long = long long
+		long = substr(long, 1, 300000) }
+	!/^#/ && ($f == name || index($f, name "+") == 1) { $f = long substr($f, length(name) + 1) }
+	{ print }'
+}
+
+@test "a DCFG: an image name of 300,000 bytes is whole on every line of dcfg-blocks" {
+	perl -pe 'BEGIN { $n = "x" x 300000 } s/"hello-world"/"$n"/' \
+	    "$DATA/hello.dcfg.json" > long.json
+	# stage-hello.stream: blocks 5, 6 and 7 of the image come three and four times
+	dcfg-blocks --dcfg "$DATA/hello.dcfg.json" "$DATA/stage-hello.stream" |
+	    long_name 4 hello-world > expected
+	limited dcfg-blocks --dcfg long.json "$DATA/stage-hello.stream"
+	no_signal
+	[ "$status" -eq 0 ] && [ ! -s stderr ]
+	[ "$(awk -F'\t' 'length($4) == 300000' stdout | wc -l)" -eq 14 ]
+	awk -F'\t' '!/^#/ && NF != 9 { print "line " NR ": " NF " fields"; bad = 1 } END { exit bad }' stdout
+	cmp expected stdout
+	dcfg-blocks --offsets --dcfg "$DATA/hello.dcfg.json" "$DATA/stage-hello.stream" |
+	    long_name 1 hello-world > expected
+	limited dcfg-blocks --offsets --dcfg long.json "$DATA/stage-hello.stream"
+	no_signal
+	[ "$status" -eq 0 ] && [ ! -s stderr ]
+	cmp expected stdout
+}
+
+@test "a DCFG: an EDGE_TYPE name of 300,000 bytes is whole on every line of dcfg-edges" {
+	perl -pe 'BEGIN { $n = "x" x 300000 } s/"FALL_THROUGH"/"$n"/' \
+	    "$DATA/hello.dcfg.json" > long.json
+	# edges 104, 105 and 110 are FALL_THROUGH: 105 comes three times
+	dcfg-edges --dcfg "$DATA/hello.dcfg.json" "$DATA/stage-hello.stream" |
+	    long_name 4 FALL_THROUGH > expected
+	limited dcfg-edges --dcfg long.json "$DATA/stage-hello.stream"
+	no_signal
+	[ "$status" -eq 0 ] && [ ! -s stderr ]
+	[ "$(awk -F'\t' 'length($4) == 300000' stdout | wc -l)" -eq 5 ]
+	awk -F'\t' '!/^#/ && NF != 4 { print "line " NR ": " NF " fields"; bad = 1 } END { exit bad }' stdout
+	cmp expected stdout
+}
+
 # A JSON string of 10^7 bytes that is a bad integer: the position is that
 # of the string's first character, 47:16 (LOAD_ADDR of image 1: 10 spaces,
 # "[ 1, " is 5 columns), however long the string, and even when the string

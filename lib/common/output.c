@@ -86,6 +86,7 @@ dcfg_output_open(struct dcfg_output *out, const char *path,
 	int found;
 
 	out->len = 0;
+	out->flushed = 0;
 	out->error = 0;
 	out->target = NULL;
 	out->tmp = NULL;
@@ -164,6 +165,7 @@ dcfg_output_flush(struct dcfg_output *out)
 		else
 			done += (size_t)n;
 	}
+	out->flushed += out->len;
 	out->len = 0;
 }
 

@@ -27,6 +27,7 @@ struct dcfg_output {
 	char *target, *tmp;  /* a file's final path and its temporary; NULL for the rest */
 	int tmp_slot;        /* the temporary's place in the signal handlers' list (tempfiles.h) */
 	size_t len;
+	uint64_t flushed;  /* bytes handed on before buf: a flush in a call shows as a change */
 	int error;         /* errno of the first failed write, 0 if none */
 	char buf[DCFG_OUTPUT_BUFSIZE];
 };

@@ -57,18 +57,24 @@ dcfg_keyed_process(struct dcfg_keyed *k, const struct dcfg_stage *s)
 	return 0;
 }
 
-/* Renders KEY's suffix into the output buffer and keeps a copy, unless it flushed. */
+/*
+ * Renders KEY's suffix into the output buffer and keeps a copy, unless it
+ * flushed: the buffer then holds only the suffix's tail (a name longer
+ * than the buffer), and the suffix is rendered again each time.
+ */
 static void
 render(struct dcfg_keyed *k, struct dcfg_stage *s, uint32_t key)
 {
 	struct dcfg_output *out = s->out;
+	uint64_t flushed;
 	size_t at, n;
 
 	if (sizeof out->buf - out->len < 4096)
 		dcfg_output_flush(out);
 	at = out->len;
+	flushed = out->flushed;
 	s->render(s->ctx, key);
-	if (out->len < at || dcfg_output_failed(out))
+	if (out->flushed != flushed || dcfg_output_failed(out))
 		return;
 	n = out->len - at;
 	if (k->used + n >= UINT32_MAX / 2 ||
