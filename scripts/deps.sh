@@ -31,6 +31,9 @@ command -v dot >/dev/null 2>&1 || want graphviz
 if [ "$purpose" != demo ]; then
 	command -v bats >/dev/null 2>&1 || need bats
 	command -v mandoc >/dev/null 2>&1 || need mandoc
+	# groff, which man(1) renders the pages with: t/docs.bats checks their
+	# tables under it as well as under mandoc
+	command -v groff >/dev/null 2>&1 || need groff-base
 	command -v bzip2 >/dev/null 2>&1 || need bzip2
 	command -v gzip >/dev/null 2>&1 || need gzip
 	command -v jq >/dev/null 2>&1 || need jq

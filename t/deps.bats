@@ -23,8 +23,8 @@ setup() {
 	chmod +x bin/id
 	run env PATH="$PWD/bin" PYTHON="$PWD/bin/python3" sh "$ROOT/scripts/deps.sh"
 	[ "$status" -eq 1 ]
-	[ "${lines[0]}" = "deps: missing: valgrind graphviz bats mandoc bzip2 gzip jq parallel bsdutils python3 python3-numpy qemu-user g++ gcc-aarch64-linux-gnu libc6-dev-arm64-cross clang" ]
-	[ "${lines[1]}" = "deps: run: sudo apt-get install -y valgrind graphviz bats mandoc bzip2 gzip jq parallel bsdutils python3 python3-numpy qemu-user g++ gcc-aarch64-linux-gnu libc6-dev-arm64-cross clang" ]
+	[ "${lines[0]}" = "deps: missing: valgrind graphviz bats mandoc groff-base bzip2 gzip jq parallel bsdutils python3 python3-numpy qemu-user g++ gcc-aarch64-linux-gnu libc6-dev-arm64-cross clang" ]
+	[ "${lines[1]}" = "deps: run: sudo apt-get install -y valgrind graphviz bats mandoc groff-base bzip2 gzip jq parallel bsdutils python3 python3-numpy qemu-user g++ gcc-aarch64-linux-gnu libc6-dev-arm64-cross clang" ]
 }
 
 @test "a python3 without numpy asks for python3-numpy, which the tests need to run both ways" {

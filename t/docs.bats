@@ -4,6 +4,10 @@
 
 ROOT="$BATS_TEST_DIRNAME/.."
 
+setup() {
+	cd "$BATS_TEST_TMPDIR" || return 1
+}
+
 @test "README: every Markdown table ends before the paragraph after it" {
 	# GitHub's Markdown takes a line right after a table's rows as one
 	# more row; a blank line must end each table.
@@ -54,4 +58,61 @@ ROOT="$BATS_TEST_DIRNAME/.."
 	[ "$(wc -l < quick.sh)" -ge 3 ]
 	sh -e quick.sh > out 2> err || { cat quick.sh err; false; }
 	grep -q '^# routine' out
+}
+
+# PAGE as RENDERER prints it, overstriking removed.
+render() {
+	case $1 in
+	mandoc) mandoc -Tutf8 "$2" ;;
+	groff) groff -mandoc -Tutf8 -P-c "$2" ;;
+	esac | col -bx
+}
+
+@test "every man page renders its tables under mandoc and groff (man) with no cell running into the next" {
+	command -v groff > /dev/null || skip "groff is not installed (make deps installs groff-base)"
+	pages=0 tables=0
+	for page in "$ROOT"/man/man*/*.[0-9]; do
+		pages=$((pages + 1))
+		grep -q '^\.Bl -column' "$page" && tables=$((tables + 1))
+		for renderer in mandoc groff; do
+			render "$renderer" "$page" > rendered 2> warnings
+			# groff says "can't break line" where a table is wider than the page
+			[ ! -s warnings ] || { echo "$renderer $page:"; cat warnings; false; }
+			run awk -v width=78 -f "$ROOT/scripts/man-columns.awk" "$page" rendered
+			[ "$status" -eq 0 ] || { echo "$renderer $page:"; echo "$output"; false; }
+		done
+	done
+	[ "$pages" -ge 15 ] && [ "$tables" -ge 3 ]
+}
+
+@test "man-columns.awk finds the cells that groff ran together in dcfg-convert(1) before" {
+	command -v groff > /dev/null || skip "groff is not installed (make deps installs groff-base)"
+	# the table as it was: EDGE_TYPE lists wider than their column
+	cat > tags.1 <<'MAN'
+.Dd January 1, 2026
+.Dt TAGS 1
+.Os
+.Sh NAME
+.Nm tags
+.Nd a table
+.Sh DESCRIPTION
+.Bl -column "INDIRECT_UNCONDITIONAL_BRANCH" "sys-bypass" -offset indent -compact
+.It Em EDGE_TYPE Ta Em TAG
+.It UNCONDITIONAL_BRANCH, DIRECT_UNCONDITIONAL_BRANCH Ta jmp
+.It REP Ta rep
+.El
+MAN
+	render groff tags.1 > rendered 2> /dev/null
+	grep -q 'DIRECT_UNCONDITIONAL_BRANCHjmp' rendered
+	run awk -v width=78 -f "$ROOT/scripts/man-columns.awk" tags.1 rendered
+	[ "$status" -eq 1 ]
+	[ "$output" = "line 10: no line of 78 columns shows the row: UNCONDITIONAL_BRANCH, DIRECT_UNCONDITIONAL_BRANCH | jmp" ]
+	# and reads the cells as a reader sees them: fonts dropped, Ns and Fl applied
+	printf '.Bl -column "a" "b"\n.It Li \\ex Ns Ar HH No each Ta Fl -quiet Ta Xr dcfg 7 ,\n.El\n' > cells.1
+	printf '%s\n' '\xHH each  --quiet  dcfg(7),' > rendered
+	run awk -f "$ROOT/scripts/man-columns.awk" cells.1 rendered
+	[ "$status" -eq 0 ]
+	printf '%s\n' '\xHH each  --quietdcfg(7),' > rendered
+	run awk -f "$ROOT/scripts/man-columns.awk" cells.1 rendered
+	[ "$status" -eq 1 ]
 }
