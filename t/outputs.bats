@@ -163,6 +163,93 @@ no_temporaries() {
 	no_temporaries .
 }
 
+# Every command that writes one file with -o, on small inputs of the
+# test's directory (sample, then t/data/regions), one a line: the -o goes
+# after the command's name. (dcfg-profile's -o BASE without --thread and
+# dcfg-record's -o PREFIX name several files, not one.)
+o_commands() {
+	cat <<-'EOF'
+	dcfg-expand prog.trace.json.bz2
+	dcfg-encode prog.edges
+	dcfg-edges --dcfg prog.dcfg.json.gz prog.edges
+	dcfg-blocks --dcfg prog.dcfg.json.gz prog.edges
+	dcfg-count --dcfg prog.dcfg.json.gz --by routine prog.edges
+	dcfg-check prog.dcfg.json.gz prog.trace.json.bz2
+	dcfg-convert --to callgrind --dcfg prog.dcfg.json.gz
+	dcfg-profile --dcfg prog.dcfg.json.gz --slice-size 5000 --thread 0 prog.edges
+	dcfg-profile --dcfg prog.dcfg.json.gz --slice-size 5000 --part prog.edges
+	dcfg-regions -s t.simpoints -w t.weights prog.T.3.bb
+	EOF
+}
+
+# The names of a command's standard output: its -o is written through
+# that descriptor, as standard output is, never replaced by a rename.
+@test "-o /dev/stdout, /dev/fd/1, /proc/self/fd/1 >> log: every command appends to the log" {
+	sample
+	cp "$DATA/regions/"* .
+	mapfile -t lines < <(o_commands)
+	for line in "${lines[@]}"; do
+		read -r cmd args <<< "$line"
+		# shellcheck disable=SC2086
+		$cmd $args > want
+		for out in /dev/stdout /dev/fd/1 /proc/self/fd/1; do
+			echo old > log
+			# shellcheck disable=SC2086
+			$cmd -o "$out" $args >> log || { echo "$cmd -o $out: status $?"; false; }
+			echo after >> log
+			{ echo old; cat want; echo after; } > expected
+			cmp expected log || { echo "$cmd -o $out >> log"; false; }
+		done
+		# one descriptor for the whole session: what follows lands after the output
+		# shellcheck disable=SC2086
+		{ echo old; $cmd -o /dev/stdout $args; echo after; } > log
+		cmp expected log || { echo "{ $cmd -o /dev/stdout; } > log"; false; }
+	done
+	no_temporaries .
+}
+
+@test "-o naming the file that standard output or error goes to writes through them" {
+	sample
+	dcfg-count --dcfg prog.dcfg.json.gz --by routine prog.edges > want
+	# the file itself, a link to /dev/stdout, /dev/stderr
+	ln -s /dev/stdout out-link
+	echo old > log
+	dcfg-count --dcfg prog.dcfg.json.gz --by routine -o log prog.edges >> log
+	dcfg-count --dcfg prog.dcfg.json.gz --by routine -o out-link prog.edges >> log
+	dcfg-count --dcfg prog.dcfg.json.gz --by routine -o /dev/stderr prog.edges 2>> log
+	echo after >> log
+	{ echo old; cat want want want; echo after; } | cmp - log
+	[ -L out-link ] && [ "$(readlink out-link)" = /dev/stdout ]
+	no_temporaries .
+}
+
+@test "-o /dev/stdin, /dev/fd/N not open for writing or not open: refused, nothing changed" {
+	sample
+	echo old > log
+	capture dcfg-count --dcfg prog.dcfg.json.gz -o /dev/stdin prog.edges < log
+	expect_error "dcfg-count: /dev/stdin: descriptor 0 is not open for writing"
+	capture dcfg-count --dcfg prog.dcfg.json.gz -o /dev/fd/7 prog.edges 7< log
+	expect_error "dcfg-count: /dev/fd/7: descriptor 7 is not open for writing"
+	echo old | cmp - log
+	capture dcfg-count --dcfg prog.dcfg.json.gz -o /dev/fd/9 prog.edges
+	[ "$status" -eq 2 ] && [ ! -s stdout ] || { show; false; }
+	no_temporaries .
+}
+
+@test "-o /dev/stdout when standard output is an input is still refused" {
+	sample
+	cp prog.edges kept.edges
+	status=0
+	dcfg-count --dcfg prog.dcfg.json.gz -o /dev/stdout prog.edges >> prog.edges 2> stderr ||
+	    status=$?
+	[ "$status" -eq 2 ] && grep -qxF 'dcfg-count: /dev/stdout: the output is also an input (prog.edges); refusing to write over it' stderr
+	status=0
+	dcfg-count --dcfg prog.dcfg.json.gz -o /dev/fd/1 < prog.edges 1<> prog.edges 2> stderr ||
+	    status=$?
+	[ "$status" -eq 2 ] && grep -qxF 'dcfg-count: /dev/fd/1: the output is also an input (standard input); refusing to write over it' stderr
+	cmp kept.edges prog.edges
+}
+
 @test "a write that fails is an error: > /dev/full and -o /dev/full" {
 	[ -w /dev/full ] || skip "no /dev/full"
 	sample

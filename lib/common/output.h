@@ -36,6 +36,10 @@ struct dcfg_output {
  * Opens PATH for writing, or standard output for NULL or "-". A regular
  * file (or a new one; through a symbolic link, the file it names) is
  * written to a temporary in its directory; a device or a FIFO directly.
+ * A name of one of the process's descriptors (/dev/stdout, /dev/fd/N,
+ * /proc/self/fd/N), or of the file standard output or error goes to, is
+ * written through that descriptor, in place: "-o /dev/stdout >> log"
+ * appends to the log.
  */
 int dcfg_output_open(struct dcfg_output *out, const char *path,
     struct dcfg_error *err);
