@@ -243,13 +243,15 @@ coverage: deps
 # Users include <dcfg/dcfg.h>: the headers go to $(INCDIR)/dcfg and dcfg.pc
 # puts $(INCDIR) on the path, so a <dcfg/error.h> never hides the system's
 # <error.h>. No ldconfig: a packager or the user runs it for the prefix.
+# The directories it makes under PREFIX are listed in INSTALLED_DIRS, so
+# that uninstall removes them, once empty, and no directory that was there.
+INSTALLED_DIRS = $(PLUGIN_DIR)/installed-dirs
 install: all
-	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR)/dcfg \
-	    $(MAN_DIRS:%=$(DESTDIR)$(MANDIR)/%)
+	DESTDIR='$(DESTDIR)' sh scripts/installdirs.sh make $(INSTALLED_DIRS) $(PREFIX) \
+	    $(BINDIR) $(LIBDIR)/pkgconfig $(INCDIR)/dcfg $(MAN_DIRS:%=$(MANDIR)/%) $(PLUGIN_DIR)
 	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)/
 	install -m 644 $(BUILD)/libdcfg.a $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(BUILD)/libdcfg.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
-	mkdir -p $(DESTDIR)$(PLUGIN_DIR)
 	install -m 755 $(PLUGIN) $(DESTDIR)$(PLUGIN_DIR)/
 	ln -sf libdcfg.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libdcfg.so
@@ -258,18 +260,17 @@ install: all
 	sed -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCDIR@|$(INCDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 	    dcfg.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/dcfg.pc
 
-# Removes what install put there, and include/dcfg when that leaves it
-# empty; the prefix's other directories stay.
+# Removes what install put there, then the directories it made that are
+# left empty; a directory that was there before install stays.
 uninstall:
 	rm -f $(CMDS:%=$(DESTDIR)$(BINDIR)/%)
 	rm -f $(DESTDIR)$(LIBDIR)/libdcfg.a $(DESTDIR)$(LIBDIR)/libdcfg.so.$(VERSION) \
 	    $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libdcfg.so \
 	    $(DESTDIR)$(LIBDIR)/pkgconfig/dcfg.pc
 	rm -f $(DESTDIR)$(PLUGIN_DIR)/dcfg-record-plugin.so
-	if [ -d $(DESTDIR)$(PLUGIN_DIR) ]; then rmdir --ignore-fail-on-non-empty $(DESTDIR)$(PLUGIN_DIR); fi
 	rm -f $(PUBLIC_HEADERS:include/%=$(DESTDIR)$(INCDIR)/%)
-	if [ -d $(DESTDIR)$(INCDIR)/dcfg ]; then rmdir --ignore-fail-on-non-empty $(DESTDIR)$(INCDIR)/dcfg; fi
 	for m in $(MANPAGES); do rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done
+	DESTDIR='$(DESTDIR)' sh scripts/installdirs.sh remove $(INSTALLED_DIRS)
 
 clean:
 	rm -rf build build-asan build-fuzz build-cov
@@ -288,14 +289,18 @@ PY_FILES    = $(wildcard python/dcfg/*.py)
 install: install-python
 uninstall: uninstall-python
 
+# Its directories are listed as install's are; those under PREFIX that
+# are not empty when it is removed (lib) are handed to install's list.
+PY_INSTALLED_DIRS = $(PYTHONDIR)/dcfg/installed-dirs
 install-python: all
-	mkdir -p $(DESTDIR)$(PYTHONDIR)/dcfg
+	DESTDIR='$(DESTDIR)' sh scripts/installdirs.sh make $(PY_INSTALLED_DIRS) $(PREFIX) $(PYTHONDIR)/dcfg
 	install -m 644 $(PY_FILES) $(DESTDIR)$(PYTHONDIR)/dcfg/
 	printf 'LIBRARY = "%s"\n' '$(LIBDIR)/$(SONAME)' > $(DESTDIR)$(PYTHONDIR)/dcfg/_installed.py
 
 uninstall-python:
 	rm -f $(PY_FILES:python/%=$(DESTDIR)$(PYTHONDIR)/%) $(DESTDIR)$(PYTHONDIR)/dcfg/_installed.py
 	rm -rf $(DESTDIR)$(PYTHONDIR)/dcfg/__pycache__
+	DESTDIR='$(DESTDIR)' sh scripts/installdirs.sh remove $(PY_INSTALLED_DIRS) $(INSTALLED_DIRS)
 	if [ -d $(DESTDIR)$(PYTHONDIR)/dcfg ]; then rmdir --ignore-fail-on-non-empty $(DESTDIR)$(PYTHONDIR)/dcfg; fi
 
 .PHONY: install-python uninstall-python

@@ -225,6 +225,51 @@ setup() {
 	[[ "$output" == "./prog: bad.dcfg.json:2:"* ]]
 }
 
+# literal_after PAGE TEXT: the lines of PAGE's first .Bd -literal display
+# that holds TEXT, as the page prints them.
+literal_after() {
+	awk -v text="$2" '
+		/^\.Bd -literal/ { inside = 1; n = 0; next }
+		inside && /^\.Ed/ { inside = 0; if (found) exit; next }
+		inside { line[++n] = $0; if (index($0, text)) found = 1 }
+		END { for (i = 1; found && i <= n; i++) print line[i] }
+	' "$1"
+}
+
+@test "a program linked as dcfg(3) and the README say runs from a custom prefix without LD_LIBRARY_PATH" {
+	cd "$BATS_TEST_TMPDIR"
+	write_program prog.c
+	# the lines dcfg(3), Linking, gives; the README's Install gives the same
+	literal_after "$prefix/share/man/man3/dcfg.3" '-Wl,-rpath' > rpath.sh
+	[ "$(wc -l < rpath.sh)" -eq 2 ]
+	sed -n '/^## Install/,/^## /p' "$ROOT/README.md" | grep -A2 '^export PKG_CONFIG_PATH=' > readme.sh
+	[ "$(sed 1d readme.sh)" = "$(cat rpath.sh)" ]
+	# PKG_CONFIG_PATH names the prefix, as the README's first line does
+	[ "$PKG_CONFIG_PATH" = "$prefix/lib/pkgconfig" ]
+	unset LD_LIBRARY_PATH
+	# without the run path the program cannot start, with the message the page quotes
+	cc -std=c11 -o prog prog.c $(pkg-config --cflags --libs dcfg)
+	status=0
+	./prog "$SAMPLE/prog.dcfg.json.gz" "$SAMPLE/prog.trace.json.bz2" > out 2>&1 || status=$?
+	[ "$status" -eq 127 ]
+	grep -q 'libdcfg.so.0: cannot open shared object file' out
+	grep -q 'cannot open shared object file' "$prefix/share/man/man3/dcfg.3"
+	rm prog
+	run sh -e rpath.sh
+	[ "$status" -eq 0 ] && [ "$output" = "" ]
+	readelf -d prog | grep -E "(RUNPATH|RPATH).*\[$prefix/lib\]"
+	run ./prog "$SAMPLE/prog.dcfg.json.gz" "$SAMPLE/prog.trace.json.bz2"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(expected_output "$prefix/bin")" ]
+	# and the other way the page gives: LD_LIBRARY_PATH from pkg-config
+	literal_after "$prefix/share/man/man3/dcfg.3" 'LD_LIBRARY_PATH=' > ld.sh
+	[ "$(cat ld.sh)" = 'LD_LIBRARY_PATH=$(pkg-config --variable=libdir dcfg) ./prog' ]
+	cc -std=c11 -o prog prog.c $(pkg-config --cflags --libs dcfg)
+	run sh -ec "$(cat ld.sh) '$SAMPLE/prog.dcfg.json.gz' '$SAMPLE/prog.trace.json.bz2'"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(expected_output "$prefix/bin")" ]
+}
+
 @test "dcfg(3)'s example, as the page shows it, builds with pkg-config against the installed library" {
 	cd "$BATS_TEST_TMPDIR"
 	awk -f "$ROOT/scripts/man-example.awk" "$prefix/share/man/man3/dcfg.3" > threads.c
@@ -325,6 +370,36 @@ setup() {
 	make_in_tree uninstall PREFIX="$p"
 	make_in_tree uninstall PREFIX="$BATS_TEST_TMPDIR/never"
 	[ ! -e "$BATS_TEST_TMPDIR/never" ]
+}
+
+@test "make uninstall removes the directories make install made, once empty, and none that was there" {
+	# a new prefix: install makes it and 12 directories under it, for the
+	# commands, library, headers, man pages, plugin and Python package
+	p="$BATS_TEST_TMPDIR/new/prefix"
+	make_in_tree install PREFIX="$p"
+	[ "$(find "$p" -type d | wc -l)" -ge 14 ]
+	make_in_tree uninstall PREFIX="$p"
+	[ ! -e "$p" ]
+	# new/ was made too, but above the prefix: it is the user's
+	[ -d "$BATS_TEST_TMPDIR/new" ]
+	# a prefix that has some of them, one empty: they all stay, and so do
+	# the directories install made that hold a file of the user's
+	p="$BATS_TEST_TMPDIR/usr"
+	mkdir -p "$p/share/man/man5" "$p/include" "$p/lib"
+	make_in_tree install PREFIX="$p"
+	# installing twice forgets none of the directories the first made
+	make_in_tree install PREFIX="$p"
+	echo mine > "$p/share/man/man1/mine.1"
+	make_in_tree uninstall PREFIX="$p"
+	run sh -c "cd '$p' && find . | sort"
+	[ "$output" = "$(printf '%s\n' . ./include ./lib ./share ./share/man ./share/man/man1 \
+	    ./share/man/man1/mine.1 ./share/man/man5)" ]
+	# and with DESTDIR, what install made under the staged prefix
+	stage="$BATS_TEST_TMPDIR/stage"
+	make_in_tree install DESTDIR="$stage" PREFIX=/opt/dcfg
+	make_in_tree uninstall DESTDIR="$stage" PREFIX=/opt/dcfg
+	run sh -c "cd '$stage' && find . | sort"
+	[ "$output" = "$(printf '%s\n' . ./opt)" ]
 }
 
 @test "make install and uninstall honour DESTDIR, and dcfg.pc names the final prefix" {
