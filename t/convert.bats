@@ -738,29 +738,35 @@ EOF
 #   helper (symbol at 0x1100): 24 -> 25 (fall through), 25 -> END
 #
 # Block 21: 0x401000 size 16, 6 instrs, last at +14 = 0x40100e; 3 executions.
+#   The rule (dcfg(5), "Source lines of a block"): a range wholly inside
+#   gives its NUM_INSTRS; the other pieces get one each, and the rest by
+#   bytes (rounded share of the bytes up to each piece's end).
 #   range one.c 20 [0x400ffc, 0x401005) 3 instrs: starts before the block:
-#     clipped [0x401000, 0x401005), 5 bytes, not wholly inside:
-#     round(5 x 6 / 16 = 1.875) = 2, min(2, 6-1) = 2, 4 remain
-#   gap [0x401005, 0x401009) no source, line 0: round(4 x 6 / 16 = 1.5) = 2
-#     (half up), min(2, 3) = 2, 2 remain
-#   range one.c 21 [0x401009, 0x40100c) 1 instr, inside: 1, 1 remains
-#   range two.h 22 [0x40100c, 0x401014) straddles the block's end: clipped
-#     [0x40100c, 0x401010), it holds the last instruction: the remaining 1
-#   costs x 3: 6, 6, 3, 3; the last segment is in two.h: fi=(2)
+#     piece [0x401000, 0x401005), 5 bytes
+#   gap [0x401005, 0x401009), 4 bytes, no source, line 0
+#   range one.c 21 [0x401009, 0x40100c) 1 instr, inside: 1
+#   range two.h 22 [0x40100c, 0x401014) straddles the block's end: piece
+#     [0x40100c, 0x401010), 4 bytes, holds the last instruction
+#   6 - 1 = 5 for the three pieces: 1 each, 2 shared over 5 + 4 + 4 = 13
+#   bytes: through one.c 20 round(2 x 5/13) = 1, through the gap
+#   round(2 x 9/13) = 1, through two.h 22 2: 1 + 1, 1 + 0, 1 + 1
+#   costs x 3: 6, 3, 3, 6; the last segment is in two.h: fi=(2)
 #   jump 501 (3 times) to 22 at 0x401020, line 30 of one.c, not the current
 #   file two.h: jfi=(1); site 0x40100e, line 22.
 # Block 22: 0x401020 size 14, 3 instrs, last at +12 = 0x40102c; 3 executions.
-#   range one.c 30 [0x40101c, 0x40102c) 4 instrs: clipped [0x401020,
-#     0x40102c), 12 bytes: round(12 x 3 / 14 = 2.57) = 3, min(3, 3-1) = 2
-#   range one.c 31 [0x40102c, 0x40102d): the last instruction: 1
+#   range one.c 30 [0x40101c, 0x40102c) 4 instrs: starts before the block:
+#     piece [0x401020, 0x40102c), the one piece not wholly inside: 3 - 1 = 2
+#   range one.c 31 [0x40102c, 0x40102d), inside: 1, the last instruction
 #   range one.c 99 [0x40102d, 0x40102e): starts after the last
-#     instruction: dropped
+#     instruction: none
 #   costs x 3: 6, 3; one.c after two.h: fi=(1)
 #   502 fall through (no conditional edge out of 22): jump=3 to 23 at
 #   0x40102e, two.h line 40: jfi=(2); site 0x40102c line 31.
 # Block 23: 0x40102e size 6, 2 instrs, last at +4 = 0x401032; 3 executions.
-#   two.h 40 [0x40102e, 0x401030) 1 instr: min(1, 2-1) = 1, 1 remains
-#   two.h 41 [0x401030, 0x401032) 1 instr: min(1, 1-1) = 0: not written
+#   three ranges of 1 instr inside claim 3 of its 2: the piece of the last
+#   instruction keeps one, the others get what is left in address order
+#   two.h 40 [0x40102e, 0x401030): 1, 1 remains
+#   two.h 41 [0x401030, 0x401032): 0 (the last one is owed): not written
 #   one.c 42 [0x401032, 0x401034): the last instruction: 1
 #   costs x 3: 3, 3; fi=(2) then fi=(1)
 #   503 conditional (2 of 3) to 21 at 0x401000, one.c line 20 = the current
@@ -778,10 +784,10 @@ ob=(1) /bin/split
 fl=(1) /s/one.c
 fn=(1) work
 0x401000 20 6
-0x401005 0 6
+0x401005 0 3
 0x401009 21 3
 fi=(2) /s/two.h
-0x40100c 22 3
+0x40100c 22 6
 jfi=(1)
 jump=3 0x401020 30
 0x40100e 22

@@ -326,98 +326,23 @@ dcfg_profile_view(struct dcfg_profile *pf, uint32_t thread, const uint64_t *incl
 
 /* ---- a block's cost lines ---- */
 
-/* The first source range that may overlap ADDR, as far as the lookups search nesting. */
-static size_t
-first_range(const struct dcfg_process_index *px, uint64_t addr)
-{
-	const struct dcfg_addr_index *ix = px->source_by_addr;
-	size_t lo = dcfg_addr_index_after(ix, px->n_source_by_addr, addr), steps, first;
-
-	for (first = lo, steps = 0; lo > 0 && steps < DCFG_ADDR_NESTING; lo--, steps++)
-		if (addr < ix[lo - 1].end)
-			first = lo - 1;
-	return first;
-}
-
 void
 dcfg_segments_begin(struct dcfg_segments *it, const struct dcfg_profile *pf,
     const struct dcfg_block *b)
 {
-	uint64_t size = b->size ? b->size : 1;   /* a block of no bytes still holds its instructions */
-
 	it->pf = pf;
-	it->start = it->cursor = b->addr;
-	it->end = b->addr + size > b->addr ? b->addr + size : UINT64_MAX;
-	it->last = it->end > b->addr && b->last_instr_offset < it->end - b->addr ?
-	    b->addr + b->last_instr_offset : it->end - 1;
-	it->instrs = it->remaining = b->num_instrs;
-	it->range = first_range(dcfg_process_index(pf->d, pf->p), b->addr);
-	it->done = b->num_instrs == 0;
-}
-
-/*
- * Instructions of a segment before the one holding the last instruction:
- * a range wholly inside the block says how many it has; a piece of one,
- * or a gap, gets the block's instructions in proportion to its bytes.
- */
-static uint64_t
-share(const struct dcfg_segments *it, const struct dcfg_addr_index *r,
-    const struct dcfg_source_line *src, uint64_t from, uint64_t to)
-{
-	uint64_t span = it->end - it->start;
-	unsigned __int128 n;
-
-	if (src && r->addr >= it->start && r->end <= it->end)
-		return src->num_instrs;
-	n = ((unsigned __int128)(to - from) * it->instrs + span / 2) / span;
-	return n == 0 ? 1 : n > UINT64_MAX ? UINT64_MAX : (uint64_t)n;
+	dcfg_line_pieces_begin(&it->pieces, pf->d, pf->p, b);
 }
 
 int
 dcfg_segments_next(struct dcfg_segments *it, struct dcfg_segment *s)
 {
-	const struct dcfg_process_index *px = dcfg_process_index(it->pf->d, it->pf->p);
-	const struct dcfg_addr_index *ix = px->source_by_addr, *r;
-	const struct dcfg_source_line *src;
-	uint64_t from, to, n;
+	struct dcfg_line_piece piece;
 
-	while (!it->done) {
-		if (it->cursor >= it->end || it->cursor > it->last) {
-			it->done = 1;
-			break;
-		}
-		while (it->range < px->n_source_by_addr && ix[it->range].end <= it->cursor)
-			it->range++;
-		from = it->cursor;
-		r = NULL;
-		src = NULL;
-		if (it->range < px->n_source_by_addr && ix[it->range].addr < it->end) {
-			if (ix[it->range].addr > from) {
-				to = ix[it->range].addr;
-			} else {
-				r = &ix[it->range++];
-				src = &it->pf->d->source_lines[r->index];
-				to = r->end < it->end ? r->end : it->end;
-			}
-		} else {
-			to = it->end;
-		}
-		it->cursor = to;
-		if (it->last < to) {
-			n = it->remaining;
-			it->done = 1;
-		} else {
-			n = share(it, r, src, from, to);
-			if (n > it->remaining - 1)
-				n = it->remaining - 1;
-		}
-		it->remaining -= n;
-		if (n == 0)
-			continue;
-		s->addr = from;
-		s->instrs = n;
-		s->src = src;
-		return 1;
-	}
-	return 0;
+	if (!dcfg_line_pieces_next(&it->pieces, &piece))
+		return 0;
+	s->addr = piece.addr;
+	s->instrs = piece.instrs;
+	s->src = piece.source == DCFG_NONE ? NULL : &it->pf->d->source_lines[piece.source];
+	return 1;
 }

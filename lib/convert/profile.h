@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "dcfg/model.h"
+#include "../dcfg/lines.h"
 #include <dcfg/error.h>
 
 #define DCFG_ALL_THREADS UINT32_MAX
@@ -142,8 +143,8 @@ const char *dcfg_profile_main_image_name(const struct dcfg_profile *pf);
 uint32_t dcfg_profile_block_of(const struct dcfg_profile *pf, uint32_t node_id);
 
 /*
- * A block's instructions split by SOURCE_DATA ranges (dcfg-convert(1)
- * says how): iterate with dcfg_segments_begin() and dcfg_segments_next().
+ * A block's instructions split by SOURCE_DATA ranges, by the rule of
+ * every route (../dcfg/lines.h): iterate with dcfg_segments_begin() and dcfg_segments_next().
  */
 struct dcfg_segment {
 	uint64_t addr, instrs;
@@ -152,9 +153,7 @@ struct dcfg_segment {
 
 struct dcfg_segments {
 	const struct dcfg_profile *pf;
-	uint64_t start, end, last, cursor, instrs, remaining;
-	size_t range;                          /* next in the process index's source_by_addr */
-	int done;
+	struct dcfg_line_pieces pieces;
 };
 
 void dcfg_segments_begin(struct dcfg_segments *it, const struct dcfg_profile *pf,

@@ -159,34 +159,74 @@ class SourceIndex:
         self.starts = [t[0] for t in ix]
         self.num_instrs = column(d.source_lines, "num_instrs")
 
-    def block_lines(self, addr, size, num_instrs):
-        """[(record or None, instructions)]: how a block's NUM_INSTRS fall on
-        the records that overlap it (lines.c's dcfg_block_lines): a record
-        wholly in it gives its NUM_INSTRS, one it cuts its share by bytes,
-        rounded down, none more than is left; the rest on no line (None)."""
-        end = (addr + size) & _MAX
-        if end < addr:
-            end = _MAX
-        left, out, ix = num_instrs, [], self.ix
-        i = bisect.bisect_right(self.starts, addr)
+    def _first(self, addr):
+        """The first record that may overlap ADDR (lines.c's first_overlap)."""
+        i = first = bisect.bisect_right(self.starts, addr)
         steps = 0
-        while i > 0 and steps < _NESTING and ix[i - 1][1] > addr:
+        while i > 0 and steps < _NESTING:
+            if addr < self.ix[i - 1][1]:
+                first = i - 1
             i, steps = i - 1, steps + 1
-        while left > 0 and i < len(ix) and ix[i][0] < end:
-            a, e, rec = ix[i]
-            i += 1
-            lo, hi = max(a, addr), min(e, end)
-            if hi <= lo:
-                continue
-            n = self.num_instrs[rec]
-            if not (lo == a and hi == e):
-                n = n * (hi - lo) // (e - a)
-            n = min(n, left)
-            if n:
+        return first
+
+    def _pieces(self, addr, end):
+        """(from, to, record or None, NUM_INSTRS if the range lies wholly in
+        the block else None): the block cut at range boundaries (lines.c's walk)."""
+        ix, i, cursor = self.ix, self._first(addr), addr
+        while cursor < end:
+            while i < len(ix) and ix[i][1] <= cursor:
+                i += 1
+            piece = (cursor, end, None, None)
+            if i < len(ix) and ix[i][0] < end:
+                a, e, rec = ix[i]
+                if a > cursor:
+                    piece = (cursor, a, None, None)
+                else:
+                    i += 1
+                    whole = a == cursor and a >= addr and e <= end
+                    piece = (cursor, min(e, end), rec, self.num_instrs[rec] if whole else None)
+            yield piece
+            cursor = piece[1]
+
+    def block_lines(self, addr, size, last_offset, num_instrs):
+        """[(record or None, instructions)]: how a block's NUM_INSTRS fall on
+        the records that overlap it, by the rule of every route (lines.h,
+        dcfg(5) "Source lines of a block"), as dcfg_block_lines gives them:
+        the pieces on a line in address order, then those on no line at once."""
+        span = size if size > last_offset else min(last_offset + 1, _MAX)
+        end = min(addr + span, _MAX)
+        last = addr + last_offset if addr + last_offset < end else end - 1
+        pieces = [t for t in self._pieces(addr, end) if t[0] <= last]
+        claimed, unknown, share_bytes, at_last_bytes = 0, 0, 0, 0
+        for a, e, _, whole in pieces:
+            if whole is not None:
+                claimed = min(claimed + whole, _MAX)
+            elif a == last:
+                unknown, at_last_bytes = unknown + 1, e - a
+            else:
+                unknown, share_bytes = unknown + 1, share_bytes + e - a
+        last_shares = share_bytes == 0 and at_last_bytes > 0
+        if last_shares:
+            share_bytes = at_last_bytes
+        extra = max(num_instrs - claimed - unknown, 0)
+        left, shared, given, out, none = num_instrs, 0, 0, [], 0
+        for a, e, rec, whole in pieces:
+            if left == 0:
+                break
+            n = 1 if whole is None else whole
+            if whole is None and (a != last or last_shares):
+                shared += e - a
+                q, r = divmod(extra * shared, share_bytes)
+                upto = q + (1 if 2 * r >= share_bytes else 0)
+                n, given = n + upto - given, upto
+            n = left if e > last else min(n, left - 1)
+            left -= n
+            if n and rec is None:
+                none += n
+            elif n:
                 out.append((rec, n))
-                left -= n
-        if left:
-            out.append((None, left))
+        if none:
+            out.append((None, none))
         return out
 
 
@@ -198,6 +238,7 @@ def line_rows(p, process_index, by):
     sx = SourceIndex(d, process_index)
     bfirst = p.emap.block_first
     addrs, sizes = column(d.blocks, "addr"), column(d.blocks, "size")
+    lasts = column(d.blocks, "last_instr_offset")
     block_image = _ints(p.emap.block_image)
     rec_file, rec_line = column(d.source_lines, "file_name_id"), column(d.source_lines, "line")
     file_index = {}
@@ -209,7 +250,8 @@ def line_rows(p, process_index, by):
         if not x:
             continue
         last = None
-        for rec, n in sx.block_lines(addrs[bfirst + b], sizes[bfirst + b], p.block_instrs[b]):
+        for rec, n in sx.block_lines(addrs[bfirst + b], sizes[bfirst + b],
+                                     lasts[bfirst + b], p.block_instrs[b]):
             if rec is None:
                 g = ("image", block_image[b])
             elif by == "line":
