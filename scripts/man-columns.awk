@@ -16,24 +16,17 @@ function unknown(what) {
 	bad = 2
 }
 
-function unescape(s,    out, i, esc) {
-	out = ""
-	while ((i = index(s, "\\")) > 0) {
-		out = out substr(s, 1, i - 1)
-		esc = substr(s, i + 1, 1)
-		if (esc == "e")
-			out = out "\\"
-		else if (esc == "-")
-			out = out "-"
-		else if (substr(s, i + 1, 3) == "(aq") {
-			out = out "'"
-			s = substr(s, i + 4)
-			continue
-		} else if (esc != "&")
-			unknown("escape \\" esc)
-		s = substr(s, i + 2)
-	}
-	return out s
+# The page's escapes in a cell, turned back into what they print; "\e"
+# first, held as \001, so that "\e&" stays "\&".
+function unescape(s) {
+	gsub(/\\e/, "\001", s)
+	gsub(/\\\(aq/, "'", s)
+	gsub(/\\-/, "-", s)
+	gsub(/\\&/, "", s)
+	if (index(s, "\\"))
+		unknown("the escape in " s)
+	gsub(/\001/, "\\", s)
+	return s
 }
 
 # The cells of an .It line as a reader sees them, joined by tabs: the
