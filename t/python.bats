@@ -610,6 +610,67 @@ print(sum(len(ids) for _, _, ids in t.edges()))"
 	done
 }
 
+# ctrl_c MODE DELAY...: runs interrupt.py MODE on ./big.trace.json (which
+# reads it over and over) and presses Ctrl-C as a terminal does, SIGINT to
+# the process, once it reads; with two DELAYs, twice.  The program gets
+# SIGINT's default (bats's background jobs ignore it, as a shell's do) and
+# is given 10 s to end: a deadlock fails the test instead of hanging it.
+# Without numpy, which only slows the start.  Leaves ./out, ./err and $status.
+ctrl_c() {
+	local mode=$1 pid i
+	shift
+	DCFG_NO_NUMPY=1 env --default-signal=INT "$PY" "$HELP/interrupt.py" big.trace.json "$mode" \
+	    > out 2> err &
+	pid=$!
+	for i in $(seq 1000); do
+		grep -qx reading out && break
+		kill -0 "$pid" 2> /dev/null || break
+		sleep 0.01
+	done
+	for delay in "$@"; do
+		sleep "$delay"
+		kill -INT "$pid" 2> /dev/null || true
+	done
+	for i in $(seq 200); do
+		kill -0 "$pid" 2> /dev/null || break
+		sleep 0.05
+	done
+	if kill -0 "$pid" 2> /dev/null; then
+		kill -KILL "$pid"
+		wait "$pid" || true
+		echo "$mode, Ctrl-C after $*: still running 10 s later (deadlocked)"
+		return 1
+	fi
+	status=0
+	wait "$pid" || status=$?
+}
+
+@test "python: one Ctrl-C while a trace's edges are read stops the reading and raises KeyboardInterrupt in the caller, every time" {
+	# 1,000 chunks of 5 edges: the reader hands over an event every few edges
+	gen-trace 5000 5 > big.trace.json
+	for delay in 0 0.003 0.01 0.03 0.1; do
+		ctrl_c caught "$delay"
+		# caught where the script waits for it; the trace then reads to its end
+		[ "$status" -eq 0 ] && [ "$(cat out)" = "$(printf 'reading\ninterrupted\n5000')" ] &&
+		    [ ! -s err ] || { echo "Ctrl-C after $delay s: status $status"; cat out err; return 1; }
+	done
+	for delay in 0 0.02; do
+		ctrl_c uncaught "$delay"
+		# not caught: Python's own ending, by SIGINT (128 + 2), with its traceback
+		[ "$status" -eq 130 ] && [ "$(tail -n 1 err)" = KeyboardInterrupt ] ||
+		    { echo "uncaught, Ctrl-C after $delay s: status $status"; cat out err; return 1; }
+	done
+}
+
+@test "python: a second Ctrl-C while the first is being handled ends the script too" {
+	gen-trace 5000 5 > big.trace.json
+	for delays in "0 0" "0.01 0.002"; do
+		# shellcheck disable=SC2086
+		ctrl_c uncaught $delays
+		[ "$status" -eq 130 ] || { echo "Ctrl-C twice, after $delays: status $status"; cat out err; return 1; }
+	done
+}
+
 @test "python: the README's example runs and says what the commands say" {
 	sed -n '/^<!-- python example/,/^```$/p' "$BATS_TEST_DIRNAME/../README.md" | sed '1,2d;$d' > example.py
 	[ "$(wc -l < example.py)" -ge 6 ] && [ "$(wc -l < example.py)" -le 10 ] || return 1

@@ -5,7 +5,7 @@ Why a thread: dcfg_trace_read drives the reading and calls back for each
 process, thread and chunk, and a chunk can be decoded only inside its
 callback.  A generator cannot suspend inside a C callback, so the reader
 runs on a thread of its own that, at each callback, hands the event over
-and waits for the consumer's answer (a queue of one event each way).  The
+and waits for the consumer's answer (a slot of one event each way).  The
 consumer decodes the chunk (dcfg_chunk_next, from its own thread, while
 the reader waits), then answers.  Memory is one event and the consumer's
 batch, whatever the trace's length; the cost is two thread switches per
@@ -14,7 +14,6 @@ thread, for those who want it."""
 
 import atexit
 import ctypes
-import queue
 import sys
 import threading
 import weakref
@@ -217,30 +216,68 @@ class _End:
 
 
 _live = weakref.WeakSet()   # the _Pumps whose reader may still run
+_EXIT_WAIT = 2.0            # seconds the interpreter's exit waits for a reader
 
 
 @atexit.register
 def _stop_readers():
     """At interpreter exit, while threads still run: stops every reader an
-    iteration left open (a generator kept to the end), which would
-    otherwise wait forever, at the generator's clean-up, for a daemon
-    thread the interpreter has stopped."""
+    iteration left open (a generator kept to the end, or one a Ctrl-C left
+    in a traceback), which would otherwise wait forever, at the generator's
+    clean-up, for a daemon thread the interpreter has stopped.  A reader
+    stuck in the library (standard input that never comes) is not waited
+    for past _EXIT_WAIT: the exit is the user's."""
     for pump in list(_live):
-        pump.close()
+        pump.close(_EXIT_WAIT)
+
+
+_LOOK_AGAIN = 0.5   # seconds: how long a side waits for the other before looking again
+
+
+def _raise_flag(flag):
+    """Raises FLAG, a lock that the other side acquires to wait (a lock
+    released is a raised flag; raising it twice is raising it once)."""
+    try:
+        flag.release()
+    except RuntimeError:
+        pass
+
+
+def _lowered_flag():
+    """A new flag, lowered."""
+    flag = threading.Lock()
+    flag.acquire()
+    return flag
 
 
 class _Pump:
     """read_trace on a thread of its own, one event at a time: peek() shows
     the current event, ("process", pid), ("thread", pid, tid), ("chunk",
-    Chunk) or None at the end; answer(code) answers it."""
+    Chunk) or None at the end; answer(code) answers it.
+
+    Ctrl-C raises KeyboardInterrupt in the consumer (the main thread)
+    between any two steps, even after a call has returned and before its
+    result is stored.  So the consumer never takes an event or an answer out
+    of a queue, where an interrupt would lose it and leave both sides
+    waiting for each other.  Two slots are shared instead, each written by
+    one side only, in one assignment: _posted, (number, event), by the
+    reader, and _reply, (number, answer), by the consumer.  Reading a slot
+    changes nothing, so a read that an interrupt cuts short is read again.
+    Each side waits for the other's slot on a flag that the other raises,
+    and looks again every _LOOK_AGAIN seconds in case an interrupt came
+    between a slot's write and its flag.  close() sets _closing, which the
+    reader answers STOP by itself: it ends without the consumer's help.
+    """
 
     def __init__(self, path):
         self.path = path
-        self._events = queue.Queue(1)
-        self._answers = queue.Queue(1)
-        self._current = None
+        self._posted = (0, None)      # the reader's last event, numbered from 1
+        self._reply = (0, OK)         # the consumer's answer to event number [0]
+        self._shown = 0               # the number of the event peek() returned
+        self._closing = False
         self._done = False
         self.answered = 0     # events answered so far: where the reader is
+        self._to_consumer, self._to_reader = _lowered_flag(), _lowered_flag()
         self._thread = threading.Thread(target=self._run, args=(path,), daemon=True)
         self._thread.start()
         _live.add(self)
@@ -249,14 +286,30 @@ class _Pump:
         """The reader's thread: reads, then tells how it ended."""
         try:
             read_trace(path, self._on_process, self._on_thread, self._on_chunk)
-            self._events.put(_End(None))
+            end = _End(None)
         except BaseException as e:   # noqa: B902 (handed to the consumer)
-            self._events.put(_End(e))
+            end = _End(e)
+        self._post(end)
+
+    def _post(self, event):
+        """Shows EVENT to the consumer; its number."""
+        number = self._posted[0] + 1
+        self._posted = (number, event)
+        _raise_flag(self._to_consumer)
+        return number
 
     def _ask(self, event):
-        """Hands EVENT to the consumer and waits for its answer."""
-        self._events.put(event)
-        return self._answers.get()
+        """Hands EVENT to the consumer and waits for its answer (STOP once closing)."""
+        if self._closing:
+            return STOP
+        number = self._post(event)
+        while True:
+            reply = self._reply
+            if reply[0] == number:
+                return reply[1]
+            if self._closing:
+                return STOP
+            self._to_reader.acquire(timeout=_LOOK_AGAIN)
 
     def _on_process(self, pid):
         """A process, handed over."""
@@ -272,25 +325,32 @@ class _Pump:
         return self._ask(("chunk", c))
 
     def peek(self):
-        """The current event (fetched if need be), None at the end."""
-        if self._current is None and not self._done:
-            ev = self._events.get()
-            if isinstance(ev, _End):
-                self._done = True
-                if ev.error is not None:
-                    raise ev.error
-                return None
-            self._current = ev
-        return self._current
+        """The current event (waited for if need be), None at the end."""
+        if self._done:
+            return None
+        while True:
+            number, ev = self._posted
+            if number > self.answered:
+                break
+            self._to_consumer.acquire(timeout=_LOOK_AGAIN)
+        if isinstance(ev, _End):
+            self._done = True
+            if ev.error is not None:
+                raise ev.error
+            return None
+        self._shown = number
+        return ev
 
     def answer(self, code=OK):
         """Answers the current event with CODE (OK, SKIP, STOP) and lets the reader on."""
-        ev, self._current = self._current, None
-        if ev is not None:
-            self.answered += 1
-            if ev[0] == "chunk":
-                ev[1]._pump = None
-            self._answers.put(code)
+        number, ev = self._posted
+        if self._done or self._shown != number or number <= self.answered:
+            return      # no event shown, or answered already
+        if ev[0] == "chunk":
+            ev[1]._pump = None
+        self.answered = number
+        self._reply = (number, code)
+        _raise_flag(self._to_reader)
 
     def fail(self):
         """The current chunk failed: the reader ends with its Error, raised here."""
@@ -299,15 +359,13 @@ class _Pump:
             self.answer(STOP)
         raise Error("the chunk's data is wrong")
 
-    def close(self):
-        """Stops the reader early (if it is not done) and waits for it."""
+    def close(self, timeout=None):
+        """Stops the reader early (if it is not done) and waits for it, at
+        most TIMEOUT seconds (None: until it ends).  What the reader meets
+        after it was told to stop, an error included, is not reported."""
         if sys.is_finalizing():
             return      # the reader's daemon thread is stopped: nothing to wait for
-        try:
-            while not self._done:
-                if self._current is not None:
-                    self.answer(STOP)
-                self.peek()
-        except Error:
-            pass
-        self._thread.join()
+        self._closing = True
+        _raise_flag(self._to_reader)
+        self._thread.join(timeout)
+        self._done = True
