@@ -48,7 +48,7 @@ name_functions() {
 
 @test "every man3 page is clean under mandoc -Tlint -W warning" {
 	ls "$MAN3"/*.3 > pages
-	[ "$(wc -l < pages)" -eq 6 ]
+	[ "$(wc -l < pages)" -eq 7 ]
 	run mandoc -Tlint -W warning "$MAN3"/*.3
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
@@ -239,6 +239,97 @@ HEAD='#include <inttypes.h>
 	cmp mine by-type
 }
 
+# routine_names: dcfg_code_name(3)'s example as ./names (argument: a DCFG).
+routine_names() {
+	{ echo "$HEAD"
+	  echo 'int main(int argc, char **argv) { struct dcfg_error err;'
+	  echo 'struct dcfg *d = dcfg_load(argv[1], NULL, &err); if (d == NULL || argc != 2) return 2; {'
+	  example dcfg_code_name.3
+	  echo '} dcfg_free(d); return 0; }'; } > names.c
+	cc_dcfg names names.c
+}
+
+@test "dcfg_code_name(3)'s example names each routine as dcfg-info --list routines and Python's dcfg.code_name do" {
+	routine_names
+	python=python3
+	[ -x /usr/bin/python3 ] && python=/usr/bin/python3
+	# names.dcfg.json: symbols two images share (_init@prog), images that
+	# share a base name (libc.so.6#2) or have none; the sample; the real DCFG
+	for f in "$DATA/names.dcfg.json" "$SAMPLE/prog.dcfg.json.gz" \
+	    "$BATS_TEST_DIRNAME/../../shared/real/omp-dijkstra-8threads.dcfg.json"; do
+		[ -f "$f" ] || continue
+		./names "$f" | sort > mine
+		[ "$(wc -l < mine)" -ge 6 ]
+		# the table, escaped; no name of these files has a byte to escape
+		dcfg-info --list routines "$f" |
+		    awk -F '\t' '/^# process / { pid = $0; sub(/.* /, "", pid); next }
+		        !/^#/ { print pid " " $1 " " $3 }' | sort > table
+		cmp mine table || { echo "$f: the table differs"; diff mine table | head; return 1; }
+		# Python, by its own route to the entry blocks
+		DCFG_LIBRARY="$(build_dir)/libdcfg.so.0" PYTHONPATH="$ROOT/python" \
+		    PYTHONDONTWRITEBYTECODE=1 DCFG_NO_NUMPY=1 "$python" -c '
+import sys, dcfg
+d = dcfg.load(sys.argv[1])
+for p in d.processes:
+    for r in d.routines[p.routines[0]:p.routines[0] + p.routines[1]]:
+        b = d.block(p.pid, r.entry_node_id)
+        if b is not None:
+            print(p.pid, r.entry_node_id, dcfg.code_name(d, p.pid, d.blocks[b].addr))' "$f" |
+		    sort > python
+		cmp mine python || { echo "$f: Python differs"; diff mine python | head; return 1; }
+	done
+	# names.dcfg.json by hand (dcfg-count(1), NAMES): images 1 /usr/bin/prog, 2 and
+	# 4 /lib/libc.so.6, 3 /opt/x/libc.so.6; _init in 1 and 2, puts in 2 and 4
+	./names "$DATA/names.dcfg.json" > mine
+	cat > want <<-'NAMES'
+	77 10 main
+	77 11 _init@prog
+	77 20 _init@libc.so.6#2
+	77 21 puts+0x8@libc.so.6#2
+	77 30 /opt/x/libc.so.6+0x10
+	77 40 puts@libc.so.6#4
+	NAMES
+	sort mine | diff - want
+}
+
+@test "dcfg_code_name: a name longer than the buffer is cut, NUL-terminated, and its whole length returned" {
+	cat > cut.c <<'C'
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <dcfg/dcfg.h>
+int
+main(int argc, char **argv)
+{
+	struct dcfg_error err;
+	struct dcfg *d = dcfg_load(argv[1], NULL, &err);
+	const struct dcfg_process *p;
+	struct dcfg_code_names *names;
+	char buf[5] = "xxxx";
+	size_t n, whole;
+
+	if (d == NULL || argc != 3 || (p = dcfg_find_process(d, 77)) == NULL ||
+	    (names = dcfg_code_names_new(d, p)) == NULL)
+		return 2;
+	whole = dcfg_code_name(names, strtoull(argv[2], NULL, 0), NULL, 0);
+	n = dcfg_code_name(names, strtoull(argv[2], NULL, 0), buf, sizeof buf);
+	printf("%zu %zu %s\n", whole, n, buf);
+	dcfg_code_names_free(names);
+	dcfg_free(d);
+	return 0;
+}
+C
+	run cc_dcfg cut cut.c
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	# puts+0x8@libc.so.6#2, 20 bytes: 4 and the NUL fit
+	run ./cut "$DATA/names.dcfg.json" 0x7f0000000048
+	[ "$status" -eq 0 ]
+	[ "$output" = "20 20 puts" ]
+	# no image holds address 8
+	run ./cut "$DATA/names.dcfg.json" 8
+	[ "$output" = "5 5 -+0x" ]
+}
 @test "dcfg_trace_read(3)'s example prints the chunk table as dcfg-expand --list does" {
 	{ echo "$HEAD"
 	  example dcfg_trace_read.3

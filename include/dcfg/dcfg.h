@@ -241,6 +241,22 @@ int dcfg_edge_kind_is_conditional(enum dcfg_edge_kind kind);
 /* A fabricated edge past a call, handler or excluded code (CALL_BYPASS...). */
 int dcfg_edge_kind_is_bypass(enum dcfg_edge_kind kind);
 
+/* ---- names of code, as every table, profile and picture of dcfg-tools writes them ---- */
+
+/* The names of the code of one process (opaque). */
+struct dcfg_code_names;
+
+/* The names of process P of D: O(symbols log symbols) once. NULL when out of memory. */
+struct dcfg_code_names *dcfg_code_names_new(const struct dcfg *d, const struct dcfg_process *p);
+void dcfg_code_names_free(struct dcfg_code_names *names);
+/*
+ * The name of the code at ADDR ("main", "sym+0x1c", "IMAGE+0x40",
+ * "_init@libc.so.6") into BUF, at most SIZE bytes with the NUL, as the file
+ * spells it (not escaped). The length it needs, without the NUL, as snprintf.
+ */
+size_t dcfg_code_name(const struct dcfg_code_names *names, uint64_t addr, char *buf,
+    size_t size);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

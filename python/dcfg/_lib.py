@@ -120,6 +120,9 @@ dcfg_block_by_node = _proto("dcfg_block_by_node", vp, vp, vp, c_u32)
 dcfg_block_at = _proto("dcfg_block_at", vp, vp, vp, c_u64)
 dcfg_symbol_at = _proto("dcfg_symbol_at", vp, vp, vp, c_u64, P(c_u64))
 dcfg_source_at = _proto("dcfg_source_at", vp, vp, vp, c_u64)
+dcfg_code_names_new = _proto("dcfg_code_names_new", vp, vp, vp)
+dcfg_code_names_free = _proto("dcfg_code_names_free", None, vp)
+dcfg_code_name = _proto("dcfg_code_name", c_size, vp, c_u64, ctypes.c_char_p, c_size)
 
 # (name of the accessor, its record type) for every table of struct dcfg
 TABLES = {

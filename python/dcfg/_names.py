@@ -1,9 +1,12 @@
 """Names as dcfg-tools writes them: the escaping of dcfg-stream(5),
-section Names, and the names of code of dcfg-count(1), NAMES (the rules of
-lib/common/output.c and lib/dcfg/names.c, which are not public)."""
+section Names (the rule of lib/common/output.c, which is not public), and
+the names of code of dcfg-count(1), NAMES (the library's, dcfg_code_name(3))."""
 
+import ctypes
 import re
+import weakref
 
+from . import _lib
 from ._common import np
 
 _PLAIN = re.compile(rb"[\x20-\x5b\x5d-\x7e]*\Z")
@@ -72,92 +75,38 @@ def column(table, field):
     return [getattr(r, field) for r in table]
 
 
-def _base(file):
-    """The part after the last slash (the whole name when it ends in one)."""
-    at = file.rfind(b"/")
-    return file[at + 1:] if at >= 0 and at + 1 < len(file) else file
-
-
-def _shared(names):
-    """For each (name, owner) of NAMES (name None: left out), whether
-    another owner has that name too."""
-    owners = {}
-    for name, owner in names:
-        if name is not None:
-            owners.setdefault(name, set()).add(owner)
-    return [name is not None and len(owners[name]) > 1 for name, _ in names]
-
-
 class CodeNames:
-    """The names of code of one process (dcfg-count(1), NAMES): by symbol,
-    symbol+0xOFF, IMAGE+0xOFF, and "@IMAGE" after a symbol name another
-    image of the process also has.  Text as in the file (unescaped):
-    escape() gives what the commands write."""
+    """The names of code of one process (dcfg-count(1), NAMES), by the
+    library's one rule (dcfg_code_name(3)): by symbol, symbol+0xOFF,
+    IMAGE+0xOFF, and "@IMAGE" after a symbol name another image of the
+    process also has.  Text as in the file (unescaped): escape() gives what
+    the commands write."""
 
-    def __init__(self, dcfg, process_index):
-        self.d = dcfg
-        p = dcfg.processes[process_index]
-        self.pid = int(p["pid"]) if np is not None else p.pid
-        self.img_first, n_img = (int(v) for v in (p["images"] if np is not None else p.images))
-        sym_first, n_sym = (int(v) for v in (p["symbols"] if np is not None else p.symbols))
-        images = dcfg.images[self.img_first:self.img_first + n_img]
-        ids, fids = column(images, "id"), column(images, "file_name_id")
-        self.load, self.size = column(images, "load_addr"), column(images, "size")
-        files = [dcfg.file_name(f) for f in fids]
-        files = [None if f is None else raw(f) for f in files]
-        base_shared = _shared([(None if f is None else _base(f), i) for i, f in enumerate(files)])
-        file_shared = _shared([(f, i) for i, f in enumerate(files)])
-        self.labels = []
-        for i, f in enumerate(files):
-            if f is None:
-                self.labels.append(b"image%d" % ids[i])
-                continue
-            label = f if base_shared[i] and not file_shared[i] else _base(f)
-            self.labels.append(label + (b"#%d" % ids[i] if file_shared[i] else b""))
-        syms = dcfg.symbols[sym_first:sym_first + n_sym]
-        self.sym_first = sym_first
-        self.sym_names = [raw(dcfg.string(s)) for s in column(syms, "name")]
-        self.sym_image = column(syms, "image")
-        self.sym_shared = _shared(list(zip(self.sym_names, self.sym_image)))
-        self.block_image = None
-
-    def _image_at(self, addr):
-        """The local index of the image of ADDR: its block's, else the one
-        whose range holds it; None."""
-        b = self.d.block_at(self.pid, addr)
-        if b is not None:
-            im = int(self.d.blocks[b]["image"]) if np is not None else self.d.blocks[b].image
-            if im < len(self.d.images):
-                return im - self.img_first
-            return None
-        for i, (lo, n) in enumerate(zip(self.load, self.size)):
-            if addr >= lo and addr - lo < n:
-                return i
-        return None
+    def __init__(self, dcfg, pid):
+        handle = _lib.dcfg_code_names_new(dcfg._h(), dcfg._process(pid))
+        if not handle:
+            raise MemoryError("no memory for the names of process %d" % pid)
+        self._handle = handle
+        self._owner = dcfg._owner     # the names point into the DCFG: it stays loaded
+        weakref.finalize(self, _lib.dcfg_code_names_free, handle)
+        self._buf = ctypes.create_string_buffer(256)
 
     def at(self, addr):
         """The name of the code at ADDR, as bytes of the file."""
-        found = self.d.symbol_at(self.pid, addr)
-        if found is not None:
-            s, off = found
-            s -= self.sym_first
-            name = self.sym_names[s]
-            if off:
-                name += b"+0x%x" % off
-            if self.sym_shared[s]:
-                name += b"@" + self.labels[self.sym_image[s] - self.img_first]
-            return name
-        i = self._image_at(addr)
-        if i is None:
-            return b"-+0x%x" % addr
-        return self.labels[i] + b"+0x%x" % (addr - self.load[i])
+        if not 0 <= addr < 1 << 64:
+            return b"-+0x%x" % addr     # no image holds it
+        n = _lib.dcfg_code_name(self._handle, addr, self._buf, len(self._buf))
+        if n >= len(self._buf):
+            self._buf = ctypes.create_string_buffer(n + 1)
+            _lib.dcfg_code_name(self._handle, addr, self._buf, len(self._buf))
+        return self._buf.raw[:n]
 
 
 def names_of(dcfg, pid):
     """The CodeNames of process PID of DCFG, made once per DCFG."""
     cache = dcfg.__dict__.setdefault("_code_names", {})
     if pid not in cache:
-        cache[pid] = CodeNames(dcfg, dcfg.process(pid))
+        cache[pid] = CodeNames(dcfg, pid)
     return cache[pid]
 
 
