@@ -255,6 +255,14 @@ check_options(struct cmdline *cl, const struct dcfg_format **format)
 	return GO_ON;
 }
 
+/* The library's warning: what the output leaves out. */
+static void
+warning(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "%s: warning: %s\n", prog, msg);
+}
+
 /* Reads the inputs, writes FORMAT, and says how it went as an exit status. */
 static int
 write_format(struct cmdline *cl, const struct dcfg_format *format)
@@ -278,6 +286,7 @@ write_format(struct cmdline *cl, const struct dcfg_format *format)
 	}
 	o->progress = dcfg_progress_bytes;
 	o->progress_ctx = &io.progress;
+	o->warning = warning;
 	c.d = io.dcfg;
 	c.o = o;
 	c.out = io.out;

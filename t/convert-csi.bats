@@ -856,6 +856,21 @@ EOF
 	    'FUNCTION stages64 paths 18446744073709551615 ok' | diff -u - paths
 }
 
+@test "the warning is dcfg-convert's: the library hands it over and writes to no standard stream" {
+	# the warning of the test above, said once, by the command
+	dcfg_convert --to csi --dcfg "$DATA/convert-csi-stages.dcfg.json"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'warning' stderr)" -eq 1 ]
+	# libdcfg.a: only the progress meter, which a command starts, names stderr
+	lib="$(dirname "$(dirname "$(command -v dcfg-convert)")")/libdcfg.a"
+	[ -f "$lib" ]
+	nm -A "$lib" > symbols
+	grep -q ' T dcfg_convert_csi$' symbols
+	run awk '$NF == "stderr" || $NF == "stdout" || $NF == "printf" || $NF == "puts" || $NF == "perror" {
+	    n = split($1, part, ":"); print part[n - 1] }' symbols
+	[ "$output" = progress.o ] || { echo "objects that write to a standard stream: $output"; false; }
+}
+
 @test "a block of more instructions than bytes is refused before anything is written" {
 	# Lines repeat once per instruction: block 12 (5 bytes) claiming
 	# 2^60 instructions would be written without end.

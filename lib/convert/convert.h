@@ -29,6 +29,9 @@ struct dcfg_convert_options {
 	int keep_stubs;            /* callgrind, webgrind, dot: --keep-stubs */
 	void (*progress)(void *ctx, uint64_t bytes);
 	void *progress_ctx;
+	/* what the output leaves out, and why (MSG), for the caller to tell; may be NULL */
+	void (*warning)(void *ctx, const char *msg);
+	void *warning_ctx;
 };
 
 struct dcfg_convert {

@@ -120,6 +120,19 @@ reserve(struct csi *s, uint32_t fi)
 	return 0;
 }
 
+/* Tells the caller, when it listens, that routine NAME is left out. */
+static void
+warn_left_out(const struct dcfg_convert_options *o, const char *name)
+{
+	char shown[256], msg[512];
+
+	if (o->warning == NULL)
+		return;
+	dcfg_escape(shown, sizeof shown, name);
+	snprintf(msg, sizeof msg, "routine %s: more than 2^64-1 acyclic paths, left out", shown);
+	o->warning(o->warning_ctx, msg);
+}
+
 /* 0 (written or left out), -1 out of memory, -2 a cycle in the DAG (a bug). */
 static int
 routine(struct csi *s, uint32_t fi)
@@ -127,7 +140,6 @@ routine(struct csi *s, uint32_t fi)
 	const struct dcfg_profile *pf = s->pf;
 	const struct dcfg_profile_func *f = &pf->funcs[fi];
 	const char *name = dcfg_profile_name(pf, f);
-	char shown[256];
 	uint32_t k;
 	int rc;
 
@@ -135,9 +147,7 @@ routine(struct csi *s, uint32_t fi)
 		return -1;
 	rc = dcfg_csi_paths(s, fi);
 	if (rc == 1) {
-		dcfg_escape(shown, sizeof shown, name);
-		fprintf(stderr, "dcfg-convert: warning: routine %s: more than 2^64-1 acyclic paths, "
-		    "left out\n", shown);
+		warn_left_out(s->o, name);
 		rc = 0;
 	} else if (rc == 0) {
 		write_routine(s, name);
@@ -152,7 +162,7 @@ dcfg_convert_csi(const struct dcfg_convert *c, struct dcfg_error *err)
 {
 	const struct dcfg_process *p;
 	struct dcfg_profile pf;
-	struct csi s = { .pf = &pf, .out = c->out };
+	struct csi s = { .pf = &pf, .out = c->out, .o = c->o };
 	size_t n, i;
 	uint32_t fi;
 	int rc = 0;

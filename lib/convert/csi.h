@@ -56,9 +56,12 @@ struct csi_frame {
 	uint32_t v, pos;
 };
 
+struct dcfg_convert_options;
+
 struct csi {
 	const struct dcfg_profile *pf;
 	struct dcfg_output *out;
+	const struct dcfg_convert_options *o;   /* its warning: a routine left out */
 	uint32_t *loc;             /* per process block: its local index, or DCFG_NONE */
 	struct csi_node *nodes;    size_t cap_nodes;
 	struct csi_edge *edges;    size_t cap_edges;
