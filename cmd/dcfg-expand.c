@@ -16,7 +16,8 @@ static const char help[] =
 	    "usage: dcfg-expand [-p PID] [-t TID] [--chunks] [--runs]\n"
 	    "                   [--list | --count [-f FORMAT]]\n"
 	    "                   [--from-icount N] [--to-icount N] [--dcfg FILE]\n"
-	    "                   [--shard K/N] [-o FILE] [--progress | --quiet] [TRACE]\n"
+	    "                   [--shard K/N [--align INTERVAL]] [-o FILE]\n"
+	    "                   [--progress | --quiet] [TRACE]\n"
 	    "       dcfg-expand --plan N [--align INTERVAL --dcfg FILE] [-p PID] [-t TID]\n"
 	    "                   [-o FILE] [--progress | --quiet] [TRACE]\n"
 	    "Print the edges a DCFG-trace records, in order (- or no TRACE: standard input).\n"
@@ -35,7 +36,8 @@ static const char help[] =
 	    "      --plan N         print the options of at most N balanced shards, one line\n"
 	    "                       each, from the chunk table (man page: SHARDS)\n"
 	    "      --align INTERVAL with --plan: cut at multiples of INTERVAL instructions,\n"
-	    "                       inside chunks too (exact windows: needs --dcfg)\n"
+	    "                       inside chunks too (exact windows: needs --dcfg);\n"
+	    "                       with --shard: the shard's plan was (--plan writes this)\n"
 	    "  -o, --output FILE    write to FILE\n"
 	    "      --progress       show progress on standard error\n"
 	    "  -q, --quiet          never show progress\n"
@@ -95,10 +97,6 @@ plan_main(struct dcfg_plan_options *plan, const struct dcfg_expand_options *opt,
 	struct dcfg_error err;
 	int rc;
 
-	if (plan->lines == 0) {
-		fprintf(stderr, "%s: --align needs --plan: it places the cuts of a plan\n", prog);
-		return DCFG_EXIT_USAGE;
-	}
 	if (conflict) {
 		fprintf(stderr, "%s: --plan cannot be used with %s\n", prog, conflict);
 		return DCFG_EXIT_USAGE;
@@ -245,8 +243,20 @@ main(int argc, char **argv)
 	}
 	/* tsv is today's output, byte for byte: the writer's head line is not in it */
 	opt.tabled = format && opt.format != DCFG_TABLE_TSV;
-	if (plan.lines || plan.align)
+	if (plan.lines)
 		return plan_main(&plan, &opt, &a, conflict);
+	if (plan.align && !opt.shards) {
+		fprintf(stderr, "%s: --align needs --plan or --shard: it places the cuts of a plan, "
+		    "whose shards record it\n", prog);
+		return DCFG_EXIT_USAGE;
+	}
+	/* a shard of an aligned plan: its window is cut at multiples of the interval */
+	if (plan.align && ((has_from && opt.from % plan.align) || (has_to && opt.to % plan.align))) {
+		fprintf(stderr, "%s: --align %llu: the window's %s-icount is not a multiple of it\n",
+		    prog, (unsigned long long)plan.align, has_from && opt.from % plan.align ? "from" : "to");
+		return DCFG_EXIT_USAGE;
+	}
+	opt.align = plan.align;
 	if (has_from && has_to && opt.from >= opt.to) {
 		fprintf(stderr, "%s: --from-icount must be below --to-icount\n", prog);
 		return DCFG_EXIT_USAGE;

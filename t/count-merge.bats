@@ -434,7 +434,7 @@ vec_head() {
 	TRACE
 	dcfg-expand --plan 3 --align 10 --dcfg "$D" t.json > plan
 	[ "$(wc -l < plan)" -eq 3 ]
-	grep -q -- '--from-icount 30 .*--shard 2/3$' plan
+	grep -q -- '--from-icount 30 .*--shard 2/3 --align 10$' plan
 	k=0
 	while read -r line; do
 		k=$((k + 1))

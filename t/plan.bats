@@ -126,11 +126,15 @@ plan() {
 
 # expect_plan < LINES: the plan's stdout is LINES, each followed, in a plan
 # of the whole trace (no -p, no -t among plan's ARGS), by "--shard K/N":
-# K its line's number from 1, N the number of lines.
+# K its line's number from 1, N the number of lines; and by the plan's
+# "--align A", the rest of its shape, when it has one.
 expect_plan() {
+	local align
+	align=$(echo "$plan_args" | sed -n 's/.* --align \([^ ]*\) .*/ --align \1/p')
 	case "$plan_args" in
 	*" -p "*|*" -t "*) expect_stdout ;;
-	*) awk '{ line[NR] = $0 } END { for (k = 1; k <= NR; k++) print line[k] " --shard " k "/" NR }' |
+	*) awk -v a="$align" '{ line[NR] = $0 }
+	    END { for (k = 1; k <= NR; k++) print line[k] " --shard " k "/" NR a }' |
 	    expect_stdout ;;
 	esac
 }
@@ -754,10 +758,12 @@ check_plan() {
 	fi
 	[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; return 1; }
 	[ "$(wc -l < plan)" -le "$n" ] || { echo "more than $n lines"; cat plan; return 1; }
-	# shard K of N on line K of N
-	awk -v n="$(wc -l < plan)" '$NF != NR "/" n { bad = 1 } END { exit bad }' plan ||
+	# shard K of N on line K of N, and the plan's alignment on every line
+	awk -v n="$(wc -l < plan)" -v i="$int" '{ k = i > 0 ? NF - 2 : NF }
+	    $k != NR "/" n || (i > 0 && ($(NF - 1) != "--align" || $NF != i)) { bad = 1 }
+	    END { exit bad }' plan ||
 	    { echo "shards not numbered by line"; cat plan; return 1; }
-	if grep -Ev '^-p [0-9]+( -p [0-9]+)*( -t [0-9]+)*( --from-icount [0-9]+)?( --to-icount [0-9]+)?( --dcfg [^ ]+)? --shard [0-9]+/[0-9]+$' plan; then
+	if grep -Ev '^-p [0-9]+( -p [0-9]+)*( -t [0-9]+)*( --from-icount [0-9]+)?( --to-icount [0-9]+)?( --dcfg [^ ]+)? --shard [0-9]+/[0-9]+( --align [0-9]+)?$' plan; then
 		echo "lines of no known form"
 		return 1
 	fi
@@ -860,7 +866,12 @@ check_plan() {
 	plan 2 --align ten --dcfg five.dcfg.json five.json
 	expect_error "dcfg-expand: --align ten: not an integer (decimal, 0x-hex or 0-octal)"
 	capture dcfg-expand --align 100 --dcfg five.dcfg.json five.json
-	expect_error "dcfg-expand: --align needs --plan: it places the cuts of a plan"
+	expect_error "dcfg-expand: --align needs --plan or --shard: it places the cuts of a plan, whose shards record it"
+	# with --shard, --align is the shape of the shard's plan, whose cuts are its multiples
+	capture dcfg-expand --shard 2/2 --align 100 --from-icount 150 five.json
+	expect_error "dcfg-expand: --align 100: the window's from-icount is not a multiple of it"
+	capture dcfg-expand --shard 1/2 --align 100 --to-icount 250 five.json
+	expect_error "dcfg-expand: --align 100: the window's to-icount is not a multiple of it"
 	plan 2 --dcfg five.dcfg.json five.json
 	expect_error "dcfg-expand: --plan uses --dcfg only with --align: cuts between chunks need no DCFG"
 	plan 2 --align 100 --dcfg - five.json

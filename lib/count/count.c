@@ -31,6 +31,8 @@ struct counter {
 	struct dcfg_recorded_selection sel;
 	char *sel_text;            /* its line's words, as the table's selection note */
 	int has_sel, traced;
+	int unselected;            /* a thread not in the selection was seen: unselected_tid */
+	uint64_t unselected_tid;
 	uint32_t trace_crc;
 	uint64_t trace_bytes;
 	/*
@@ -110,6 +112,21 @@ count_error(struct counter *c, struct dcfg_error *err, int overflow)
 	return dcfg_error_set(err, c->name, "out of memory");
 }
 
+/*
+ * The data must be what the selection says: a table that claims a shard
+ * while holding another shard's edges would merge them twice.
+ */
+static int
+unselected(struct counter *c, unsigned long lineno, const char *what, uint64_t id,
+    struct dcfg_error *err)
+{
+	static const char fmt[] = "%s %llu is not in the stream's \"# selection\": the stream "
+	    "was edited or joined after dcfg-expand wrote it";
+
+	return lineno ? dcfg_error_at(err, c->name, lineno, 1, fmt, what, (unsigned long long)id) :
+	    dcfg_error_set(err, c->name, fmt, what, (unsigned long long)id);
+}
+
 /* Nothing may follow the stream's "# trace" line: two streams joined would count as one shard. */
 static int
 after_trace(struct counter *c, unsigned long lineno, struct dcfg_error *err)
@@ -155,6 +172,10 @@ on_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
 
 	if (p != NULL && c->traced)
 		return after_trace(c, 0, err);
+	if (p != NULL && c->has_sel && !dcfg_recorded_selection_has_process(&c->sel, p->pid))
+		return unselected(c, 0, "process", p->pid, err);
+	if (p == NULL && c->unselected)
+		return unselected(c, 0, "thread", c->unselected_tid, err);
 	if (p == NULL) {   /* the end of c->p */
 		int rc;
 		if (c->o->bbv) {
@@ -198,6 +219,11 @@ on_thread(void *ctx, uint64_t tid)
 		dcfg_stream_write_thread(c->out, tid);
 		dcfg_bbv_start(&c->bbv);
 	}
+	/* reported at the next line that can fail: a thread marker cannot */
+	if (!c->unselected && c->has_sel && !dcfg_recorded_selection_has_thread(&c->sel, tid)) {
+		c->unselected = 1;
+		c->unselected_tid = tid;
+	}
 	for (i = 0; i < c->n_threads && c->threads[i].tid != tid; i++)
 		;
 	if (i == c->n_threads &&
@@ -225,6 +251,8 @@ on_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e
 		return after_trace(c, r->lineno, err);
 	if (c->thread == c->n_threads)   /* edges before any "# thread": thread 0 */
 		on_thread(c, 0);
+	if (c->unselected)
+		return unselected(c, r->lineno, "thread", c->unselected_tid, err);
 	if (c->o->bbv) {   /* the vectors need no table */
 		b = c->target_block[i];
 		if (dcfg_bbv_line(&c->bbv, src, b, b == DCFG_BBV_NO_BLOCK ? 0 :
@@ -251,8 +279,17 @@ on_chunk(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
 
 	if (c->p == NULL)   /* before any "# process": no thread to place */
 		return 0;
-	if (c->thread == c->n_threads)   /* before any "# thread": thread 0's */
+	if (c->o->bbv && c->thread == c->n_threads)   /* before any "# thread": thread 0's */
 		on_thread(c, 0);
+	if (c->unselected)
+		return unselected(c, r->lineno, "thread", c->unselected_tid, err);
+	if (c->has_sel && !dcfg_recorded_selection_meets_chunk(&c->sel, r->preceding, r->instrs))
+		return dcfg_error_at(err, c->name, r->lineno, 1, "a chunk of instructions %llu to %llu, "
+		    "outside the window of the stream's \"# selection\": the stream was edited or "
+		    "joined after dcfg-expand wrote it", (unsigned long long)r->preceding,
+		    (unsigned long long)(r->preceding + r->instrs));
+	if (!c->o->bbv)
+		return 0;
 	if (dcfg_bbv_chunk(&c->bbv, r->preceding) < 0)
 		return dcfg_error_at(err, c->name, r->lineno, 1,
 		    "chunk marker at instruction %llu goes back from %llu",
@@ -287,8 +324,7 @@ dcfg_count_stream(struct dcfg_stage *s, struct dcfg_output *out, const char *pat
 	s->line = on_line;
 	s->run = on_run;
 	s->runs = 1;
-	if (o->bbv)
-		s->chunk = on_chunk;
+	s->chunk = on_chunk;
 	s->thread = on_thread;
 	s->process = on_process;
 	s->meta = on_meta;

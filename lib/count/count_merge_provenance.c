@@ -101,11 +101,11 @@ check_plan(struct merge *m)
 {
 	const struct merge_selection *a = &m->sels[0];
 	size_t i, j;
-	char why[512];
+	char why[512], this[96], that[96];
 
 	for (i = 1; i < m->n_sels; i++) {
 		const struct merge_selection *b = &m->sels[i];
-		if (b->s.shards == a->s.shards)
+		if (dcfg_recorded_selection_same_plan(&b->s, &a->s))
 			continue;
 		if (b->s.shards == 0)
 			snprintf(why, sizeof why, "a selection of no shard, merged with %s, shard %llu "
@@ -115,12 +115,12 @@ check_plan(struct merge *m)
 			snprintf(why, sizeof why, "shard %llu of %llu of a plan, merged with %s, a "
 			    "selection of no shard", (unsigned long long)b->s.shard,
 			    (unsigned long long)b->s.shards, m->paths[a->file]);
-		else
-			snprintf(why, sizeof why, "shard %llu of %llu, but %s is shard %llu of %llu: "
-			    "shards of two plans (one left from an earlier plan?)",
-			    (unsigned long long)b->s.shard, (unsigned long long)b->s.shards,
-			    m->paths[a->file], (unsigned long long)a->s.shard,
-			    (unsigned long long)a->s.shards);
+		else {
+			dcfg_recorded_selection_plan_name(&b->s, this, sizeof this);
+			dcfg_recorded_selection_plan_name(&a->s, that, sizeof that);
+			snprintf(why, sizeof why, "%s, but %s is %s: shards of two plans (one left "
+			    "from an earlier plan?)", this, m->paths[a->file], that);
+		}
 		return fail_at(m, b, why);
 	}
 	for (i = 0; a->s.shards && i < m->n_sels; i++)
@@ -171,6 +171,24 @@ check_missing(struct merge *m)
 	return fail_at(m, a, why);
 }
 
+/* All of the plan's shards, disjoint: a thread they cut is cut without a gap. */
+static int
+check_tiles(struct merge *m)
+{
+	const struct dcfg_recorded_selection **s = malloc(m->n_sels * sizeof *s);
+	char why[512];
+	size_t i, at;
+	int rc;
+
+	if (s == NULL)
+		return dcfg_merge_oom(m);
+	for (i = 0; i < m->n_sels; i++)
+		s[i] = &m->sels[i].s;
+	rc = dcfg_recorded_selections_tile(s, m->n_sels, &at, why, sizeof why);
+	free(s);
+	return rc < 0 ? fail_at(m, &m->sels[at], why) : 0;
+}
+
 int
 dcfg_merge_check_provenance(struct merge *m, size_t n)
 {
@@ -193,7 +211,9 @@ dcfg_merge_check_provenance(struct merge *m, size_t n)
 				return fail_at(m, b, why);
 			}
 		}
-	return check_missing(m);
+	if ((rc = check_missing(m)) < 0 || m->sels[0].s.shards == 0)
+		return rc;
+	return check_tiles(m);
 }
 
 void

@@ -121,6 +121,7 @@ record_selection(struct expand *x)
 
 	r->shard = o->shard;
 	r->shards = o->shards;
+	r->align = o->align;
 	r->from = o->window ? o->from : 0;
 	r->to = o->window ? o->to : UINT64_MAX;
 	return ascending(o->pids, o->n_pids, &r->pids, &r->n_pids) < 0 ||

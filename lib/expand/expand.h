@@ -33,6 +33,7 @@ struct dcfg_expand_options {
 	 * "# trace CRC:BYTES" line at its end (dcfg-stream(5)).
 	 */
 	uint64_t shard, shards;
+	uint64_t align;                         /* with a shard: its plan's --align, or 0 */
 	const struct dcfg *dcfg;                /* NULL, or the paired DCFG (blocks and edges) */
 	void (*progress)(void *ctx, uint64_t bytes);
 	void *progress_ctx;

@@ -70,8 +70,8 @@ line(struct dcfg_plan *pl, struct dcfg_output *out, const struct plan_unit *u,
 		dcfg_out_str(out, pl->o->dcfg_path);
 	}
 	/*
-	 * Shards of the whole trace: a merge knows the plan's size and which
-	 * shards it has. A plan of a selection has none: the union of its
+	 * Shards of the whole trace: a merge knows the plan's shape (its size
+	 * and alignment) and which shards it has. A plan of a selection has none: the union of its
 	 * shards is that selection, which no shard's line names.
 	 */
 	if (pl->o->n_pids == 0 && pl->o->n_tids == 0) {
@@ -79,6 +79,10 @@ line(struct dcfg_plan *pl, struct dcfg_output *out, const struct plan_unit *u,
 		dcfg_out_u64(out, ++pl->line_no);
 		dcfg_out_char(out, '/');
 		dcfg_out_u64(out, pl->n_lines);
+		if (pl->o->align) {   /* the plan's shape, which its shards record */
+			dcfg_out_str(out, " --align ");
+			dcfg_out_u64(out, pl->o->align);
+		}
 	}
 	dcfg_out_char(out, '\n');
 }

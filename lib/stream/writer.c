@@ -106,6 +106,10 @@ dcfg_stream_write_selection(struct dcfg_output *out, const struct dcfg_recorded_
 		dcfg_out_u64(out, s->shard);
 		dcfg_out_char(out, '/');
 		dcfg_out_u64(out, s->shards);
+		if (s->align) {
+			LITERAL(out, " align=");
+			dcfg_out_u64(out, s->align);
+		}
 	}
 	ids(out, "process=", s->pids, s->n_pids);
 	ids(out, "thread=", s->tids, s->n_tids);
