@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "descriptor.h"
 #include "digits.h"
 #include "tempfiles.h"
 
@@ -79,124 +79,6 @@ open_temp(struct dcfg_output *out, const char *path, struct dcfg_error *err)
 	return 0;
 }
 
-/* 1 when DIR (a real path) is /proc/PID/fd or /proc/PID/task/TID/fd of this process. */
-static int
-is_own_fd_dir(const char *dir)
-{
-	char own[64];
-	int n = snprintf(own, sizeof own, "/proc/%ld/", (long)getpid());
-	const char *rest = dir + n;
-
-	if (strncmp(dir, own, (size_t)n) != 0)
-		return 0;
-	if (strncmp(rest, "task/", 5) == 0) {
-		rest += 5;
-		if (*rest < '0' || *rest > '9')
-			return 0;
-		rest += strspn(rest, "0123456789");
-		if (*rest++ != '/')
-			return 0;
-	}
-	return strcmp(rest, "fd") == 0;
-}
-
-/* The directory part of PATH made a real path (malloc'd), its last name in *BASE. */
-static char *
-real_dir(const char *path, const char **base)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir, *real;
-
-	*base = slash ? slash + 1 : path;
-	if (slash == NULL)
-		return realpath(".", NULL);
-	if ((dir = strndup(path, slash == path ? 1 : (size_t)(slash - path))) == NULL)
-		return NULL;
-	real = realpath(dir, NULL);
-	free(dir);
-	return real;
-}
-
-/*
- * The descriptor that PATH names, through its symbolic links, or -1:
- * /dev/stdout, /dev/fd/N and /proc/self/fd/N lead to /proc/PID/fd/N,
- * whose entries are this process's descriptors. Each step is looked at
- * before it is followed, because following /proc/PID/fd/N goes to the
- * file behind the descriptor, which a rename would replace.
- */
-static int
-named_descriptor(const char *path)
-{
-	char *cur = strdup(path), *dir, link[PATH_MAX];
-	const char *base;
-	struct stat st;
-	ssize_t n;
-	int hops, fd = -1;
-
-	for (hops = 0; cur != NULL && hops < 40; hops++) {
-		if ((dir = real_dir(cur, &base)) == NULL)
-			break;
-		if (is_own_fd_dir(dir) && *base && strlen(base) < 10 &&
-		    strspn(base, "0123456789") == strlen(base)) {
-			fd = atoi(base);
-		} else if (lstat(cur, &st) == 0 && S_ISLNK(st.st_mode) &&
-		    (n = readlink(cur, link, sizeof link - 1)) >= 0) {
-			link[n] = '\0';
-			free(cur);
-			/* a relative link is relative to the link's directory */
-			if (link[0] == '/')
-				cur = strdup(link);
-			else if ((cur = malloc(strlen(dir) + (size_t)n + 2)) != NULL)
-				sprintf(cur, "%s/%s", dir, link);
-			free(dir);
-			continue;
-		}
-		free(dir);
-		break;
-	}
-	free(cur);
-	return fd;
-}
-
-/* 1 when FD is open for writing. */
-static int
-writable(int fd)
-{
-	int flags = fcntl(fd, F_GETFL);
-
-	return flags >= 0 && (flags & O_ACCMODE) != O_RDONLY;
-}
-
-/*
- * The descriptor an output named PATH is written through, in place, or
- * -1 for a file that is written by rename: one PATH names
- * (/dev/stdout, /dev/fd/N), or standard output or error when PATH is the
- * file they go to. A rename would replace the file under them: what it
- * held ("-o /dev/stdout >> log") would be lost, and all that is written
- * to them afterwards too. -2 with ERR set when PATH names a descriptor
- * not open for writing.
- */
-static int
-in_place_descriptor(const char *path, const struct stat *target, struct dcfg_error *err)
-{
-	struct stat st;
-	int fd = named_descriptor(path);
-
-	if (fd >= 0 && fcntl(fd, F_GETFD) >= 0) {
-		if (writable(fd))
-			return fd;
-		dcfg_error_set(err, path, "descriptor %d is not open for writing", fd);
-		return -2;
-	}
-	if (target == NULL)
-		return -1;
-	for (fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++)
-		if (fstat(fd, &st) == 0 && st.st_dev == target->st_dev &&
-		    st.st_ino == target->st_ino && writable(fd))
-			return fd;
-	return -1;
-}
-
 int
 dcfg_output_open(struct dcfg_output *out, const char *path,
     struct dcfg_error *err)
@@ -221,7 +103,7 @@ dcfg_output_open(struct dcfg_output *out, const char *path,
 	}
 	out->name = path;
 	found = stat(path, &st) == 0;
-	if ((fd = in_place_descriptor(path, found ? &st : NULL, err)) == -2)
+	if ((fd = dcfg_output_descriptor(path, found ? &st : NULL, err)) == -2)
 		return -1;
 	if (fd >= 0) {
 		if ((out->fd = dup(fd)) < 0)
