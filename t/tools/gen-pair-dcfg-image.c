@@ -232,10 +232,51 @@ write_symbols(const Img *im, const int *order, int n)
 	fprintf(jf, " ]");
 }
 
+/* An open SOURCE_DATA range: instructions at OFF, SIZE bytes. */
+typedef struct {
+	uint64_t off;
+	uint32_t size;
+	int file, line, n, left, gap;
+} Range;
+
+static void
+flush_range(Range *g)
+{
+	if (g->n && !g->gap)
+		fprintf(jf, ",\n                [ %d, %d, \"0x%" PRIx64 "\", %" PRIu32 ", %d ]",
+		    g->file, g->line, g->off, g->size, g->n);
+	g->n = g->left = 0;
+}
+
+/* The next range of routine R from OFF: a new line, or (a for loop's test
+ * after its body) one of the routine's earlier lines; now and then none. */
+static void
+open_range(Range *g, const Rt *r, int *line, uint64_t off)
+{
+	g->off = off;
+	g->size = 0;
+	g->left = 1 + (int)below(&G, 6);
+	g->gap = below(&G, 8) == 0;
+	if (*line > r->line0 && below(&G, 4) == 0) {
+		g->line = r->line0 + (int)below(&G, (uint32_t)(*line - r->line0 + 1));
+	} else {
+		*line += 1 + (int)below(&G, 3);
+		g->line = *line;
+	}
+}
+
+/*
+ * SOURCE_DATA as Pin writes it from a line table: ranges follow the
+ * instructions, not the blocks. A block spans several ranges, a range runs
+ * on into the next block when the two are adjacent (so a block can start
+ * or end inside a range, or lie wholly inside one), a range's NUM_INSTRS
+ * need not follow its bytes, a line comes back in a later range, and some
+ * instructions are on no line.
+ */
 static void
 write_source(const int *order, int n)
 {
-	int j, b;
+	int j, b, q;
 
 	fprintf(jf, "\"SOURCE_DATA\" : [\n"
 	    "                [ \"FILE_NAME_ID\", \"LINE_NUM\",\n"
@@ -243,25 +284,25 @@ write_source(const int *order, int n)
 	for (j = 0; j < n; j++) {
 		const Rt *r = &rt[order[j]];
 		int line = r->line0;
+		Range g = { 0, 0, r->file, line, 0, 0, 0 };
 		for (b = r->first; b < r->first + r->n; b++) {
 			const Blk *k2 = &blk[b];
-			int groups = 1 + (int)below(&G, k2->ninstr < 3 ? (uint32_t)k2->ninstr : 3);
-			int at = 0, g;
 			uint64_t off = k2->off;
-			for (g = 0; g < groups; g++) {
-				int cnt = g == groups - 1 ? k2->ninstr - at
-				    : 1 + (int)below(&G, (uint32_t)(k2->ninstr - at - (groups - 1 - g)));
-				uint32_t sz = 0;
-				int q;
-				for (q = 0; q < cnt; q++)
-					sz += ilens[k2->ilen + (size_t)at + (size_t)q];
-				fprintf(jf, ",\n                [ %d, %d, \"0x%" PRIx64 "\", %" PRIu32 ", %d ]",
-				    r->file, line, off, sz, cnt);
-				off += sz;
-				at += cnt;
-				line += 1 + (int)below(&G, 3);
+			if (g.n && g.off + g.size != off)
+				flush_range(&g);
+			for (q = 0; q < k2->ninstr; q++) {
+				uint8_t len = ilens[k2->ilen + (size_t)q];
+				if (g.left == 0) {
+					flush_range(&g);
+					open_range(&g, r, &line, off);
+				}
+				g.size += len;
+				g.n++;
+				g.left--;
+				off += len;
 			}
 		}
+		flush_range(&g);
 	}
 	fprintf(jf, " ]");
 }
