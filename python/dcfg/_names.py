@@ -113,7 +113,8 @@ def names_of(dcfg, pid):
 def code_name(dcfg, pid, addr):
     """The name of the code at ADDR in process PID of the loaded DCFG
     (symbols and images kept), as dcfg-count and every table, profile and
-    picture of dcfg-tools name code (dcfg-count(1), NAMES): "main",
-    "sym+0x1c", "IMAGE+0x40", "_init@libc.so.6".  The text is the file's;
-    escape() gives what the commands write."""
+    picture of dcfg-tools name code (dcfg-count(1), NAMES), by the C
+    library's dcfg_code_name(3): "main", "sym+0x1c", "IMAGE+0x40",
+    "_init@libc.so.6".  The text is the file's; escape() gives what the
+    commands write.  KeyError when the DCFG has no process PID."""
     return names_of(dcfg, pid).at(addr).decode("utf-8", "surrogateescape")
