@@ -309,3 +309,88 @@ KINDS="edge block routine loop image type thread line file"
 	grep -A1 '^B0' merged > got
 	diff -u want got
 }
+
+# hello.dcfg.json (t/data) with control bytes in its main program's path
+# and in main's name:
+#   image 1 /tmp/hel ESC "[2Jlo" CR   written /tmp/hel\x1b[2Jlo\r
+#   symbol  "ma" BEL "in" TAB "x"     written ma\x07in\tx
+# and the walk of t/data/stage-hello.stream (thread 1).
+hostile_hello() {
+	jq '.FILE_NAMES[1][1] = "/tmp/hel\u001b[2Jlo\r" |
+	    .PROCESSES[1][1].IMAGES[1][3].SYMBOLS[1][0] = "ma\u0007in\tx"' \
+	    "$DATA/hello.dcfg.json" > hh.dcfg.json
+}
+
+# profile DCFG ARGS...: dcfg-profile's profile of thread 1 of
+# stage-hello.stream, without the lines that repeat the DCFG's identity
+# and the command line.
+profile() {
+	local dcfg=$1
+	shift
+	dcfg-profile -d "$dcfg" --slice-size 20 --thread 1 "$@" "$DATA/stage-hello.stream" |
+	    grep -v -e '^# dcfg-profile' -e '^C: '
+}
+
+@test "--exclude-image, --loop-image: an image's path or base name as it is, or as the tables write it" {
+	hostile_hello
+	# as dcfg-info writes it
+	[ "$(dcfg-info --list images hh.dcfg.json | awk -F'\t' '$1 == 1 { print $2 }')" = \
+	    '/tmp/hel\x1b[2Jlo\r' ]
+	for opt in --exclude-image "--loop-aligned --loop-image"; do
+		# shellcheck disable=SC2086
+		# the profile of the plain hello.dcfg.json, its path written as the hostile one
+		profile "$DATA/hello.dcfg.json" $opt hello-world |
+		    perl -pe 's{hello-world(?= )}{/tmp/hel\\x1b[2Jlo\\r}g' > expected
+		for name in $'/tmp/hel\e[2Jlo\r' '/tmp/hel\x1b[2Jlo\r' $'hel\e[2Jlo\r' 'hel\x1b[2Jlo\r'; do
+			# shellcheck disable=SC2086
+			profile hh.dcfg.json $opt "$name" > got
+			cmp expected got || { echo "$opt $name"; false; }
+		done
+		# escaped otherwise than the tables write it: no image
+		# shellcheck disable=SC2086
+		capture dcfg-profile -d hh.dcfg.json --slice-size 20 --thread 1 $opt 'hel\e[2Jlo\r' \
+		    "$DATA/stage-hello.stream"
+		[ "$status" -eq 2 ] && grep -q 'no image of process 13723' stderr || { show; false; }
+	done
+}
+
+@test "the name a \"did you mean\" shows is taken back" {
+	hostile_hello
+	capture dcfg-profile -d hh.dcfg.json --slice-size 20 --thread 1 -x $'hel\e[2Jlo' \
+	    "$DATA/stage-hello.stream"
+	[ "$status" -eq 2 ] || { show; false; }
+	shown=$(sed -n 's/.*; did you mean: \(.*\)? (all of them.*/\1/p' stderr)
+	[ "$shown" = 'hel\x1b[2Jlo\r' ]
+	profile "$DATA/hello.dcfg.json" -x hello-world |
+	    perl -pe 's{hello-world(?= )}{/tmp/hel\\x1b[2Jlo\\r}g' > expected
+	profile hh.dcfg.json -x "$shown" > got
+	cmp expected got
+	capture dcfg-convert --to dot --dcfg hh.dcfg.json --routine $'ma\ain\t'
+	[ "$status" -eq 2 ] || { show; false; }
+	shown=$(sed -n 's/.*; did you mean: \(.*\)? (all of them.*/\1/p' stderr)
+	[ "$shown" = 'ma\x07in\tx' ] || { show; false; }
+	dcfg-convert --to dot --dcfg hh.dcfg.json --routine 4 > expected
+	dcfg-convert --to dot --dcfg hh.dcfg.json --routine "$shown" > got
+	cmp expected got
+}
+
+@test "dcfg-convert --routine: a routine's name as it is, or as the tables write it" {
+	hostile_hello
+	[ "$(dcfg-info --list routines hh.dcfg.json | awk -F'\t' '$1 == 4 { print $3 }')" = \
+	    'ma\x07in\tx' ]
+	# the routine by its entry node, the other way to name it
+	dcfg-convert --to dot --dcfg hh.dcfg.json --routine 4 > expected
+	grep -q 'digraph' expected
+	for name in $'ma\ain\tx' 'ma\x07in\tx'; do
+		dcfg-convert --to dot --dcfg hh.dcfg.json --routine "$name" > got
+		cmp expected got || { echo "$name"; false; }
+	done
+	# a name of 2,000 bytes, 3,200 escaped: compared whole
+	jq --arg long "$(printf 'ma\ain%.0s' $(seq 400))" \
+	    '.PROCESSES[1][1].IMAGES[1][3].SYMBOLS[1][0] = $long' "$DATA/hello.dcfg.json" > long.json
+	dcfg-convert --to dot --dcfg long.json --routine 4 > expected
+	dcfg-convert --to dot --dcfg long.json --routine "$(printf 'ma\\x07in%.0s' $(seq 400))" > got
+	cmp expected got
+	capture dcfg-convert --to dot --dcfg long.json --routine "$(printf 'ma\\x07in%.0s' $(seq 399))"
+	[ "$status" -eq 2 ] && grep -q 'has no routine' stderr || { show; false; }
+}

@@ -481,6 +481,30 @@ dcfg_out_escaped_word(struct dcfg_output *out, const char *s, const char *also)
 	}
 }
 
+int
+dcfg_name_matches(const char *name, const char *arg)
+{
+	char e[4];
+	size_t k, n;
+
+	if (strcmp(name, arg) == 0)
+		return 1;
+	/* ARG against NAME escaped, escape by escape: no copy, whatever NAME's length */
+	for (;;) {
+		k = dcfg_escape_kept(name);
+		if (strncmp(arg, name, k) != 0)
+			return 0;
+		name += k;
+		arg += k;
+		if (*name == '\0')
+			return *arg == '\0';
+		n = escape_byte((unsigned char)*name++, e);
+		if (strncmp(arg, e, n) != 0)
+			return 0;
+		arg += n;
+	}
+}
+
 static size_t
 escape_into(char *buf, size_t size, const char *s, int keep_backslash)
 {

@@ -140,6 +140,13 @@ size_t dcfg_escape_message(char *buf, size_t size, const char *s);
  * str.split() splits on) as \xHH. ALSO holds at least " ".
  */
 void dcfg_out_escaped_word(struct dcfg_output *out, const char *s, const char *also);
+/*
+ * 1 when ARG, a name the user gave (an option's value), is NAME, a name
+ * from the input: byte for byte, or escaped as dcfg_out_escaped writes it
+ * in every table, so that what a table or a "did you mean" shows can be
+ * given back. Every option that takes a name matches it with this.
+ */
+int dcfg_name_matches(const char *name, const char *arg);
 /* The bytes of S that dcfg_out_escaped writes as they are, from the start. */
 size_t dcfg_escape_kept(const char *s);
 /* V as 4 bytes, least significant first (binary formats). */

@@ -23,7 +23,6 @@ find_routine(const struct dcfg_profile *pf, const char *arg)
 {
 	uint64_t id;
 	const char *why;
-	char shown[1024];
 	size_t i;
 
 	if (dcfg_parse_c_integer(arg, strlen(arg), &id, &why) == 0 && id <= UINT32_MAX)
@@ -31,9 +30,7 @@ find_routine(const struct dcfg_profile *pf, const char *arg)
 			if (dcfg_profile_block(pf, pf->funcs[i].entry)->node_id == id)
 				return &pf->funcs[i];
 	for (i = 0; i < pf->n_funcs; i++)
-		if (strcmp(dcfg_profile_name(pf, &pf->funcs[i]), arg) == 0 ||
-		    (dcfg_escape(shown, sizeof shown, dcfg_profile_name(pf, &pf->funcs[i])) <
-		    sizeof shown && strcmp(shown, arg) == 0))
+		if (dcfg_name_matches(dcfg_profile_name(pf, &pf->funcs[i]), arg))
 			return &pf->funcs[i];
 	return NULL;
 }

@@ -13,12 +13,13 @@
 #include "stream/provenance.h"
 #include "stream/writer.h"
 
+/* PATH or its base name, as given or as the tables escape it (dcfg_name_matches). */
 static int
 name_matches(const char *path, const char *name)
 {
 	const char *slash = strrchr(path, '/');
 
-	return strcmp(path, name) == 0 || (slash && strcmp(slash + 1, name) == 0);
+	return dcfg_name_matches(path, name) || (slash && dcfg_name_matches(slash + 1, name));
 }
 
 /*
