@@ -66,7 +66,7 @@ SEQ_RE='PROCESSES\[1\]\.THREAD_DATA\[1\]\.TRACE_DATA\[1\]\.EDGE_ID_SEQUENCE'
 # (block e+1 -> e+2), edge N+1 (block N+2 -> END); N+1 edges.
 chain() {
 	awk -v n="$1" 'BEGIN {
-	print "{ \"EDGE_TYPES\" : [ [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\" ],"
+	print "{ \"MAJOR_VERSION\" : 1, \"MINOR_VERSION\" : 0, \"EDGE_TYPES\" : [ [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\" ],"
 	print "    [ 1, \"ENTRY\" ], [ 2, \"EXIT\" ], [ 3, \"FALL_THROUGH\" ] ],"
 	print "  \"SPECIAL_NODES\" : [ [ \"NODE_ID\", \"NODE_NAME\" ], [ 1, \"START\" ], [ 2, \"END\" ] ],"
 	print "  \"PROCESSES\" : [ [ \"PROCESS_ID\", \"PROCESS_DATA\" ],"
@@ -184,38 +184,38 @@ long_name() {
 	{ print }'
 }
 
+# long_lines NAME FIELD FIELDS LONGS COMMAND ARGS...: COMMAND ARGS --dcfg
+# long.json on stage-hello.stream writes what it writes with
+# hello.dcfg.json, but for NAME in field FIELD; each data line has FIELDS
+# fields, and LONGS of them the long name.
+long_lines() {
+	local name=$1 f=$2 fields=$3 longs=$4
+	shift 4
+	"$@" --dcfg "$DATA/hello.dcfg.json" "$DATA/stage-hello.stream" |
+	    long_name "$f" "$name" > expected
+	limited "$@" --dcfg long.json "$DATA/stage-hello.stream"
+	no_signal
+	[ "$status" -eq 0 ] && [ ! -s stderr ] || { show; false; }
+	[ "$(awk -F'\t' -v f="$f" 'length($f) >= 300000' stdout | wc -l)" -eq "$longs" ]
+	awk -F'\t' -v n="$fields" '!/^#/ && NF != n { print "line " NR ": " NF " fields"; bad = 1 }
+	    END { exit bad }' stdout
+	cmp expected stdout
+}
+
 @test "a DCFG: an image name of 300,000 bytes is whole on every line of dcfg-blocks" {
 	perl -pe 'BEGIN { $n = "x" x 300000 } s/"hello-world"/"$n"/' \
 	    "$DATA/hello.dcfg.json" > long.json
-	# stage-hello.stream: blocks 5, 6 and 7 of the image come three and four times
-	dcfg-blocks --dcfg "$DATA/hello.dcfg.json" "$DATA/stage-hello.stream" |
-	    long_name 4 hello-world > expected
-	limited dcfg-blocks --dcfg long.json "$DATA/stage-hello.stream"
-	no_signal
-	[ "$status" -eq 0 ] && [ ! -s stderr ]
-	[ "$(awk -F'\t' 'length($4) == 300000' stdout | wc -l)" -eq 14 ]
-	awk -F'\t' '!/^#/ && NF != 9 { print "line " NR ": " NF " fields"; bad = 1 } END { exit bad }' stdout
-	cmp expected stdout
-	dcfg-blocks --offsets --dcfg "$DATA/hello.dcfg.json" "$DATA/stage-hello.stream" |
-	    long_name 1 hello-world > expected
-	limited dcfg-blocks --offsets --dcfg long.json "$DATA/stage-hello.stream"
-	no_signal
-	[ "$status" -eq 0 ] && [ ! -s stderr ]
-	cmp expected stdout
+	# stage-hello.stream: 14 of its 17 edges enter a block of the image,
+	# blocks 5, 6 and 7 three and four times
+	long_lines hello-world 4 9 14 dcfg-blocks
+	long_lines hello-world 1 2 14 dcfg-blocks --offsets
 }
 
 @test "a DCFG: an EDGE_TYPE name of 300,000 bytes is whole on every line of dcfg-edges" {
 	perl -pe 'BEGIN { $n = "x" x 300000 } s/"FALL_THROUGH"/"$n"/' \
 	    "$DATA/hello.dcfg.json" > long.json
 	# edges 104, 105 and 110 are FALL_THROUGH: 105 comes three times
-	dcfg-edges --dcfg "$DATA/hello.dcfg.json" "$DATA/stage-hello.stream" |
-	    long_name 4 FALL_THROUGH > expected
-	limited dcfg-edges --dcfg long.json "$DATA/stage-hello.stream"
-	no_signal
-	[ "$status" -eq 0 ] && [ ! -s stderr ]
-	[ "$(awk -F'\t' 'length($4) == 300000' stdout | wc -l)" -eq 5 ]
-	awk -F'\t' '!/^#/ && NF != 4 { print "line " NR ": " NF " fields"; bad = 1 } END { exit bad }' stdout
-	cmp expected stdout
+	long_lines FALL_THROUGH 4 4 5 dcfg-edges
 }
 
 # A JSON string of 10^7 bytes that is a bad integer: the position is that
@@ -306,7 +306,7 @@ long_name() {
 # dcfg-check reports; what matters is that every command finishes.
 nest() {
 	awk -v n="$1" 'BEGIN {
-	print "{ \"EDGE_TYPES\" : [ [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\" ],"
+	print "{ \"MAJOR_VERSION\" : 1, \"MINOR_VERSION\" : 0, \"EDGE_TYPES\" : [ [ \"EDGE_TYPE_ID\", \"EDGE_TYPE\" ],"
 	print "    [ 1, \"ENTRY\" ], [ 2, \"EXIT\" ], [ 3, \"FALL_THROUGH\" ], [ 4, \"CONDITIONAL_BRANCH\" ] ],"
 	print "  \"SPECIAL_NODES\" : [ [ \"NODE_ID\", \"NODE_NAME\" ], [ 1, \"START\" ], [ 2, \"END\" ] ],"
 	print "  \"PROCESSES\" : [ [ \"PROCESS_ID\", \"PROCESS_DATA\" ], [ 1, { \"INSTR_COUNT_PER_THREAD\" : [ " 2 * n " ],"
