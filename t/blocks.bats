@@ -101,7 +101,7 @@ hello_offsets_data() {
 #     22 3 -> END, 77 3 -> 123 (no such node)
 odd_dcfg() {
 	printf '%s\n' \
-	    '{"FILE_NAMES": [["FILE_NAME_ID", "FILE_NAME"], [1, "a.out"], [2, "a.c"]],' \
+	    '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0, "FILE_NAMES": [["FILE_NAME_ID", "FILE_NAME"], [1, "a.out"], [2, "a.c"]],' \
 	    ' "EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"], [1, "ENTRY"], [2, "EXIT"], [3, "UNKNOWN"]],' \
 	    ' "SPECIAL_NODES": [["NODE_ID", "NODE_NAME"], [1, "START"], [2, "END"], [9, "UNKNOWN"]],' \
 	    ' "PROCESSES": [["PROCESS_ID", "PROCESS_DATA"],' \
@@ -122,10 +122,10 @@ odd_dcfg() {
 # edges_only FILE: a DCFG with edges and no BASIC_BLOCKS table.
 edges_only() {
 	printf '%s\n' \
-	    '{"EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"], [1, "ENTRY"], [2, "EXIT"]],' \
+	    '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0, "EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"], [1, "ENTRY"], [2, "EXIT"]],' \
 	    ' "SPECIAL_NODES": [["NODE_ID", "NODE_NAME"], [1, "START"], [2, "END"]],' \
 	    ' "PROCESSES": [["PROCESS_ID", "PROCESS_DATA"],' \
-	    '  [1, {"EDGES": [["EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID", "EDGE_TYPE_ID", "COUNT_PER_THREAD"],' \
+	    '  [1, {"IMAGES": [], "EDGES": [["EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID", "EDGE_TYPE_ID", "COUNT_PER_THREAD"],' \
 	    '                 [5, 1, 3, 1, [1]], [6, 3, 2, 2, [1]]]}]]}' > "$1"
 }
 

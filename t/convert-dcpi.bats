@@ -586,7 +586,7 @@ P="$DATA/convert-dcpi-period.dcfg.json"
 # at +OFFSET, each run once.
 wide_json() {
 	printf '%s\n' \
-	    "{\"FILE_NAMES\": [[\"FILE_NAME_ID\", \"FILE_NAME\"], [1, \"${2:-/bin/wide}\"]]," \
+	    "{\"MAJOR_VERSION\": 1, \"MINOR_VERSION\": 0, \"FILE_NAMES\": [[\"FILE_NAME_ID\", \"FILE_NAME\"], [1, \"${2:-/bin/wide}\"]]," \
 	    ' "EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"], [1, "ENTRY"], [2, "EXIT"], [3, "DIRECT_UNCONDITIONAL_BRANCH"]],' \
 	    ' "SPECIAL_NODES": [["NODE_ID", "NODE_NAME"], [1, "START"], [2, "END"]],' \
 	    ' "PROCESSES": [["PROCESS_ID", "PROCESS_DATA"], [5, {"INSTR_COUNT_PER_THREAD": [2], "INSTR_COUNT": 2,' \
@@ -638,7 +638,7 @@ wide_json() {
 three_json() {
 	local i=0 id more
 	printf '%s\n' \
-	    "{\"FILE_NAMES\": [[\"FILE_NAME_ID\", \"FILE_NAME\"], [1, \"$1\"], [4, \"$2\"], [7, \"$3\"]]," \
+	    "{\"MAJOR_VERSION\": 1, \"MINOR_VERSION\": 0, \"FILE_NAMES\": [[\"FILE_NAME_ID\", \"FILE_NAME\"], [1, \"$1\"], [4, \"$2\"], [7, \"$3\"]]," \
 	    ' "EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"], [1, "ENTRY"], [2, "EXIT"]],' \
 	    ' "SPECIAL_NODES": [["NODE_ID", "NODE_NAME"], [1, "START"], [2, "END"]],' \
 	    ' "PROCESSES": [["PROCESS_ID", "PROCESS_DATA"], [6, {"INSTR_COUNT_PER_THREAD": [3], "INSTR_COUNT": 3,' \

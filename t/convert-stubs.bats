@@ -312,7 +312,7 @@ dot_numbers() {
 	# no call into it did: its 2 instructions stay its own, main's are 3,
 	# total 5, with and without the trace
 	printf '%s\n' \
-	    '{"FILE_NAMES": [["FILE_NAME_ID", "FILE_NAME"], [1, "/bin/left"]],' \
+	    '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0, "FILE_NAMES": [["FILE_NAME_ID", "FILE_NAME"], [1, "/bin/left"]],' \
 	    ' "EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"], [1, "ENTRY"], [2, "EXIT"], [3, "DIRECT_CALL"], [4, "DIRECT_UNCONDITIONAL_BRANCH"]],' \
 	    ' "SPECIAL_NODES": [["NODE_ID", "NODE_NAME"], [1, "START"], [2, "END"]],' \
 	    ' "PROCESSES": [["PROCESS_ID", "PROCESS_DATA"], [4, {"INSTR_COUNT_PER_THREAD": [5], "INSTR_COUNT": 5,' \

@@ -733,7 +733,7 @@ agree() {
 # record is 24 bytes + "???\n" + "big+0x..\n", about 40 bytes: 800 KB.
 big_dcfg() {
 	awk -v n=20000 'BEGIN {
-	    print "{\"EDGE_TYPES\": [[\"EDGE_TYPE_ID\", \"EDGE_TYPE\"], [1, \"ENTRY\"], [2, \"EXIT\"], [3, \"DIRECT_UNCONDITIONAL_BRANCH\"]],"
+	    print "{\"MAJOR_VERSION\": 1, \"MINOR_VERSION\": 0, \"EDGE_TYPES\": [[\"EDGE_TYPE_ID\", \"EDGE_TYPE\"], [1, \"ENTRY\"], [2, \"EXIT\"], [3, \"DIRECT_UNCONDITIONAL_BRANCH\"]],"
 	    print " \"SPECIAL_NODES\": [[\"NODE_ID\", \"NODE_NAME\"], [1, \"START\"], [2, \"END\"]],"
 	    print " \"FILE_NAMES\": [[\"FILE_NAME_ID\", \"FILE_NAME\"], [1, \"/bin/big\"]],"
 	    print " \"PROCESSES\": [[\"PROCESS_ID\", \"PROCESS_DATA\"], [77, {\"INSTR_COUNT_PER_THREAD\": [" n "], \"INSTR_COUNT\": " n ","
@@ -779,7 +779,7 @@ big_dcfg() {
 	ran() { seq 0 123 | awk -v n="$1" '{ r = $1 ~ /^(0|9|12|99|100|123)$/
 	    printf "%s%d", (NR > 1 ? ", " : ""), (r ? n : 0) }'; }
 	printf '%s\n' \
-	    '{"FILE_NAMES": [["FILE_NAME_ID", "FILE_NAME"], [1, "/bin/t"]],' \
+	    '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0, "FILE_NAMES": [["FILE_NAME_ID", "FILE_NAME"], [1, "/bin/t"]],' \
 	    ' "EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"], [1, "ENTRY"], [2, "EXIT"]],' \
 	    ' "SPECIAL_NODES": [["NODE_ID", "NODE_NAME"], [1, "START"], [2, "END"]],' \
 	    " \"PROCESSES\": [[\"PROCESS_ID\", \"PROCESS_DATA\"], [5, {\"INSTR_COUNT_PER_THREAD\": [$(ran 2)], \"INSTR_COUNT\": 12," \

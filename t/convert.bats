@@ -1124,7 +1124,7 @@ EOF
 	# share their whole file name, so each is BASE#IMAGE_ID: same.so#1+0x0
 	# and same.so#2+0x0, two objects and two functions
 	printf '%s\n' \
-	    '{"FILE_NAMES": [["FILE_NAME_ID", "FILE_NAME"], [1, "/lib/same.so"]],' \
+	    '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0, "FILE_NAMES": [["FILE_NAME_ID", "FILE_NAME"], [1, "/lib/same.so"]],' \
 	    ' "EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"], [1, "ENTRY"], [2, "EXIT"], [3, "DIRECT_UNCONDITIONAL_BRANCH"]],' \
 	    ' "SPECIAL_NODES": [["NODE_ID", "NODE_NAME"], [1, "START"], [2, "END"]],' \
 	    ' "PROCESSES": [["PROCESS_ID", "PROCESS_DATA"], [9, {"INSTR_COUNT_PER_THREAD": [2], "INSTR_COUNT": 2,' \
@@ -1147,7 +1147,7 @@ EOF
 	ran() { seq 0 123 | awk -v n="$1" '{ r = $1 ~ /^(0|9|12|99|100|123)$/
 	    printf "%s%d", (NR > 1 ? ", " : ""), (r ? n : 0) }'; }
 	printf '%s\n' \
-	    '{"FILE_NAMES": [["FILE_NAME_ID", "FILE_NAME"], [1, "/bin/t"]],' \
+	    '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0, "FILE_NAMES": [["FILE_NAME_ID", "FILE_NAME"], [1, "/bin/t"]],' \
 	    ' "EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"], [1, "ENTRY"], [2, "EXIT"]],' \
 	    ' "SPECIAL_NODES": [["NODE_ID", "NODE_NAME"], [1, "START"], [2, "END"]],' \
 	    " \"PROCESSES\": [[\"PROCESS_ID\", \"PROCESS_DATA\"], [5, {\"INSTR_COUNT_PER_THREAD\": [$(ran 2)], \"INSTR_COUNT\": 12," \
@@ -1278,10 +1278,10 @@ two_1001() {
 
 @test "a DCFG without a BASIC_BLOCKS table, or without EDGES" {
 	printf '%s\n' \
-	    '{"EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"], [1, "ENTRY"], [2, "EXIT"]],' \
+	    '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0, "EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"], [1, "ENTRY"], [2, "EXIT"]],' \
 	    ' "SPECIAL_NODES": [["NODE_ID", "NODE_NAME"], [1, "START"], [2, "END"]],' \
 	    ' "PROCESSES": [["PROCESS_ID", "PROCESS_DATA"],' \
-	    '  [1, {"EDGES": [["EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID", "EDGE_TYPE_ID", "COUNT_PER_THREAD"],' \
+	    '  [1, {"IMAGES": [], "EDGES": [["EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID", "EDGE_TYPE_ID", "COUNT_PER_THREAD"],' \
 	    '                 [5, 1, 3, 1, [1]], [6, 3, 2, 2, [1]]]}]]}' > e.json
 	dcfg_convert --to callgrind --dcfg e.json
 	expect_error 'dcfg-convert: e.json: the DCFG has no BASIC_BLOCKS table'
@@ -1427,7 +1427,7 @@ two_1001() {
 # function of its own, run one after the other: about 1 MB of profile.
 big_dcfg() {
 	awk -v n=20000 'BEGIN {
-	    print "{\"EDGE_TYPES\": [[\"EDGE_TYPE_ID\", \"EDGE_TYPE\"], [1, \"ENTRY\"], [2, \"EXIT\"], [3, \"DIRECT_UNCONDITIONAL_BRANCH\"]],"
+	    print "{\"MAJOR_VERSION\": 1, \"MINOR_VERSION\": 0, \"EDGE_TYPES\": [[\"EDGE_TYPE_ID\", \"EDGE_TYPE\"], [1, \"ENTRY\"], [2, \"EXIT\"], [3, \"DIRECT_UNCONDITIONAL_BRANCH\"]],"
 	    print " \"SPECIAL_NODES\": [[\"NODE_ID\", \"NODE_NAME\"], [1, \"START\"], [2, \"END\"]],"
 	    print " \"FILE_NAMES\": [[\"FILE_NAME_ID\", \"FILE_NAME\"], [1, \"/bin/big\"]],"
 	    print " \"PROCESSES\": [[\"PROCESS_ID\", \"PROCESS_DATA\"], [77, {\"INSTR_COUNT_PER_THREAD\": [" n "], \"INSTR_COUNT\": " n ","

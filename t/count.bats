@@ -1182,7 +1182,7 @@ thread_instrs() {
 @test "a DCFG without the EDGES or BASIC_BLOCKS table" {
 	stream_300 s.edges
 	printf '%s\n' \
-	    '{"PROCESSES": [["PROCESS_ID", "PROCESS_DATA"],' \
+	    '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0, "PROCESSES": [["PROCESS_ID", "PROCESS_DATA"],' \
 	    '  [300, {"IMAGES": [["IMAGE_ID", "LOAD_ADDR", "SIZE", "IMAGE_DATA"],' \
 	    '    [1, "0x400000", 8192, {"BASIC_BLOCKS": [' \
 	    '      ["NODE_ID", "ADDR_OFFSET", "SIZE", "NUM_INSTRS", "LAST_INSTR_OFFSET"],' \
@@ -1193,9 +1193,9 @@ thread_instrs() {
 	# every kind needs the blocks' NUM_INSTRS: here edge 51 comes from node
 	# 10, whose instructions the DCFG does not give
 	printf '%s\n' \
-	    '{"SPECIAL_NODES": [["NODE_ID", "NODE_NAME"], [1, "START"], [2, "END"]],' \
+	    '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0, "SPECIAL_NODES": [["NODE_ID", "NODE_NAME"], [1, "START"], [2, "END"]],' \
 	    ' "PROCESSES": [["PROCESS_ID", "PROCESS_DATA"],' \
-	    '  [300, {"EDGES": [["EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID", "EDGE_TYPE_ID", "COUNT_PER_THREAD"],' \
+	    '  [300, {"IMAGES": [], "EDGES": [["EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID", "EDGE_TYPE_ID", "COUNT_PER_THREAD"],' \
 	    '    [50, 1, 10, 1, [1]], [51, 10, 11, 18, [1]]]}]]}' > noblocks.json
 	printf '%s\n' '# dcfg-stream 1' '# process 300' '# thread 0' 50 51 > s2.edges
 	dcfg_count --dcfg noblocks.json s2.edges

@@ -55,12 +55,12 @@ hello_edges() {
 #              6 START -> 4 ENTRY; two threads
 two_processes() {
 	printf '%s\n' \
-	    '{"EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"], [1, "ENTRY"], [2, "EXIT"]],' \
+	    '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0, "EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"], [1, "ENTRY"], [2, "EXIT"]],' \
 	    ' "SPECIAL_NODES": [["NODE_ID", "NODE_NAME"], [1, "START"], [2, "END"]],' \
 	    ' "PROCESSES": [["PROCESS_ID", "PROCESS_DATA"],' \
-	    '  [1, {"EDGES": [["EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID", "EDGE_TYPE_ID", "COUNT_PER_THREAD"],' \
+	    '  [1, {"IMAGES": [], "EDGES": [["EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID", "EDGE_TYPE_ID", "COUNT_PER_THREAD"],' \
 	    '                 [5, 1, 3, 1, [1]], [6, 3, 2, 2, [1]]]}],' \
-	    '  [2, {"EDGES": [["EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID", "EDGE_TYPE_ID", "COUNT_PER_THREAD"],' \
+	    '  [2, {"IMAGES": [], "EDGES": [["EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID", "EDGE_TYPE_ID", "COUNT_PER_THREAD"],' \
 	    '                 [5, 4, 2, 99, [0, 2]], [6, 1, 4, 1, [1, 0]]]}]]}' > "$1"
 }
 

@@ -66,12 +66,12 @@ assert [(r["count"], r["total"], r["avg"], r["min"], r["max"]) for r in rows] ==
 	grep -Eq '^iterations_per_loop +1 +5 +5\.00 +5 +5$' stdout
 }
 
-@test "dcfg-info --format: a statistic with no samples, and a file without a version" {
+@test "dcfg-info --format: a statistic with no samples" {
 	# two-processes.dcfg.json, process 958 has no loops (t/info.bats): its
 	# iterations per loop is count 0, no average, no min or max
 	dcfg_info --format tsv -p 958 "$DATA/two-processes.dcfg.json"
 	[ "$status" -eq 0 ] || { show; false; }
-	head -n 1 stdout | grep -qx '# dcfg-info 1 dcfg_version=unknown'
+	head -n 1 stdout | grep -qx '# dcfg-info 1 dcfg_version=1.00'
 	grep -qx 'iterations_per_loop	0	0	-	-	-' stdout || { show; false; }
 }
 

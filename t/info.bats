@@ -64,7 +64,7 @@ hello_json() {
 	printf '\n'
 }
 
-# t/data/two-processes.dcfg.json: no version; EDGE_TYPES with other ids than
+# t/data/two-processes.dcfg.json: version 1.00; EDGE_TYPES with other ids than
 # the spec's example (5 is ENTRY here, 3 FALL_THROUGH, 22 INDIRECT_CALL, ...).
 # Process 22814: no INSTR_COUNT_PER_THREAD, so threads = longest
 #   COUNT_PER_THREAD = 3 (the first edge row has only [0]).
@@ -168,17 +168,17 @@ EOF
 
 @test "a file with two processes prints one block per process, in file order" {
 	dcfg_info "$DATA/two-processes.dcfg.json"
-	{ echo "version: unknown"; two_22814_text; two_958_text; } | expect_stdout
+	{ echo "version: 1.00"; two_22814_text; two_958_text; } | expect_stdout
 }
 
 @test "-p PID shows only that process, in decimal or hex" {
 	dcfg_info -p 958 "$DATA/two-processes.dcfg.json"
-	{ echo "version: unknown"; two_958_text; } | expect_stdout
+	{ echo "version: 1.00"; two_958_text; } | expect_stdout
 	# 958 = 3*256 + 11*16 + 14 = 0x3be
 	dcfg_info -p 0x3be "$DATA/two-processes.dcfg.json"
-	{ echo "version: unknown"; two_958_text; } | expect_stdout
+	{ echo "version: 1.00"; two_958_text; } | expect_stdout
 	dcfg_info --pid 22814 "$DATA/two-processes.dcfg.json"
-	{ echo "version: unknown"; two_22814_text; } | expect_stdout
+	{ echo "version: 1.00"; two_22814_text; } | expect_stdout
 	# 13723 = 0x359b
 	dcfg_info -p 0x359b "$DATA/hello.dcfg.json"
 	hello_text | expect_stdout
@@ -195,7 +195,7 @@ EOF
 
 @test "--json -p: statistics without samples are null" {
 	dcfg_info --json -p 958 "$DATA/two-processes.dcfg.json"
-	printf '%s' '{"version":null,"processes":[{"pid":958,"threads":3,' \
+	printf '%s' '{"version":"1.00","processes":[{"pid":958,"threads":3,' \
 	    '"instructions":12,"instructions_per_thread":[7,0,5],' \
 	    '"images":[{"id":0,"load_addr":"0x7fff0000","size":4096,"file_name":"/lib64/libgcc_s.so"},' \
 	    '{"id":9,"load_addr":"0x20000","size":100,"file_name":null}],' \
@@ -215,7 +215,7 @@ EOF
 	dcfg-info --json "$DATA/two-processes.dcfg.json" > out.json
 	run jq -c '[.version, (.processes[] | [.pid, .threads, .instructions, .instructions_per_thread, .edges, .executions_per_block.total, .calls_per_routine.total, .iterations_per_loop.total])]' out.json
 	[ "$status" -eq 0 ]
-	[ "$output" = '[null,[22814,3,76,null,9,28,4,8],[958,3,12,[7,0,5],0,5,0,0]]' ]
+	[ "$output" = '["1.00",[22814,3,76,null,9,28,4,8],[958,3,12,[7,0,5],0,5,0,0]]' ]
 }
 
 # t/data/counts-only.dcfg.json: version 0.06, no EDGES key, no instruction
@@ -272,19 +272,19 @@ EOF
 	expect_stdout < expected.json
 }
 
-@test "small documents: no processes, no version, an empty process" {
-	printf '{}\n' > empty-object.json
-	dcfg_info empty-object.json
-	echo "version: unknown" | expect_stdout
-	dcfg_info --json empty-object.json
-	echo '{"version":null,"processes":[]}' | expect_stdout
+@test "small documents: no processes, an empty process" {
+	printf '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0, "PROCESSES": []}\n' > no-processes.json
+	dcfg_info no-processes.json
+	echo "version: 1.00" | expect_stdout
+	dcfg_info --json no-processes.json
+	echo '{"version":"1.00","processes":[]}' | expect_stdout
 
 	# the minor version is written with two digits
 	printf '{"MAJOR_VERSION": 2, "MINOR_VERSION": 3, "PROCESSES": []}\n' > v.json
 	dcfg_info v.json
 	echo "version: 2.03" | expect_stdout
 
-	printf '{"MINOR_VERSION": 12, "MAJOR_VERSION": 1,\n "PROCESSES": [["PROCESS_ID"], [5]]}\n' > p.json
+	printf '{"MINOR_VERSION": 12, "MAJOR_VERSION": 1,\n "PROCESSES": [["PROCESS_ID", "PROCESS_DATA"], [5, {"IMAGES": []}]]}\n' > p.json
 	dcfg_info p.json
 	expect_stdout <<'EOF'
 version: 1.12
@@ -307,7 +307,7 @@ EOF
 
 @test "a block that never ran: dynamic statistic has no samples" {
 	printf '%s\n' \
-	    '{"PROCESSES": [["PROCESS_ID", "PROCESS_DATA"], [7, {"IMAGES": [' \
+	    '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0, "PROCESSES": [["PROCESS_ID", "PROCESS_DATA"], [7, {"IMAGES": [' \
 	    '  ["IMAGE_ID", "LOAD_ADDR", "SIZE", "IMAGE_DATA"],' \
 	    '  [2, 4096, 64, {"BASIC_BLOCKS": [' \
 	    '    ["NODE_ID", "ADDR_OFFSET", "SIZE", "NUM_INSTRS", "LAST_INSTR_OFFSET", "COUNT"],' \
@@ -315,7 +315,7 @@ EOF
 	dcfg_info idle.json
 	# LOAD_ADDR 4096 = 0x1000; one block, executed 0 times
 	expect_stdout <<'EOF'
-version: unknown
+version: 1.00
 process: 7
   threads: 0
   instructions: unknown
@@ -336,7 +336,7 @@ EOF
 
 @test "the largest 64-bit value, 18446744073709551615, is accepted" {
 	printf '%s\n' \
-	    '{"PROCESSES": [["PROCESS_ID", "PROCESS_DATA"], [1, {"IMAGES": [' \
+	    '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0, "PROCESSES": [["PROCESS_ID", "PROCESS_DATA"], [1, {"IMAGES": [' \
 	    '  ["IMAGE_ID", "LOAD_ADDR", "SIZE", "IMAGE_DATA"],' \
 	    '  [1, "0xffffffffffffffff", 18446744073709551615, {"BASIC_BLOCKS": [' \
 	    '    ["NODE_ID", "ADDR_OFFSET", "SIZE", "NUM_INSTRS", "LAST_INSTR_OFFSET", "COUNT"],' \
@@ -354,9 +354,9 @@ EOF
 
 @test "ids up to 0xffffffff are accepted" {
 	printf '%s\n' \
-	    '{"PROCESSES": [' \
+	    '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0, "PROCESSES": [' \
 	    '  ["PROCESS_ID", "PROCESS_DATA"],' \
-	    '  [1, {"EDGES": [' \
+	    '  [1, {"IMAGES": [], "EDGES": [' \
 	    '    ["EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID", "EDGE_TYPE_ID", "COUNT_PER_THREAD"],' \
 	    '    [4294967295, "0xffffffff", 3, 4, [1]]' \
 	    '  ]}]' \
@@ -369,7 +369,8 @@ EOF
 
 @test "edges decide executions, calls and iterations; COUNT is not used when there are edges" {
 	cat > loops.json <<'EOF'
-{"EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"],
+{"MAJOR_VERSION": 1, "MINOR_VERSION": 0,
+ "EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"],
    [1, "FALL_THROUGH"], [2, "CONDITIONAL_BRANCH"], [3, "UNCONDITIONAL_BRANCH"],
    [4, "CALL"], [5, "INDIRECT_CALL"], [6, "RETURN"]],
  "PROCESSES": [["PROCESS_ID", "PROCESS_DATA"], [3, {
@@ -410,7 +411,7 @@ EOF
 	#   from 10 is the way in); loop 12 (back edge from 12): edge 3 = 7 (edges 2
 	#   and 7 come from elsewhere); 4+7 = 11, 11/2 = 5.50
 	expect_stdout <<'EOF'
-version: unknown
+version: 1.00
 process: 3
   threads: 2
   instructions: unknown
@@ -431,7 +432,7 @@ EOF
 
 @test "empty tables written as []" {
 	printf '%s\n' \
-	    '{"FILE_NAMES": [], "EDGE_TYPES": [], "SPECIAL_NODES": [],' \
+	    '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0, "FILE_NAMES": [], "EDGE_TYPES": [], "SPECIAL_NODES": [],' \
 	    ' "PROCESSES": [["PROCESS_ID", "PROCESS_DATA"], [8, {' \
 	    '   "IMAGES": [["IMAGE_ID", "LOAD_ADDR", "SIZE", "IMAGE_DATA"],' \
 	    '     [1, "0x8000", 16, {"FILE_NAME_ID": 1, "SYMBOLS": [], "SOURCE_DATA": [], "ROUTINES": [],' \
@@ -442,7 +443,7 @@ EOF
 	# FILE_NAMES is empty, so file id 1 is unknown; EDGES has no rows, so
 	# the one block's executions are its COUNT, 6; 6 executions x 2 = 12
 	expect_stdout <<'EOF'
-version: unknown
+version: 1.00
 process: 8
   threads: 0
   instructions: unknown
@@ -463,11 +464,11 @@ EOF
 
 @test "threads come from INSTR_COUNT_PER_THREAD when it is there, else from the edges" {
 	printf '%s\n' \
-	    '{"PROCESSES": [["PROCESS_ID", "PROCESS_DATA"],' \
-	    '  [2, {"INSTR_COUNT_PER_THREAD": [9],' \
+	    '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0, "PROCESSES": [["PROCESS_ID", "PROCESS_DATA"],' \
+	    '  [2, {"INSTR_COUNT_PER_THREAD": [9], "IMAGES": [],' \
 	    '       "EDGES": [["EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID", "EDGE_TYPE_ID", "COUNT_PER_THREAD"],' \
 	    '                 [1, 5, 6, 1, [1, 2, 3]]]}],' \
-	    '  [3, {"EDGES": [["EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID", "EDGE_TYPE_ID", "COUNT_PER_THREAD"],' \
+	    '  [3, {"IMAGES": [], "EDGES": [["EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID", "EDGE_TYPE_ID", "COUNT_PER_THREAD"],' \
 	    '                 [1, 5, 6, 1, [1]], [2, 6, 5, 1, [0, 0, 0, 4]], [3, 6, 7, 1, []]]}]]}' > threads.json
 	dcfg_info threads.json
 	[ "$status" -eq 0 ] || { show; false; }
@@ -513,7 +514,7 @@ EOF
 	gzip -c "$DATA/two-processes.dcfg.json" > two.gz
 	bzip2 -c "$DATA/hello-shuffled.dcfg.json" > shuffled.bz2
 	dcfg_info - < two.gz
-	{ echo "version: unknown"; two_22814_text; two_958_text; } | expect_stdout
+	{ echo "version: 1.00"; two_22814_text; two_958_text; } | expect_stdout
 	dcfg_info < <(cat shuffled.bz2)
 	hello_text | expect_stdout
 }
@@ -629,8 +630,8 @@ EOF
 @test "a reader that stops early is not an error" {
 	# 2000 processes, about 1 MB of summary: more than a pipe holds
 	{
-		printf '{"PROCESSES": [["PROCESS_ID"]'
-		for i in $(seq 2000); do printf ', [%d]' "$i"; done
+		printf '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0, "PROCESSES": [["PROCESS_ID", "PROCESS_DATA"]'
+		for i in $(seq 2000); do printf ', [%d, {"IMAGES": []}]' "$i"; done
 		printf ']}\n'
 	} > many.json
 	# with SIGPIPE ignored, dcfg-info sees EPIPE from write()
@@ -638,7 +639,7 @@ EOF
 	status=${PIPESTATUS[0]}
 	[ "$status" -eq 0 ] || { show; false; }
 	[ ! -s stderr ]
-	printf 'version: unknown\nprocess: 1\n' | cmp - stdout
+	printf 'version: 1.00\nprocess: 1\n' | cmp - stdout
 }
 
 @test "output that cannot be written is an error" {
@@ -1048,7 +1049,7 @@ edges_file() {
 @test "a statistic whose total does not fit in 64 bits is an error, with no half report" {
 	# NUM_INSTRS 2^64-1 executed twice (COUNT 2, no edges): the dynamic
 	# instruction total would be 2 x (2^64 - 1).
-	printf '%s' '{"PROCESSES":[["PROCESS_ID","PROCESS_DATA"],[1,{"IMAGES":[["IMAGE_ID","LOAD_ADDR","SIZE","IMAGE_DATA"],[1,0,0,{"BASIC_BLOCKS":[["NODE_ID","ADDR_OFFSET","SIZE","NUM_INSTRS","LAST_INSTR_OFFSET","COUNT"],[5,0,1,18446744073709551615,0,2]]}]]}]]}' > big.json
+	printf '%s' '{"MAJOR_VERSION":1,"MINOR_VERSION":0,"PROCESSES":[["PROCESS_ID","PROCESS_DATA"],[1,{"IMAGES":[["IMAGE_ID","LOAD_ADDR","SIZE","IMAGE_DATA"],[1,0,0,{"BASIC_BLOCKS":[["NODE_ID","ADDR_OFFSET","SIZE","NUM_INSTRS","LAST_INSTR_OFFSET","COUNT"],[5,0,1,18446744073709551615,0,2]]}]]}]]}' > big.json
 	dcfg_info big.json
 	expect_error "dcfg-info: big.json: process 1: a count or total does not fit in 64 bits"
 }

@@ -129,12 +129,12 @@ joined() {
 
 @test "processes that alternate keep their own edges for the same ids" {
 	printf '%s\n' \
-	    '{"EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"], [1, "ENTRY"], [2, "EXIT"]],' \
+	    '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0, "EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"], [1, "ENTRY"], [2, "EXIT"]],' \
 	    ' "SPECIAL_NODES": [["NODE_ID", "NODE_NAME"], [1, "START"], [2, "END"]],' \
 	    ' "PROCESSES": [["PROCESS_ID", "PROCESS_DATA"],' \
-	    '  [1, {"EDGES": [["EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID", "EDGE_TYPE_ID", "COUNT_PER_THREAD"],' \
+	    '  [1, {"IMAGES": [], "EDGES": [["EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID", "EDGE_TYPE_ID", "COUNT_PER_THREAD"],' \
 	    '                 [5, 1, 3, 1, [1]], [6, 3, 2, 2, [1]]]}],' \
-	    '  [2, {"EDGES": [["EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID", "EDGE_TYPE_ID", "COUNT_PER_THREAD"],' \
+	    '  [2, {"IMAGES": [], "EDGES": [["EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID", "EDGE_TYPE_ID", "COUNT_PER_THREAD"],' \
 	    '                 [5, 4, 2, 1, [0, 2]], [6, 1, 4, 2, [1, 0]]]}]]}' > two.json
 	# process 1: 5 is 1 -> 3 ENTRY, 6 is 3 -> 2 EXIT; process 2: 5 is 4 -> 2 ENTRY, 6 is 1 -> 4 EXIT
 	awk 'BEGIN { print "# dcfg-stream 1"
@@ -162,10 +162,10 @@ joined() {
 @test "sparse edge ids (a hashed index) take the record route and give the same lines" {
 	# ids far apart: no direct table (lib/common/idmap.c), so no fast path
 	printf '%s\n' \
-	    '{"EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"], [1, "ENTRY"], [2, "EXIT"]],' \
+	    '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0, "EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"], [1, "ENTRY"], [2, "EXIT"]],' \
 	    ' "SPECIAL_NODES": [["NODE_ID", "NODE_NAME"], [1, "START"], [2, "END"]],' \
 	    ' "PROCESSES": [["PROCESS_ID", "PROCESS_DATA"],' \
-	    '  [1, {"EDGES": [["EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID", "EDGE_TYPE_ID", "COUNT_PER_THREAD"],' \
+	    '  [1, {"IMAGES": [], "EDGES": [["EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID", "EDGE_TYPE_ID", "COUNT_PER_THREAD"],' \
 	    '                 [7, 1, 3, 1, [1]], [2147483647, 3, 2, 2, [1]]]}]]}' > sparse.json
 	awk 'BEGIN { print "# dcfg-stream 1"; print "# process 1"
 		for (i = 0; i < 100000; i++) print (i % 2 ? 2147483647 : 7) }' > sparse.stream
