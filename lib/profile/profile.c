@@ -362,6 +362,18 @@ on_chunk(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
 		    (unsigned long long)r->preceding, (unsigned long long)t->pos);
 	if (!pr->o->part && !t->begun && r->preceding > 0)
 		return not_from_start(pr, t, r->lineno, r->preceding);
+	/*
+	 * Chunks may leave a gap (the specification allows it), but a marker
+	 * counts a PC's executions since the thread's start, and those in the
+	 * gap are unknown: a count without them would place the slice wrong.
+	 */
+	if (t->anchored && r->preceding > t->pos)
+		return dcfg_error_at(err, pr->name, r->lineno, 1, "thread %llu of process %llu: "
+		    "the chunk at instruction %llu starts after the one before it ends (at %llu): "
+		    "what ran in between is not in the trace, and the slice markers after it "
+		    "would be counted without it", (unsigned long long)t->tid,
+		    (unsigned long long)pr->p->pid, (unsigned long long)r->preceding,
+		    (unsigned long long)t->pos);
 	t->begun = 1;
 	t->pos = r->preceding;
 	t->anchored = 1;

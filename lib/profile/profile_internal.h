@@ -59,6 +59,7 @@ struct dcfg_pinpoints_thread {
 	uint64_t piece_start, piece_count;
 	uint32_t first_block;
 	uint64_t pos, last_q;
+	uint64_t replay_at;           /* --merge: where the pieces so far end, each the next's start */
 	uint64_t *counts;             /* per block: entries so far */
 	uint64_t *pc_counts;          /* per PC (pc_of): entries of its blocks so far, a marker's count */
 	uint8_t *marked;              /* per PC: a marker of the file names it */

@@ -90,13 +90,31 @@ scan(struct part *pt, struct dcfg_error *err)
 	return rc < 0 ? -1 : 0;
 }
 
+/* The shards, all there and disjoint, cut each thread without a gap. */
+static int
+tiles(const struct part *pts, size_t n, struct dcfg_error *err)
+{
+	const struct dcfg_recorded_selection **s = malloc(n * sizeof *s);
+	char why[512];
+	size_t i, at;
+	int rc;
+
+	if (s == NULL)
+		return dcfg_error_set(err, pts[0].path, "out of memory");
+	for (i = 0; i < n; i++)
+		s[i] = &pts[i].sel;
+	rc = dcfg_recorded_selections_tile(s, n, &at, why, sizeof why);
+	free(s);
+	return rc < 0 ? dcfg_error_at(err, pts[at].path, pts[at].sel_line, 1, "%s", why) : 0;
+}
+
 /* One profile, one DCFG, one trace, one plan; each shard once, none missing, none overlapping. */
 static int
 check(const struct dcfg *d, struct part *pts, size_t n, struct part **by_shard,
     struct dcfg_error *err)
 {
 	const struct part *a = &pts[0];
-	char dcfg_id[64];
+	char dcfg_id[64], this[96], that[96];
 	size_t i, j;
 	uint64_t k;
 
@@ -113,11 +131,12 @@ check(const struct dcfg *d, struct part *pts, size_t n, struct part **by_shard,
 			return dcfg_error_set(err, b->path, "a part of another trace (%08x:%llu) than %s "
 			    "(%08x:%llu)", (unsigned)b->crc, (unsigned long long)b->bytes, a->path,
 			    (unsigned)a->crc, (unsigned long long)a->bytes);
-		if (b->sel.shards != a->sel.shards)
-			return dcfg_error_at(err, b->path, b->sel_line, 1, "shard %llu of %llu, but %s is "
-			    "shard %llu of %llu: shards of two plans (one left from an earlier plan?)",
-			    (unsigned long long)b->sel.shard, (unsigned long long)b->sel.shards, a->path,
-			    (unsigned long long)a->sel.shard, (unsigned long long)a->sel.shards);
+		if (!dcfg_recorded_selection_same_plan(&b->sel, &a->sel)) {
+			dcfg_recorded_selection_plan_name(&b->sel, this, sizeof this);
+			dcfg_recorded_selection_plan_name(&a->sel, that, sizeof that);
+			return dcfg_error_at(err, b->path, b->sel_line, 1, "%s, but %s is %s: shards of "
+			    "two plans (one left from an earlier plan?)", this, a->path, that);
+		}
 		k = b->sel.shard;
 		if (k == 0 || k > a->sel.shards || k > n)
 			continue;   /* missing ones are named below */
@@ -135,7 +154,7 @@ check(const struct dcfg *d, struct part *pts, size_t n, struct part **by_shard,
 		if (k >= n || by_shard[k] == NULL)
 			return dcfg_error_set(err, a->path, "shard %llu of %llu missing",
 			    (unsigned long long)k + 1, (unsigned long long)a->sel.shards);
-	return 0;
+	return tiles(pts, n, err);
 }
 
 /* ---- pass 2: the lines of the parts, replayed ---- */
@@ -197,8 +216,11 @@ said_marks(struct reader *r, struct dcfg_pinpoints_thread *t, uint32_t b, uint64
 		return dcfg_error_set(r->pr->err, r->path, "out of memory");
 	if (!t->started)
 		return bad(r, "an entry before the thread's first (its \"f\" line)");
-	if (count > s->marked[r->pr->pc_of[b]])
-		s->marked[r->pr->pc_of[b]] = count;
+	/* a PC's entries only grow: a marker at or below the one before was moved or edited */
+	if (count <= s->marked[r->pr->pc_of[b]])
+		return bad(r, "a marker's count at or below an earlier marker's of its PC: a \"p\" line "
+		    "was moved or edited");
+	s->marked[r->pr->pc_of[b]] = count;
 	return 0;
 }
 
@@ -345,6 +367,9 @@ piece(struct reader *r, struct dcfg_pinpoints_thread *t)
 		if (start < t->pos)
 			return bad(r, "an entry before the end of the thread in the shard before: "
 			    "shards out of order");
+		if (start != t->replay_at)
+			return bad(r, "an entry that does not start where the piece before it ends: a "
+			    "\"p\" line was moved, deleted or edited");
 		q = start / pr->o->slice_size;
 		if (kind[0] == 'b' || q > t->last_q) {
 			if (q > t->last_q)
@@ -358,7 +383,8 @@ piece(struct reader *r, struct dcfg_pinpoints_thread *t)
 	if (number(r, &unf) < 0)
 		return -1;
 	if (__builtin_add_overflow(t->unfiltered, unf, &t->unfiltered) ||
-	    __builtin_add_overflow(t->total_unfiltered, unf, &t->total_unfiltered))
+	    __builtin_add_overflow(t->total_unfiltered, unf, &t->total_unfiltered) ||
+	    __builtin_add_overflow(t->replay_at, unf, &t->replay_at))
 		return dcfg_pinpoints_overflow(pr);
 	return pairs(r, t, add_piece_instrs);
 }
@@ -417,6 +443,15 @@ summary(struct reader *r, struct dcfg_pinpoints_thread *t)
 		t->last_block = last;
 	if (pos < t->pos)
 		return bad(r, "the thread ends before the end of the shard before: shards out of order");
+	/*
+	 * A piece counts a block's instructions at its entry, the position
+	 * once it is left: the part ends where its pieces do, or inside the
+	 * last block entered when no edge of the part leaves it.
+	 */
+	if (pos != t->replay_at && (last == DCFG_PINPOINTS_NONE ||
+	    pos != t->replay_at - r->pr->blocks[last].ni || t->replay_at < r->pr->blocks[last].ni))
+		return bad(r, "the thread's final position is not where its last piece ends: the "
+		    "\"t\" line or a \"p\" line was edited");
 	t->pos = pos;
 	if (q > t->last_q)
 		t->last_q = q;
