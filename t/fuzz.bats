@@ -116,11 +116,12 @@ routes_show() {
 	routes_show "$SEEDS"/routes/*
 	local want
 	# each check done on some seed: --count, every kind through --runs, 1 to 4 shards merged,
-	# the round trip through dcfg-encode, the stages
+	# the round trip through dcfg-encode, the stages, lines and files against Callgrind
 	for want in 'totals done' 'edge done' 'block done' 'routine done' 'loop done' \
 	    'image done' 'type done' 'thread done' 'line done' 'file done' 'bbv done' \
 	    'merge of 1 shard done' 'merge of 2 shards done' 'merge of 3 shards done' \
-	    'merge of 4 shards done' 'encode done' 'stages done' 'bbv refused' 'stages refused'; do
+	    'merge of 4 shards done' 'encode done' 'stages done' 'bbv refused' 'stages refused' \
+	    'callgrind line done' 'callgrind file done'; do
 		grep -q ": $want\$" shown || { echo "no seed: $want"; cat shown; return 1; }
 	done
 	# 2 * 10^12 copies of a period: every edge is capped, the runs are checked

@@ -11,13 +11,16 @@
  *             tables merged by dcfg-count --merge
  *   encode    dcfg-encode of the stream, expanded again
  *   stages    dcfg-edges | dcfg-blocks, then counted
+ *   callgrind dcfg-convert --to callgrind --keep-stubs of the sample's DCFG
+ *             with the stream's edge counts in it
  *
  * and checks: plain | dcfg-count equals runs | dcfg-count for every --by
  * kind and --bbv; --count equals what the lines add up to (edges per
  * thread, weighted by the runs around them, and the INSTR_COUNT of the
  * chunk markers); the merged shards equal one run's table; the encoded
  * stream expands to the same edges; the stream after the stages counts the
- * same. The reference stream is plain where it was written whole, else
+ * same; the Callgrind profile puts the same instructions on every source
+ * line and file as dcfg-count --by line and --by file. The reference stream is plain where it was written whole, else
  * runs (a huge but periodic trace), so huge inputs are checked too.
  *
  * Work is bounded: a stream route writes into a pipe of CAP_BYTES that is
@@ -50,6 +53,7 @@
 
 #include "count/count.h"
 #include "count/count_merge.h"
+#include "convert/convert.h"
 #include "stream/blocks.h"
 #include "stream/edges.h"
 #include "encode/encode.h"
@@ -493,6 +497,81 @@ check_stages(const struct mem *ref, int kind, const struct mem *whole, int whole
 		disagree("the stream after dcfg-edges | dcfg-blocks counts otherwise", kind_name(kind));
 }
 
+/*
+ * The Callgrind route (dcfg-convert --to callgrind --keep-stubs) with the
+ * stream's edge counts (EDGES, its table by edge) in the sample's DCFG,
+ * into M; restores the DCFG's own counts after.
+ */
+static int
+callgrind_to(struct mem *m, const struct mem *edges)
+{
+	static struct dcfg_output out;
+	static uint64_t *saved;
+	const struct dcfg *d = fuzz_sample_dcfg();
+	const struct dcfg_process *p = &d->processes[0];
+	struct dcfg_convert_options co = { .dcfg_path = "sample.dcfg.json", .keep_stubs = 1,
+		.creator = "fuzz-routes" };
+	struct dcfg_convert c = { d, &co, &out };
+	struct dcfg_error err;
+	const char *s = edges->buf;
+	uint64_t id;
+	size_t i;
+	int rc;
+
+	if (saved == NULL && (saved = malloc(p->edges.count * sizeof *saved)) == NULL)
+		abort();
+	for (i = 0; i < p->edges.count; i++) {
+		saved[i] = d->edges[p->edges.first + i].total;
+		d->edges[p->edges.first + i].total = 0;
+	}
+	for (rc = 0; *s; s += *s == '\n') {
+		if (strncmp(s, "# process ", 10) == 0) {
+			s += 10;
+			rc |= parse_u64(&s) != p->pid;   /* another process: not compared */
+		} else if (*s >= '0' && *s <= '9') {
+			const struct dcfg_edge *e = dcfg_edge_by_id(d, p, (uint32_t)(id = parse_u64(&s)));
+			s += *s == '\t';
+			if (e != NULL && id <= UINT32_MAX)
+				d->edges[e - d->edges].total = parse_u64(&s);
+		}
+		s += strcspn(s, "\n");
+	}
+	mem_reset(m);
+	if (!rc) {
+		if (dcfg_output_open(&out, m->path, &err) < 0)
+			abort();
+		rc = dcfg_format_find("callgrind")->run(&c, &err);
+		if (dcfg_output_close(&out, &err) < 0)
+			abort();
+	}
+	for (i = 0; i < p->edges.count; i++)
+		d->edges[p->edges.first + i].total = saved[i];
+	mem_load(m);
+	return rc != 0 ? REFUSED : DONE;
+}
+
+/* dcfg-count --by line and --by file against the Callgrind route, on the reference stream. */
+static void
+check_lines(const struct mem *ref)
+{
+	static struct mem edges, table, cg;
+	static struct line_sums want, got;
+	int by_line;
+
+	if (count_to(&edges, ref->path, DCFG_BY_EDGE) != DONE || callgrind_to(&cg, &edges) != DONE)
+		return;
+	for (by_line = 1; by_line >= 0; by_line--) {
+		if (count_to(&table, ref->path, by_line ? DCFG_BY_LINE : DCFG_BY_FILE) != DONE)
+			continue;
+		line_sums_of_table(table.buf, &want);
+		line_sums_of_callgrind(cg.buf, by_line, &got);
+		if (!same_line_sums(&want, &got))
+			disagree("dcfg-count and Callgrind put other instructions on a line",
+			    by_line ? "line" : "file");
+		note(by_line ? "callgrind line" : "callgrind file", DONE);
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -527,6 +606,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_plan(trace, ref, ref == &runs, d, kind, &whole, whole_rc, size);
 	check_encode(ref, ref == &runs, d, size);
 	check_stages(ref, kind, &whole, whole_rc);
+	if (whole_rc == DONE)
+		check_lines(ref);
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #ifndef FUZZ_ROUTES_H
 #define FUZZ_ROUTES_H
 
+#include <inttypes.h>
 #include <string.h>
 
 #include "fuzz.h"
@@ -24,7 +25,8 @@ mem_reset(struct mem *m)
 {
 	if (m->path[0] == '\0')
 		m->fd = fuzz_memfd(m->path, sizeof m->path);
-	if (ftruncate(m->fd, 0) < 0)
+	/* and rewound: a route may write through this very descriptor (-o /proc/self/fd/N) */
+	if (ftruncate(m->fd, 0) < 0 || lseek(m->fd, 0, SEEK_SET) < 0)
 		abort();
 	m->len = 0;
 }
@@ -221,6 +223,170 @@ same_table(const struct mem *a, const struct mem *b)
 			return 0;
 	} while (*lx && *ly);
 	return *lx == *ly;
+}
+
+/*
+ * Instructions per source line ("FILE:LINE") or file, "-" for code on no
+ * line (dcfg-count names it after its image, Callgrind cannot): what the
+ * line routes are compared by. Too many keys, or one too long: not compared.
+ */
+#define LINE_KEYS_MAX 2048
+#define LINE_KEY_BYTES 512
+
+struct line_sums {
+	struct line_sum {
+		char key[LINE_KEY_BYTES];
+		uint64_t instrs;
+	} k[LINE_KEYS_MAX];
+	size_t n;
+	int overflow;
+};
+
+static void
+line_add(struct line_sums *s, const char *key, size_t len, uint64_t instrs)
+{
+	size_t i;
+
+	if (len >= LINE_KEY_BYTES) {
+		s->overflow = 1;
+		return;
+	}
+	for (i = 0; i < s->n; i++)
+		if (strlen(s->k[i].key) == len && memcmp(s->k[i].key, key, len) == 0)
+			break;
+	if (i == s->n) {
+		if (s->n == LINE_KEYS_MAX) {
+			s->overflow = 1;
+			return;
+		}
+		memcpy(s->k[i].key, key, len);
+		s->k[i].key[len] = '\0';
+		s->k[s->n++].instrs = 0;
+	}
+	s->k[i].instrs += instrs;   /* both routes wrap alike past 2^64 - 1 */
+}
+
+/* A dcfg-count table by line or file: KEY, executions, instructions per row. */
+static void
+line_sums_of_table(const char *t, struct line_sums *s)
+{
+	size_t len;
+
+	for (s->n = 0, s->overflow = 0; *t; t += *t == '\n') {
+		len = strcspn(t, "\t\n");
+		if (*t != '#' && t[len] == '\t') {
+			const char *v = t + len + 1;
+			parse_u64(&v);
+			v += *v == '\t';
+			if (len >= 2 && t[len - 2] == ':' && t[len - 1] == '-')
+				line_add(s, "-", 1, parse_u64(&v));
+			else
+				line_add(s, t, len, parse_u64(&v));
+		}
+		t += strcspn(t, "\n");
+	}
+}
+
+/* "(N) NAME", "(N)" or "NAME" after a Callgrind "fl=": the name, from NAMES. */
+static const char *
+callgrind_name(const char *v, char names[][LINE_KEY_BYTES], size_t n_names)
+{
+	const char *p = v + 1;
+	uint64_t id;
+	size_t len;
+
+	if (*v != '(')
+		return NULL;
+	id = parse_u64(&p);
+	if (*p++ != ')' || id >= n_names)
+		return NULL;
+	if (*p == ' ') {
+		len = strcspn(++p, "\n");
+		if (len >= LINE_KEY_BYTES)
+			return NULL;
+		memcpy(names[id], p, len);
+		names[id][len] = '\0';
+	}
+	return names[id];
+}
+
+/*
+ * A Callgrind profile read as callgrind_annotate reads it: "fl=", "fi=",
+ * "fe=" set the file of the cost lines after them ("fn=" goes back to
+ * "fl="'s), "cfi=" and "cfl=" only name files, the cost line after
+ * "calls=" is a call's inclusive cost; positions "instr line", 0 no line.
+ */
+static void
+line_sums_of_callgrind(const char *t, int by_line, struct line_sums *s)
+{
+	static char names[256][LINE_KEY_BYTES];
+	const char *fl = "", *file = "", *p;
+	char key[LINE_KEY_BYTES + 24];
+	uint64_t line, cost;
+	int call = 0, n;
+
+	memset(names, 0, sizeof names);
+	for (s->n = 0, s->overflow = 0; *t; t += *t == '\n') {
+		if (strncmp(t, "fl=", 3) == 0 || strncmp(t, "fi=", 3) == 0 ||
+		    strncmp(t, "fe=", 3) == 0 || strncmp(t, "cfi=", 4) == 0 ||
+		    strncmp(t, "cfl=", 4) == 0) {
+			int cfile = *t == 'c';
+			const char *name = callgrind_name(t + 3 + cfile, names, 256);
+			if (name == NULL)
+				s->overflow = 1;
+			else if (!cfile && t[1] == 'l')
+				fl = file = name;
+			else if (!cfile)
+				file = name;
+		} else if (strncmp(t, "fn=", 3) == 0) {
+			file = fl;
+		} else if (strncmp(t, "calls=", 6) == 0) {
+			call = 2;
+		} else if (strncmp(t, "0x", 2) == 0 && !call) {
+			p = t + 2 + strspn(t + 2, "0123456789abcdef");
+			if (*p++ == ' ' && (line = parse_u64(&p), *p++ == ' ') &&
+			    (cost = parse_u64(&p), *p == '\n' || *p == '\0')) {
+				n = line == 0 ? snprintf(key, sizeof key, "-") : by_line ?
+				    snprintf(key, sizeof key, "%s:%" PRIu64, file, line) :
+				    snprintf(key, sizeof key, "%s", file);
+				line_add(s, key, (size_t)n, cost);
+			}
+		}
+		call -= call > 0;
+		t += strcspn(t, "\n");
+	}
+}
+
+static int
+by_key(const void *a, const void *b)
+{
+	return strcmp(((const struct line_sum *)a)->key, ((const struct line_sum *)b)->key);
+}
+
+/* The same instructions on every key (keys of none left out); 1 when not compared. */
+static int
+same_line_sums(struct line_sums *a, struct line_sums *b)
+{
+	size_t i, j;
+
+	if (a->overflow || b->overflow)
+		return 1;
+	qsort(a->k, a->n, sizeof *a->k, by_key);
+	qsort(b->k, b->n, sizeof *b->k, by_key);
+	for (i = j = 0; i < a->n || j < b->n;) {
+		if (i < a->n && a->k[i].instrs == 0) {
+			i++;
+		} else if (j < b->n && b->k[j].instrs == 0) {
+			j++;
+		} else if (i == a->n || j == b->n || strcmp(a->k[i].key, b->k[j].key) != 0 ||
+		    a->k[i].instrs != b->k[j].instrs) {
+			return 0;
+		} else {
+			i++;
+			j++;
+		}
+	}
+	return 1;
 }
 
 #endif
