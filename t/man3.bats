@@ -253,6 +253,9 @@ routine_names() {
 	routine_names
 	python=python3
 	[ -x /usr/bin/python3 ] && python=/usr/bin/python3
+	preload=
+	[ "${DCFG_SANITIZED:-}" = 1 ] &&
+	    preload="$(cc -print-file-name=libasan.so) $(cc -print-file-name=libubsan.so)"
 	# names.dcfg.json: symbols two images share (_init@prog), images that
 	# share a base name (libc.so.6#2) or have none; the sample; the real DCFG
 	for f in "$DATA/names.dcfg.json" "$SAMPLE/prog.dcfg.json.gz" \
@@ -265,9 +268,11 @@ routine_names() {
 		    awk -F '\t' '/^# process / { pid = $0; sub(/.* /, "", pid); next }
 		        !/^#/ { print pid " " $1 " " $3 }' | sort > table
 		cmp mine table || { echo "$f: the table differs"; diff mine table | head; return 1; }
-		# Python, by its own route to the entry blocks
+		# Python, by its own route to the entry blocks (a sanitized library in
+		# an uninstrumented python3 needs the runtimes first, as in python.bats)
 		DCFG_LIBRARY="$(build_dir)/libdcfg.so.0" PYTHONPATH="$ROOT/python" \
-		    PYTHONDONTWRITEBYTECODE=1 DCFG_NO_NUMPY=1 "$python" -c '
+		    PYTHONDONTWRITEBYTECODE=1 DCFG_NO_NUMPY=1 LD_PRELOAD="$preload" \
+		    ASAN_OPTIONS=detect_leaks=0 "$python" -c '
 import sys, dcfg
 d = dcfg.load(sys.argv[1])
 for p in d.processes:
