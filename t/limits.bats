@@ -97,9 +97,10 @@ chain() {
 }
 
 @test "a DCFG: 10000 arrays deep under an unknown key are skipped, 10001 are not" {
-	perl -e 'print "{\"FOO\" : ", "[" x 10000, "]" x 10000, "}\n"' > ok.json
+	perl -e 'print "{\"FOO\" : ", "[" x 10000, "]" x 10000,
+	    ", \"MAJOR_VERSION\" : 1, \"MINOR_VERSION\" : 0, \"PROCESSES\" : []}\n"' > ok.json
 	limited dcfg-info ok.json
-	expect_stdout <<< 'version: unknown'
+	expect_stdout <<< 'version: 1.00'
 	perl -e 'print "{\"FOO\" : ", "[" x 10001, "]" x 10001, "}\n"' > deep.json
 	limited dcfg-info deep.json
 	expect_error 'dcfg-info: deep.json:1:10010: nesting deeper than 10000 levels'
@@ -295,9 +296,9 @@ long_lines() {
 	# 62 unknown columns and the 2 known: 64, read.
 	awk 'BEGIN { printf "{\"FILE_NAMES\" : [[\"FILE_NAME_ID\",\"FILE_NAME\""
 	    for (i = 0; i < 62; i++) printf ",\"X%d\"", i
-	    print "],[1,\"a\"]]}" }' > cols64.json
+	    print "],[1,\"a\"]], \"MAJOR_VERSION\" : 1, \"MINOR_VERSION\" : 0, \"PROCESSES\" : []}" }' > cols64.json
 	limited dcfg-info cols64.json
-	expect_stdout <<< 'version: unknown'
+	expect_stdout <<< 'version: 1.00'
 }
 
 # 10^5 loops, each nested in the one before (PARENT_LOOP_HEAD_NODE_ID),
