@@ -12,6 +12,7 @@
 
 #include "common/input.h"
 #include "index.h"
+#include "required.h"
 #include "common/json.h"
 #include "common/kind.h"
 #include "common/vec.h"
@@ -109,6 +110,7 @@ struct loader {
 	struct dcfg_edge edge;
 	int edge_counts_kept;
 	int has_thread_instrs;
+	struct dcfg_required required;
 	unsigned long trace_line, trace_column;   /* of the header that shows a DCFG-trace */
 };
 
@@ -174,6 +176,10 @@ on_begin(void *ctx, int id)
 	struct dcfg *d = L->d;
 
 	switch (id) {
+	case ROOT: dcfg_required_top(&L->required, L->j); break;
+	case PROCESSES: dcfg_required_saw(&L->required, DCFG_PART_PROCESSES); break;
+	case PR_DATA: dcfg_required_saw(&L->required, DCFG_PART_PROCESS_DATA); break;
+	case IMAGES: dcfg_required_saw(&L->required, DCFG_PART_IMAGES); break;
 	case SYMBOLS: return walked(L, DCFG_KEEP_SYMBOLS);
 	case SOURCE: return walked(L, DCFG_KEEP_SOURCE);
 	case BLOCKS: return walked(L, DCFG_KEEP_BLOCKS);
@@ -251,7 +257,7 @@ on_row_begin(void *ctx, int table)
 		OPEN(L->process.blocks, d->n_blocks);
 		OPEN(L->process.routines, d->n_routines);
 		OPEN(L->process.loops, d->n_loops);
-		break;
+		return dcfg_required_row(&L->required, L->j);
 	case IMAGES:
 		memset(&L->image, 0, sizeof L->image);
 		L->image.file_name_id = DCFG_NONE;
@@ -362,12 +368,23 @@ on_integer(void *ctx, int id, uint64_t v)
 	uint32_t node = 0;
 
 	switch (id) {
-	case MAJOR: d->major_version = v; d->has_version |= 1; break;
-	case MINOR: d->minor_version = v; d->has_version |= 2; break;
+	case MAJOR:
+		d->major_version = v;
+		d->has_version |= 1;
+		dcfg_required_saw(&L->required, DCFG_PART_MAJOR);
+		break;
+	case MINOR:
+		d->minor_version = v;
+		d->has_version |= 2;
+		dcfg_required_saw(&L->required, DCFG_PART_MINOR);
+		break;
 	case FN_ID: return id32(L, v, &L->file_name.id);
 	case ET_ID: return id32(L, v, &L->edge_type.id);
 	case SN_ID: return id32(L, v, &L->special.id);
-	case PR_ID: L->process.pid = v; break;
+	case PR_ID:
+		L->process.pid = v;
+		dcfg_required_pid(&L->required, L->j, v);
+		break;
 	case PR_INSTRS: L->process.instr_count = v; L->process.has_instr_count = 1; break;
 	case PR_THREAD_INSTRS: return APPEND(L, counts, v);
 	case IM_ID: return id32(L, v, &L->image.id);
@@ -500,9 +517,12 @@ dcfg_load(const char *path, const struct dcfg_load_options *opt,
 			rc = dcfg_kind_error(err, dcfg_input_name(in), L.trace_line,
 			    L.trace_column, DCFG_KIND_TRACE, DCFG_KIND_DCFG);
 		if (rc == 0)
+			rc = dcfg_required_verdict(&L.required, dcfg_input_name(in), err);
+		if (rc == 0)
 			rc = dcfg_index(L.d, dcfg_input_name(in), err);
 	}
 	dcfg_json_free(L.j);
+	dcfg_required_free(&L.required);
 	dcfg_input_close(in);
 	if (rc < 0) {
 		dcfg_kind_explain(path, DCFG_KIND_DCFG, err);
