@@ -617,12 +617,12 @@ print(sum(len(ids) for _, _, ids in t.edges()))"
 # is given 10 s to end: a deadlock fails the test instead of hanging it.
 # Without numpy, which only slows the start.  Leaves ./out, ./err and $status.
 ctrl_c() {
-	local mode=$1 pid i
+	local mode=$1 pid delay
 	shift
 	DCFG_NO_NUMPY=1 env --default-signal=INT "$PY" "$HELP/interrupt.py" big.trace.json "$mode" \
 	    > out 2> err &
 	pid=$!
-	for i in $(seq 1000); do
+	for _ in $(seq 1000); do
 		grep -qx reading out && break
 		kill -0 "$pid" 2> /dev/null || break
 		sleep 0.01
@@ -631,7 +631,7 @@ ctrl_c() {
 		sleep "$delay"
 		kill -INT "$pid" 2> /dev/null || true
 	done
-	for i in $(seq 200); do
+	for _ in $(seq 200); do
 		kill -0 "$pid" 2> /dev/null || break
 		sleep 0.05
 	done
