@@ -249,14 +249,15 @@ flush_range(Range *g)
 }
 
 /* The next range of routine R from OFF: a new line, or (a for loop's test
- * after its body) one of the routine's earlier lines; now and then none. */
+ * after its body) one of the routine's earlier lines; now and then none,
+ * but never at the routine's entry (a function's first line is known). */
 static void
 open_range(Range *g, const Rt *r, int *line, uint64_t off)
 {
 	g->off = off;
 	g->size = 0;
 	g->left = 1 + (int)below(&G, 6);
-	g->gap = below(&G, 8) == 0;
+	g->gap = below(&G, 8) == 0 && off != blk[r->first].off;
 	if (*line > r->line0 && below(&G, 4) == 0) {
 		g->line = r->line0 + (int)below(&G, (uint32_t)(*line - r->line0 + 1));
 	} else {
