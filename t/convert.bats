@@ -738,7 +738,7 @@ EOF
 #   helper (symbol at 0x1100): 24 -> 25 (fall through), 25 -> END
 #
 # Block 21: 0x401000 size 16, 6 instrs, last at +14 = 0x40100e; 3 executions.
-#   The rule (dcfg(5), "Source lines of a block"): a range wholly inside
+#   The rule (dcfg(7), "Source lines of a block"): a range wholly inside
 #   gives its NUM_INSTRS; the other pieces get one each, and the rest by
 #   bytes (rounded share of the bytes up to each piece's end).
 #   range one.c 20 [0x400ffc, 0x401005) 3 instrs: starts before the block:

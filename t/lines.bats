@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Source lines on every route: one rule (dcfg(5), "Source lines of a
+# Source lines on every route: one rule (dcfg(7), "Source lines of a
 # block"; lib/dcfg/lines.c) splits a block's instructions among the
 # SOURCE_DATA ranges that overlap it, and dcfg-count --by line and --by
 # file, dcfg-convert --to callgrind, Python's count_dcfg, and the lines

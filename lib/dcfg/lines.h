@@ -13,7 +13,7 @@
 
 /*
  * How a block's NUM_INSTRS fall on the SOURCE_DATA ranges that overlap it,
- * the one rule every route uses (dcfg(5), "Source lines of a block"). The
+ * the one rule every route uses (dcfg(7), "Source lines of a block"). The
  * block is cut into pieces at range boundaries, in address order: a piece
  * of one range, or bytes no range covers (no line).
  *  - A range wholly inside the block gives its NUM_INSTRS.

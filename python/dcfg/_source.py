@@ -191,7 +191,7 @@ class SourceIndex:
     def block_lines(self, addr, size, last_offset, num_instrs):
         """[(record or None, instructions)]: how a block's NUM_INSTRS fall on
         the records that overlap it, by the rule of every route (lines.h,
-        dcfg(5) "Source lines of a block"), as dcfg_block_lines gives them:
+        dcfg(7) "Source lines of a block"), as dcfg_block_lines gives them:
         the pieces on a line in address order, then those on no line at once."""
         span = size if size > last_offset else min(last_offset + 1, _MAX)
         end = min(addr + span, _MAX)
