@@ -28,7 +28,18 @@ pair() {
 	[ -n "$a" ] && [ -n "$b" ] && [ "$a" -ne "$b" ]
 }
 
-# early LATE: the shard 1 that ends first from one plan, shards 2 to 4 of
+# per_shard PLAN OUT STAGE...: each line of PLAN expanded from p/t.json
+# with --chunks and piped into STAGE, whose output goes to OUT1, OUT2, ...
+per_shard() {
+	local plan=$1 out=$2 k=0 line
+	shift 2
+	while read -r line; do
+		k=$((k + 1))
+		dcfg-expand --chunks $line p/t.json | "$@" > "$out$k"
+	done < "$plan"
+}
+
+# mixed: the shard 1 that ends first from one plan, shards 2 to 4 of
 # the other: instructions $lo to $hi of thread 0 are in none of them.
 mixed() {
 	if [ "$a" -lt "$b" ]; then
@@ -43,11 +54,7 @@ mixed() {
 @test "shards of two plans of 4, one aligned: dcfg-count --merge refuses them, and their gap" {
 	pair
 	mixed
-	k=0
-	while read -r line; do
-		k=$((k + 1))
-		dcfg-expand $line p/t.json | dcfg-count --dcfg p/prog.dcfg.json > "s$k"
-	done < mixed
+	per_shard mixed s dcfg-count --dcfg p/prog.dcfg.json
 	# the selection records the plan's shape
 	grep -q '^# selection shard=[1-4]/4 align=3000 ' s1 s2
 	capture dcfg-count --merge s1 s2 s3 s4
@@ -59,11 +66,7 @@ mixed() {
 	capture dcfg-count --merge s1 s2 s3 s4
 	expect_error "dcfg-count: s2:2:1: instructions $lo to $hi of thread 0 of process $pid are in no shard: the windows of the shards leave a gap (shards of two plans?)"
 	# one plan's shards, the last of thread 0 said to end early: its end is in none
-	k=0
-	while read -r line; do
-		k=$((k + 1))
-		dcfg-expand $line p/t.json | dcfg-count --dcfg p/prog.dcfg.json > "a$k"
-	done < A
+	per_shard A a dcfg-count --dcfg p/prog.dcfg.json
 	grep -q "^# selection shard=2/4 process=$pid thread=0 from-icount=$a\$" a2
 	sed -i "2s/\$/ to-icount=$((a + 1000))/" a2
 	capture dcfg-count --merge a1 a2 a3 a4
@@ -73,12 +76,7 @@ mixed() {
 @test "shards of two plans of 4, one aligned: dcfg-profile --merge refuses them, and their gap" {
 	pair
 	mixed
-	k=0
-	while read -r line; do
-		k=$((k + 1))
-		dcfg-expand --chunks $line p/t.json |
-		    dcfg-profile --dcfg p/prog.dcfg.json --slice-size 3000 --part -o "s$k"
-	done < mixed
+	per_shard mixed s dcfg-profile --dcfg p/prog.dcfg.json --slice-size 3000 --part
 	capture dcfg-profile --dcfg p/prog.dcfg.json --merge -o m s1 s2 s3 s4
 	expect_error "dcfg-profile: s2:3:1: $rest, but s1 is $first: shards of two plans (one left from an earlier plan?)"
 	for k in 1 2 3 4; do
@@ -91,12 +89,8 @@ mixed() {
 
 @test "a shard's stream with another thread's edges added: dcfg-count refuses it, and the merge never counts them twice" {
 	pair
-	k=0
-	while read -r line; do
-		k=$((k + 1))
-		dcfg-expand $line p/t.json > "e$k"
-		dcfg-count --dcfg p/prog.dcfg.json "e$k" > "s$k"
-	done < A
+	per_shard A s dcfg-count --dcfg p/prog.dcfg.json
+	dcfg-expand $(sed -n 1p A) p/t.json > e1
 	# shard 1 (thread 0) with thread 1's edges before its "# trace" line
 	dcfg-expand -t 1 p/t.json | sed -n '/^# thread 1$/,$p' > t1
 	awk 'FNR == NR { add = add $0 "\n"; next } /^# trace / { printf "%s", add } { print }' t1 e1 > forged
@@ -189,4 +183,13 @@ nest() {
 	# and as a part of a plan's shard
 	capture dcfg-profile --dcfg nest.json --slice-size 5 --part -o part gap.stream
 	expect_error "dcfg-profile: gap.stream:$line:1: thread 0 of process 7: the chunk at instruction 20 starts after the one before it ends (at 12): what ran in between is not in the trace, and the slice markers after it would be counted without it"
+	# expanded without --chunks, the stream still marks the chunk after the
+	# gap (the row [20, 12, 3, 15, ""] of the trace), and only it
+	dcfg-expand gap.json > plain.stream
+	[ "$(grep '^# chunk' plain.stream)" = "# chunk 20 12 3" ]
+	line=$(grep -n '^# chunk 20 ' plain.stream | cut -d: -f1)
+	capture dcfg-profile --dcfg nest.json --slice-size 5 -o g plain.stream
+	expect_error "dcfg-profile: plain.stream:$line:1: thread 0 of process 7: the chunk at instruction 20 starts after the one before it ends (at 12): what ran in between is not in the trace, and the slice markers after it would be counted without it"
+	# a trace without gaps has no marker without --chunks
+	dcfg-expand nest.trace.json | grep -c '^# chunk' | grep -qx 0
 }

@@ -23,6 +23,13 @@ struct expand {
 	int headed;                           /* the output's first line is written */
 	int in_thread;                        /* a thread's totals are pending (--count) */
 	uint64_t edges, instrs;               /* the thread's totals */
+	/*
+	 * Where the thread row's last chunk ended: a chunk after a gap gets
+	 * its marker even without --chunks, so that positions after it (of
+	 * vectors, of a profile's markers) are not silently off by the gap.
+	 */
+	uint64_t chunk_end;
+	int chunk_end_known;
 	uint64_t decoded;                     /* edges of every thread, for the meter */
 	struct dcfg_progress *meter;          /* NULL: bytes through o->progress, if set */
 	uint64_t bytes, batches;              /* the trace's bytes read, for the meter */
@@ -183,6 +190,7 @@ on_thread(void *ctx, struct dcfg_trace *t, uint64_t pid, uint64_t tid)
 	if (!dcfg_selection_thread(&x->sel, tid))
 		return DCFG_TRACE_SKIP;
 	x->tid = tid;
+	x->chunk_end_known = 0;
 	x->in_thread = 1;
 	x->edges = x->instrs = 0;
 	if (x->o->mode == DCFG_EXPAND_EDGES)
@@ -377,6 +385,7 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 	uint64_t p = ci->preceding_instr_count, end;
 	uint64_t index = 0, instrs;
 	ssize_t n, i;
+	int gap, overflow;
 
 	if (dcfg_output_failed(x->out))
 		return DCFG_TRACE_STOP;
@@ -384,15 +393,18 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 		list_row(x, ci);
 		return DCFG_TRACE_OK;
 	}
-	if (__builtin_add_overflow(p, ci->instr_count, &end) && x->o->window)
+	overflow = __builtin_add_overflow(p, ci->instr_count, &end);
+	if (overflow && x->o->window)
 		return dcfg_chunk_fail_row(c, "PRECEDING_INSTR_COUNT + INSTR_COUNT does not fit "
 		    "in 64 bits: no window can place the chunk");
+	/* Chunks wholly outside the window are skipped without being decoded. */
+	if (x->o->window && (p >= x->o->to || end < x->o->from ||
+	    (!x->o->dcfg && end == x->o->from && ci->instr_count > 0)))
+		return DCFG_TRACE_OK;
+	gap = x->chunk_end_known && p > x->chunk_end;
+	x->chunk_end = end;
+	x->chunk_end_known = !overflow;
 	if (x->o->window) {
-		/* Chunks wholly outside are skipped without being decoded. */
-		if (p >= x->o->to || end < x->o->from)
-			return DCFG_TRACE_OK;
-		if (!x->o->dcfg && end == x->o->from && ci->instr_count > 0)
-			return DCFG_TRACE_OK;
 		/* a shard's selection line must be true: a whole chunk past its window is not */
 		if (!x->o->dcfg && x->o->shards && (p < x->o->from || end > x->o->to))
 			return dcfg_chunk_fail_row(c, "--shard: the chunk's instructions %llu to %llu "
@@ -412,7 +424,7 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 			return cut_chunk(x, c, ci, 1);
 		}
 	}
-	if (x->o->chunks && x->o->mode == DCFG_EXPAND_EDGES)
+	if ((x->o->chunks || gap) && x->o->mode == DCFG_EXPAND_EDGES)
 		dcfg_stream_write_chunk(x->out, p, ci->instr_count, ci->edge_count);
 	if (x->o->runs || x->o->mode == DCFG_EXPAND_COUNT)
 		return runs_chunk(x, c, ci);

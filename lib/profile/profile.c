@@ -367,7 +367,7 @@ on_chunk(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
 	 * counts a PC's executions since the thread's start, and those in the
 	 * gap are unknown: a count without them would place the slice wrong.
 	 */
-	if (t->anchored && r->preceding > t->pos)
+	if (t->begun && r->preceding > t->pos)
 		return dcfg_error_at(err, pr->name, r->lineno, 1, "thread %llu of process %llu: "
 		    "the chunk at instruction %llu starts after the one before it ends (at %llu): "
 		    "what ran in between is not in the trace, and the slice markers after it "
