@@ -43,18 +43,29 @@ refused_by_all() {
 	expect_error "dcfg-blocks: $msg"
 	capture dcfg-edges --dcfg "$file" --list
 	expect_error "dcfg-edges: $msg"
-	capture env DCFG_LIBRARY="$BIN/../libdcfg.so.0" \
+	python_load "$file"
+	printf '%s\n' "$msg" > expected
+	[ "$status" -eq 2 ] && cmp -s expected stdout || { show; false; }
+}
+
+# python_load FILE: dcfg.load(FILE) in Python, over the library of the
+# commands (with the sanitizer runtimes first, in a sanitized build); prints
+# the dcfg.Error and exits 2, or prints "loaded".
+python_load() {
+	local py=python3 sanitized=()
+	[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+	[ "${DCFG_SANITIZED:-}" = 1 ] && sanitized=(ASAN_OPTIONS=detect_leaks=0
+	    LD_PRELOAD="$(${CC:-cc} -print-file-name=libasan.so) $(${CC:-cc} -print-file-name=libubsan.so)")
+	capture env "${sanitized[@]}" DCFG_LIBRARY="$BIN/../libdcfg.so.0" \
 	    PYTHONPATH="$BATS_TEST_DIRNAME/../python" PYTHONDONTWRITEBYTECODE=1 \
-	    python3 -c '
+	    "$py" -c '
 import sys, dcfg
 try:
     dcfg.load(sys.argv[1])
 except dcfg.Error as e:
     print(e)
     sys.exit(2)
-print("loaded")' "$file"
-	printf '%s\n' "$msg" > expected
-	[ "$status" -eq 2 ] && cmp -s expected stdout || { show; false; }
+print("loaded")' "$1"
 }
 
 @test "JSON without MAJOR_VERSION, MINOR_VERSION and PROCESSES is not a DCFG, for every reader" {
@@ -93,6 +104,8 @@ print("loaded")' "$file"
 	    [ "$(grep -c '^process: ' stdout)" -eq 2 ] || { show; false; }
 	dcfg_check --strict two.json
 	[ "$status" -eq 0 ] && [ "$(cat stdout)" = '0 errors, 0 warnings' ] || { show; false; }
+	python_load two.json
+	[ "$status" -eq 0 ] && [ "$(cat stdout)" = loaded ] || { show; false; }
 	printf '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0, "PROCESSES": []}\n' > none.json
 	dcfg_check --strict none.json
 	[ "$status" -eq 0 ] && [ "$(cat stdout)" = '0 errors, 0 warnings' ] || { show; false; }

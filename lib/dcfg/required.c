@@ -87,6 +87,8 @@ listed_twice(struct dcfg_required *r, const struct dcfg_process_place **first)
 	const struct dcfg_process_place *again = NULL;
 	size_t i, group = 0;
 
+	if (r->n_rows < 2)
+		return NULL;
 	qsort(r->rows, r->n_rows, sizeof *r->rows, by_pid_then_row);
 	for (i = 1; i < r->n_rows; i++) {
 		if (r->rows[i].pid != r->rows[group].pid) {
