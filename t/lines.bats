@@ -191,8 +191,8 @@ routes_agree() {
 
 @test "gen-pair's line tables (ranges across blocks, blocks across ranges, gaps): the routes agree" {
 	local seed
-	for seed in 3 17 29; do
-		gen-pair --seed "$seed" --threads 2 --edges 4000 --blocks 150 p > /dev/null
+	for seed in 3 17; do
+		gen-pair --seed "$seed" --threads 2 --edges 2000 --blocks 100 p > /dev/null
 		routes_agree p/prog.dcfg.json || { echo "seed $seed"; false; }
 	done
 }
