@@ -98,6 +98,18 @@ mixed() {
 	line=$(($(grep -n '^# thread 1$' forged | cut -d: -f1) + 1))
 	capture dcfg-count --dcfg p/prog.dcfg.json forged
 	expect_error "dcfg-count: forged:$line:1: thread 1 is not in the stream's \"# selection\": the stream was edited or joined after dcfg-expand wrote it"
+	# nor does a merge take a table edited so: another thread's vectors
+	# added to shard 1's, or its process renamed
+	per_shard A v dcfg-count --dcfg p/prog.dcfg.json --bbv 1000
+	sed -n '/^# thread 1$/,$p' v3 | grep -v '^# trace ' > t1v
+	awk 'FNR == NR { add = add $0 "\n"; next } /^# trace / { printf "%s", add } { print }' t1v v1 > vforged
+	line=$(grep -n '^# thread 1$' vforged | cut -d: -f1)
+	capture dcfg-count --merge vforged v2 v3 v4
+	expect_error "dcfg-count: vforged:$line:1: thread 1 of process $pid is not in the table's \"# selection\": the table was edited or joined after dcfg-count wrote it"
+	line=$(grep -n "^# process $pid\$" s1 | cut -d: -f1)
+	sed "${line}s/.*/# process 1/" s1 > renamed
+	capture dcfg-count --merge renamed s2 s3 s4
+	expect_error "dcfg-count: renamed:$line:1: process 1 is not in the table's \"# selection\": the table was edited or joined after dcfg-count wrote it"
 	# the real shards merge to the whole trace's edges, once
 	dcfg_count --merge s1 s2 s3 s4
 	[ "$status" -eq 0 ]

@@ -255,6 +255,8 @@ process_line(struct merge *m, const char *line, size_t len)
 		return dcfg_merge_fail(m, m->columns || m->total_next ?
 		    "a \"# process\" line where the table's total or columns are named" :
 		    "a \"# process\" line without a process id");
+	if (dcfg_merge_check_selected(m, pid, 0, 0) < 0)
+		return -1;
 	for (i = 0; i < m->n_procs && m->procs[i].pid != pid; i++)
 		;
 	if (i == m->n_procs) {

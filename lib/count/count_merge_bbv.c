@@ -77,6 +77,8 @@ dcfg_merge_bbv_line(struct merge *m, char *line, size_t len)
 	if (strncmp(line, "# thread ", 9) == 0) {
 		if (dcfg_textlines_number(line + 9, len - 9, &a) < 0)
 			return dcfg_merge_fail(m, "a \"# thread\" line without a thread id");
+		if (dcfg_merge_check_selected(m, m->procs[m->proc].pid, 1, a) < 0)
+			return -1;
 		return open_piece(m, a);
 	}
 	if (pc == NULL || m->closed)

@@ -118,6 +118,13 @@ size_t dcfg_merge_keep(struct merge *m, const char *s, size_t len);
  */
 int dcfg_merge_provenance_line(struct merge *m, const char *line, size_t len);
 /*
+ * Process PID (and thread TID, when HAS_TID) of the file being read is
+ * in one of its "# selection" lines, if it has any: 0, or -1 with the
+ * error set, since a table holding another shard's counts would add them
+ * twice.
+ */
+int dcfg_merge_check_selected(struct merge *m, uint64_t pid, int has_tid, uint64_t tid);
+/*
  * The files read cover disjoint parts of one trace, and all the shards of
  * its plan: 0, or -1 with the error set (count_merge.h).
  */

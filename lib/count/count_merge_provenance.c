@@ -53,6 +53,29 @@ dcfg_merge_provenance_line(struct merge *m, const char *line, size_t len)
 	return 0;
 }
 
+int
+dcfg_merge_check_selected(struct merge *m, uint64_t pid, int has_tid, uint64_t tid)
+{
+	const struct merge_file *f = &m->files[m->file];
+	char why[256];
+	size_t i;
+
+	if (f->n_sel == 0)
+		return 0;
+	for (i = f->first_sel; i < f->first_sel + f->n_sel; i++)
+		if (dcfg_recorded_selection_has_process(&m->sels[i].s, pid) &&
+		    (!has_tid || dcfg_recorded_selection_has_thread(&m->sels[i].s, tid)))
+			return 0;
+	if (has_tid)
+		snprintf(why, sizeof why, "thread %llu of process %llu is not in the table's "
+		    "\"# selection\": the table was edited or joined after dcfg-count wrote it",
+		    (unsigned long long)tid, (unsigned long long)pid);
+	else
+		snprintf(why, sizeof why, "process %llu is not in the table's \"# selection\": the "
+		    "table was edited or joined after dcfg-count wrote it", (unsigned long long)pid);
+	return dcfg_merge_fail(m, why);
+}
+
 /* An error at selection S, about it and another file's. */
 static int
 fail_at(struct merge *m, const struct merge_selection *s, const char *why)
