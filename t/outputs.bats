@@ -208,17 +208,19 @@ o_commands() {
 	no_temporaries .
 }
 
-@test "-o naming the file that standard output or error goes to writes through them" {
+@test "-o naming the file that standard output, error or another descriptor goes to writes through it" {
 	sample
 	dcfg-count --dcfg prog.dcfg.json.gz --by routine prog.edges > want
-	# the file itself, a link to /dev/stdout, /dev/stderr
+	# the file itself, a link to /dev/stdout, /dev/stderr, a descriptor of the shell's
 	ln -s /dev/stdout out-link
 	echo old > log
 	dcfg-count --dcfg prog.dcfg.json.gz --by routine -o log prog.edges >> log
 	dcfg-count --dcfg prog.dcfg.json.gz --by routine -o out-link prog.edges >> log
 	dcfg-count --dcfg prog.dcfg.json.gz --by routine -o /dev/stderr prog.edges 2>> log
+	dcfg-count --dcfg prog.dcfg.json.gz --by routine -o log prog.edges 6>> log
+	dcfg-count --dcfg prog.dcfg.json.gz --by routine -o /dev/fd/6 prog.edges 6>> log
 	echo after >> log
-	{ echo old; cat want want want; echo after; } | cmp - log
+	{ echo old; cat want want want want want; echo after; } | cmp - log
 	[ -L out-link ] && [ "$(readlink out-link)" = /dev/stdout ]
 	no_temporaries .
 }

@@ -1,6 +1,7 @@
 #define _XOPEN_SOURCE 700   /* realpath */
 #include "descriptor.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -96,10 +97,48 @@ writable(int fd)
 	return flags >= 0 && (flags & O_ACCMODE) != O_RDONLY;
 }
 
+/* 1 when FD is open for writing on the file TARGET. */
+static int
+writes_to(int fd, const struct stat *target)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && st.st_dev == target->st_dev &&
+	    st.st_ino == target->st_ino && writable(fd);
+}
+
+/*
+ * A descriptor open for writing on TARGET, or -1: standard output first,
+ * then standard error, then any other the command was given ("3>> log").
+ */
+static int
+open_on(const struct stat *target)
+{
+	struct dirent *e;
+	DIR *dir;
+	char *end;
+	long fd;
+
+	if (writes_to(STDOUT_FILENO, target))
+		return STDOUT_FILENO;
+	if (writes_to(STDERR_FILENO, target))
+		return STDERR_FILENO;
+	if ((dir = opendir("/proc/self/fd")) == NULL)
+		return -1;
+	while ((e = readdir(dir)) != NULL) {
+		fd = strtol(e->d_name, &end, 10);
+		if (end != e->d_name && *end == '\0' && fd > STDERR_FILENO && fd <= INT_MAX &&
+		    fd != dirfd(dir) && writes_to((int)fd, target))
+			break;
+	}
+	fd = e ? fd : -1;
+	closedir(dir);
+	return (int)fd;
+}
+
 int
 dcfg_output_descriptor(const char *path, const struct stat *target, struct dcfg_error *err)
 {
-	struct stat st;
 	int fd = named_descriptor(path);
 
 	if (fd >= 0 && fcntl(fd, F_GETFD) >= 0) {
@@ -108,11 +147,5 @@ dcfg_output_descriptor(const char *path, const struct stat *target, struct dcfg_
 		dcfg_error_set(err, path, "descriptor %d is not open for writing", fd);
 		return -2;
 	}
-	if (target == NULL)
-		return -1;
-	for (fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++)
-		if (fstat(fd, &st) == 0 && st.st_dev == target->st_dev &&
-		    st.st_ino == target->st_ino && writable(fd))
-			return fd;
-	return -1;
+	return target ? open_on(target) : -1;
 }

@@ -13,9 +13,9 @@
 /*
  * The descriptor an output named PATH is written through, in place, or
  * -1 for a file that is written by rename: the one PATH names
- * (/dev/stdout, /dev/fd/N, /proc/self/fd/N, through links), or standard
- * output or error when PATH is the file they go to (TARGET, PATH's
- * stat(2), or NULL when there is none). A rename would replace the file
+ * (/dev/stdout, /dev/fd/N, /proc/self/fd/N, through links), or one open
+ * for writing on the file PATH is (TARGET, PATH's stat(2), or NULL when
+ * there is none): standard output first. A rename would replace the file
  * under them: what it held ("-o /dev/stdout >> log") would be lost, and
  * all that is written to them afterwards too. -2 with ERR set when PATH
  * names a descriptor not open for writing.

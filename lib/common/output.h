@@ -37,7 +37,7 @@ struct dcfg_output {
  * file (or a new one; through a symbolic link, the file it names) is
  * written to a temporary in its directory; a device or a FIFO directly.
  * A name of one of the process's descriptors (/dev/stdout, /dev/fd/N,
- * /proc/self/fd/N), or of the file standard output or error goes to, is
+ * /proc/self/fd/N), or of a file one of them is open for writing on, is
  * written through that descriptor, in place: "-o /dev/stdout >> log"
  * appends to the log.
  */
