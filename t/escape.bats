@@ -372,6 +372,15 @@ profile() {
 	dcfg-convert --to dot --dcfg hh.dcfg.json --routine 4 > expected
 	dcfg-convert --to dot --dcfg hh.dcfg.json --routine "$shown" > got
 	cmp expected got
+	# a name typed escaped, one letter off, is offered as the tables write
+	# it: ma\x07in\tz is 1 from ma\x07in\tx, and 5 from the name's 7 bytes
+	capture dcfg-convert --to dot --dcfg hh.dcfg.json --routine 'ma\x07in\tz'
+	expect_error 'dcfg-convert: hh.dcfg.json: process 13723 has no routine ma\x07in\tz; did you mean: ma\x07in\tx? (all of them: dcfg-info --list routines)'
+	# [2j for [2J: 0 with letters folded
+	capture dcfg-profile -d hh.dcfg.json --slice-size 20 --thread 1 -x 'hel\x1b[2jlo\r' \
+	    "$DATA/stage-hello.stream"
+	[ "$status" -eq 2 ] && grep -qF '; did you mean: hel\x1b[2Jlo\r? (all of them' stderr ||
+	    { show; false; }
 }
 
 @test "dcfg-convert --routine: a routine's name as it is, or as the tables write it" {

@@ -21,6 +21,7 @@ dcfg_suggest_init(struct dcfg_suggest *s, const char *query)
 	memset(s, 0, sizeof *s);
 	s->query = query;
 	s->query_len = strlen(query);
+	s->escaped = strchr(query, '\\') != NULL;
 	s->limit = s->query_len / 3 > 1 ? s->query_len / 3 : 1;
 }
 
@@ -114,20 +115,59 @@ score(struct dcfg_suggest *s, const char *name, size_t len, size_t *f, size_t *e
 	return 0;
 }
 
+/* The closer of TEXT's first LEN bytes and its first PART: 0 with *F and *E, or -1 when far. */
+static int
+closest(struct dcfg_suggest *s, const char *text, size_t len, size_t part, size_t *f,
+    size_t *e, int *oom)
+{
+	size_t pf, pe;
+	int whole = score(s, text, len, f, e, oom) == 0;
+
+	if (part < len && score(s, text, part, &pf, &pe, oom) == 0 &&
+	    (!whole || pf < *f || (pf == *f && pe < *e))) {
+		*f = pf;
+		*e = pe;
+		whole = 1;
+	}
+	return whole ? 0 : -1;
+}
+
+/* The same for NAME as the tables write it (dcfg_escape), for a query typed so. */
+static int
+closest_escaped(struct dcfg_suggest *s, const char *name, size_t part, size_t *f, size_t *e,
+    int *oom)
+{
+	size_t len = dcfg_escape(NULL, 0, name), shown_part = len;
+	char *shown = malloc(len + 1), *head = NULL;
+	int rc = -1;
+
+	if (shown == NULL || (part < strlen(name) && (head = strndup(name, part)) == NULL)) {
+		*oom = 1;
+	} else {
+		dcfg_escape(shown, len + 1, name);
+		if (head)
+			shown_part = dcfg_escape(NULL, 0, head);
+		rc = closest(s, shown, len, shown_part, f, e, oom);
+	}
+	free(shown);
+	free(head);
+	return rc;
+}
+
 int
 dcfg_suggest_add(struct dcfg_suggest *s, const char *name, size_t part)
 {
-	size_t len = strlen(name), f, e, pf, pe, i, at;
+	size_t len = strlen(name), f, e, ef, ee, i, at;
 	int oom = 0, whole;
 
 	for (i = 0; i < s->n; i++)
 		if (strcmp(s->best[i], name) == 0)
 			return 0;
-	whole = score(s, name, len, &f, &e, &oom) == 0;
-	if (part < len && score(s, name, part, &pf, &pe, &oom) == 0 &&
-	    (!whole || pf < f || (pf == f && pe < e))) {
-		f = pf;
-		e = pe;
+	whole = closest(s, name, len, part, &f, &e, &oom) == 0;
+	if (s->escaped && closest_escaped(s, name, part, &ef, &ee, &oom) == 0 &&
+	    (!whole || ef < f || (ef == f && ee < e))) {
+		f = ef;
+		e = ee;
 		whole = 1;
 	}
 	if (oom)

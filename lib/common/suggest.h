@@ -5,7 +5,9 @@
  * substitutions and swaps of two neighbours, one each) between the names
  * with ASCII letters folded to lower case; a name is close enough within
  * a third of the query's length (at least 1), or when it holds the query
- * (3 bytes or more) whatever its case. The closest first, ties by distance
+ * (3 bytes or more) whatever its case. A query that holds a backslash is
+ * also measured against each name as the tables write it (dcfg_escape),
+ * since it may have been typed so. The closest first, ties by distance
  * with case kept, then by name; a name is offered once.
  */
 #ifndef DCFG_SUGGEST_H
@@ -18,6 +20,7 @@
 struct dcfg_suggest {
 	const char *query;
 	size_t query_len, limit;
+	int escaped;               /* the query holds a backslash */
 	const char *best[DCFG_SUGGEST_MAX];   /* the caller's names, which must outlive this */
 	size_t folded[DCFG_SUGGEST_MAX], exact[DCFG_SUGGEST_MAX];
 	size_t n;
