@@ -51,7 +51,10 @@ class DCFG:
     DCFG(path, keep=KEEP_ALL) reads PATH (plain, gzip or bzip2; "-" is
     standard input) and keeps the parts KEEP names (the KEEP_* flags,
     or'ed): what is not kept reads as an empty table.  A file that cannot
-    be read raises Error with its FILE:LINE:COLUMN message.
+    be read raises Error with its FILE:LINE:COLUMN message, as does JSON
+    that is not a DCFG (without MAJOR_VERSION, MINOR_VERSION, PROCESSES,
+    or a process's IMAGES) or that lists a process twice, in the words of
+    the commands (dcfg-check(1), "What a DCFG has").
 
     The tables are attributes: processes, images, symbols, source_lines,
     blocks, routines, routine_nodes, loops, edges, file_names, edge_types,
