@@ -48,6 +48,14 @@ refused_by_all() {
 	[ "$status" -eq 2 ] && cmp -s expected stdout || { show; false; }
 }
 
+# refused FILE MESSAGE: dcfg-check --strict and dcfg-info refuse FILE with MESSAGE.
+refused() {
+	dcfg_check --strict "$1"
+	expect_error "dcfg-check: $2"
+	dcfg_info "$1"
+	expect_error "dcfg-info: $2"
+}
+
 # python_load FILE: dcfg.load(FILE) in Python, over the library of the
 # commands (with the sanitizer runtimes first, in a sanitized build); prints
 # the dcfg.Error and exits 2, or prints "loaded".
@@ -80,19 +88,20 @@ print("loaded")' "$1"
 
 @test "a DCFG without one of its required parts is not a DCFG" {
 	two_processes
+	# every reader, as above, for one of them; dcfg-check and dcfg-info for the rest
 	jq 'del(.MAJOR_VERSION)' two.json > major.json
 	refused_by_all major.json 'major.json:1:1: this is not a DCFG: it has no MAJOR_VERSION'
 	jq 'del(.MINOR_VERSION)' two.json > minor.json
-	refused_by_all minor.json 'minor.json:1:1: this is not a DCFG: it has no MINOR_VERSION'
+	refused minor.json 'minor.json:1:1: this is not a DCFG: it has no MINOR_VERSION'
 	jq 'del(.PROCESSES)' two.json > processes.json
-	refused_by_all processes.json 'processes.json:1:1: this is not a DCFG: it has no PROCESSES'
+	refused processes.json 'processes.json:1:1: this is not a DCFG: it has no PROCESSES'
 	jq 'del(.MAJOR_VERSION, .PROCESSES)' two.json > both.json
-	refused_by_all both.json 'both.json:1:1: this is not a DCFG: it has no MAJOR_VERSION or PROCESSES'
+	refused both.json 'both.json:1:1: this is not a DCFG: it has no MAJOR_VERSION or PROCESSES'
 	# process 6's row without its PROCESS_DATA, then without IMAGES
 	sed '4s/.*/    [ 6 ] ] }/' two.json > data.json
-	refused_by_all data.json 'data.json:4:5: PROCESSES[2]: this is not a DCFG: process 6 has no PROCESS_DATA'
+	refused data.json 'data.json:4:5: PROCESSES[2]: this is not a DCFG: process 6 has no PROCESS_DATA'
 	sed '4s/.*/    [ 6, { "EDGES": [] } ] ] }/' two.json > images.json
-	refused_by_all images.json "images.json:4:5: PROCESSES[2]: this is not a DCFG: process 6's PROCESS_DATA has no IMAGES"
+	refused images.json "images.json:4:5: PROCESSES[2]: this is not a DCFG: process 6's PROCESS_DATA has no IMAGES"
 }
 
 @test "what the spec leaves optional may be left out" {
