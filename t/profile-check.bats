@@ -164,6 +164,20 @@ D="$DATA/hello.dcfg.json"
 	[ "$status" -eq 0 ] && [ ! -s stdout ]
 }
 
+@test "several profiles in one run: each checked on its own, a wrong one named among right ones" {
+	fixed20 > a.bb
+	fixed20 | sed 's/^S: 0x40053c 2 /S: 0x40053c 1 /' > b.bb
+	fixed20 > c.bb
+	check --slice-size 20 "$D" "$S" a.bb c.bb
+	[ "$status" -eq 0 ] && [ ! -s stdout ] || { cat stdout stderr; false; }
+	check --slice-size 20 "$D" "$S" a.bb b.bb c.bb
+	[ "$status" -eq 1 ] || { cat stdout stderr; false; }
+	[ "$(cut -d: -f2 stdout | sort -u)" = " b.bb" ]
+	# one that cannot be read is an error, whatever the others are
+	check --slice-size 20 "$D" "$S" a.bb missing.bb b.bb
+	[ "$status" -eq 2 ] && grep -q 'missing.bb' stderr && grep -q 'b.bb:7:' stdout
+}
+
 # wrong FILE CHECKER-ARGS... : the checker exits 1 and prints its findings
 wrong() {
 	local file=$1

@@ -37,15 +37,18 @@ profile_all() {
 	dcfg-profile -d "$dcfg" --slice-size "$size" "$@" -o out/prog "$stream" 2> err ||
 	    { echo "dcfg-profile --slice-size $size $*"; cat err; return 1; }
 	[ "$(ls out | wc -l)" -le "$threads" ] || { ls out; return 1; }
+	local written=()
 	for t in $(seq 0 $((threads - 1))); do
 		if [ -f "out/prog.T.$t.bb" ]; then
-			profile_check --slice-size "$size" "$@" "$dcfg" "$stream" "out/prog.T.$t.bb" || return 1
+			written+=("out/prog.T.$t.bb")
 		else
 			grep -q "thread $t: no instructions outside the excluded images" err || { cat err; return 1; }
 			x=$(printf '%s\n' "$@" | awk 'x { print "--exclude-image"; print; x = 0; next } $0 == "--exclude-image" { x = 1 }')
 			profile_check --none "$t" $x "$dcfg" "$stream" || return 1
 		fi
 	done
+	# one run of the checker for the files: each is checked on its own
+	[ ${#written[@]} -eq 0 ] || profile_check --slice-size "$size" "$@" "$dcfg" "$stream" "${written[@]}"
 }
 
 @test "gen-pair programs, nested loops and loops at an entry, 1 and 3 threads: every thread's profile is right, fixed and loop-aligned" {
@@ -54,8 +57,8 @@ profile_all() {
 	# blocks, 10^12 is more than the run (one slice)
 	for run in "3 3" "13 3" "13 1"; do
 		set -- $run
-		pair "$1" "$2" 20000
-		for size in 7 1000 4099 1000000000000; do
+		pair "$1" "$2" 8000
+		for size in 7 4099 1000000000000; do
 			profile_all p/prog.dcfg.json p/s "$2" "$size" || { echo "seed $1, $2 threads"; false; }
 			profile_all p/prog.dcfg.json p/s "$2" "$size" --loop-aligned ||
 			    { echo "seed $1, $2 threads"; false; }

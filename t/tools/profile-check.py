@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""profile-check: checks one per-thread profile (.bb) of dcfg-profile(1)
-against its edge stream and DCFG, by a second method.
+"""profile-check: checks per-thread profiles (.bb) of dcfg-profile(1)
+against their edge stream and DCFG, by a second method, each on its own.
 
 usage: profile-check.py --slice-size N [--loop-aligned] [--loop-image NAME]...
-                        [--exclude-image NAME]... DCFG STREAM PROFILE
+                        [--exclude-image NAME]... DCFG STREAM PROFILE...
        profile-check.py --none TID [-p PID] [--exclude-image NAME]... DCFG STREAM
 
 The second form checks that thread TID should have no profile: it enters
@@ -396,20 +396,32 @@ def main():
     ap.add_argument("--exclude-image", action="append", default=[])
     ap.add_argument("dcfg")
     ap.add_argument("stream")
-    ap.add_argument("profile", nargs="?")
+    ap.add_argument("profile", nargs="*")
     opt = ap.parse_args()
     if opt.none is not None:
         return check_none(opt)
-    if opt.slice_size <= 0 or opt.profile is None:
+    if opt.slice_size <= 0 or not opt.profile:
         ap.error("--slice-size N > 0 and a PROFILE are needed")
-    loop_names = [raw(n) for n in opt.loop_image]
-    excl_names = [raw(n) for n in opt.exclude_image]
-    f = Findings(opt.profile)
     try:
         data = read_bytes(opt.dcfg)
         dcfg_id = "%08x:%d" % (zlib.crc32(data) & 0xffffffff, len(data))
         dcfg = json.loads(data.decode("utf-8", "surrogateescape"))
-        p = Profile(opt.profile, f)
+    except (OSError, ValueError) as e:
+        print("%s: %s" % (PROG, e), file=sys.stderr)
+        return 2
+    worst = 0
+    for path in opt.profile:
+        worst = max(worst, check_profile(opt, dcfg, dcfg_id, path))
+    return worst
+
+
+def check_profile(opt, dcfg, dcfg_id, path):
+    """Checks one profile; 0 right, 1 findings printed, 2 unreadable."""
+    loop_names = [raw(n) for n in opt.loop_image]
+    excl_names = [raw(n) for n in opt.exclude_image]
+    f = Findings(path)
+    try:
+        p = Profile(path, f)
         try:
             pid = int(p.header.get("process", ""))
         except ValueError:
@@ -456,7 +468,7 @@ def main():
     for msg in f.list[:MAX_FINDINGS]:
         print(msg)
     if len(f.list) > MAX_FINDINGS:
-        print("%s: %s: %d findings more" % (PROG, opt.profile, len(f.list) - MAX_FINDINGS))
+        print("%s: %s: %d findings more" % (PROG, path, len(f.list) - MAX_FINDINGS))
     return 1 if f.list else 0
 
 
