@@ -279,6 +279,8 @@ plan_line(const char *s, struct dcfg_expand_options *o, uint64_t *pids, uint64_t
 			o->from = parse_u64(&s), o->window = 1;
 		else if (n == 11 && strncmp(w, "--to-icount", 11) == 0)
 			o->to = parse_u64(&s), o->window = 1;
+		else if (n == 7 && strncmp(w, "--align", 7) == 0)
+			o->align = parse_u64(&s);   /* the plan's shape (issue 35, item 4) */
 		else if (n == 7 && strncmp(w, "--shard", 7) == 0) {
 			o->shard = parse_u64(&s);
 			if (*s++ != '/')
