@@ -596,7 +596,7 @@ plain_all() {
 }
 
 @test "random runs over the small program: every table and vectors as the stream written out" {
-	for seed in 1 2 3 4 5 6 7 8; do
+	for seed in 1 2 3 4 5; do
 		plain_all | wrap "$seed" > s.edges
 		for k in $KINDS; do
 			same "$D" s.edges --by "$k"
