@@ -98,6 +98,10 @@ mixed() {
 	line=$(($(grep -n '^# thread 1$' forged | cut -d: -f1) + 1))
 	capture dcfg-count --dcfg p/prog.dcfg.json forged
 	expect_error "dcfg-count: forged:$line:1: thread 1 is not in the stream's \"# selection\": the stream was edited or joined after dcfg-expand wrote it"
+	# dcfg-profile refuses it too, before its part could merge
+	capture dcfg-profile --dcfg p/prog.dcfg.json --slice-size 3000 --part -o fp forged
+	expect_error "dcfg-profile: forged:$line:1: thread 1 is not in the stream's \"# selection\": the stream was edited or joined after dcfg-expand wrote it"
+	[ ! -e fp ]
 	# nor does a merge take a table edited so: another thread's vectors
 	# added to shard 1's, or its process renamed
 	per_shard A v dcfg-count --dcfg p/prog.dcfg.json --bbv 1000

@@ -261,9 +261,14 @@ on_thread(void *ctx, uint64_t tid)
 	select_thread(ctx, tid);
 }
 
-/* The current thread, or NULL for a line that is not profiled. -1 after an error. */
+/*
+ * The current thread, or NULL for a line that is not profiled. -1 after an
+ * error: a thread the stream's selection does not hold is one, since a part
+ * that claims a shard while holding another's entries would merge them twice.
+ */
 static int
-current(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread **t)
+current(struct dcfg_pinpoints *pr, const struct dcfg_stream_record *r,
+    struct dcfg_pinpoints_thread **t)
 {
 	*t = NULL;
 	if (!pr->in_process)
@@ -272,6 +277,10 @@ current(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread **t)
 		select_thread(pr, 0);
 	if (pr->oom)
 		return dcfg_error_set(pr->err, pr->name, "out of memory");
+	if (pr->cur && pr->has_sel && !dcfg_recorded_selection_has_thread(&pr->sel, pr->cur->tid))
+		return dcfg_error_at(pr->err, pr->name, r->lineno, 1, "thread %llu is not in the "
+		    "stream's \"# selection\": the stream was edited or joined after dcfg-expand "
+		    "wrote it", (unsigned long long)pr->cur->tid);
 	*t = pr->cur;
 	return 0;
 }
@@ -289,6 +298,10 @@ on_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
 	pr->in_process = 0;
 	if (p == NULL)
 		return 0;
+	if (pr->has_sel && !dcfg_recorded_selection_has_process(&pr->sel, p->pid))
+		return dcfg_error_set(pr->err, pr->name, "process %llu is not in the stream's \"# "
+		    "selection\": the stream was edited or joined after dcfg-expand wrote it",
+		    (unsigned long long)p->pid);
 	if (pr->o->has_pid ? p->pid != pr->o->pid : pr->p != NULL && p != pr->p)
 		return pr->o->has_pid ? 0 : dcfg_error_set(pr->err, pr->name, "the stream holds "
 		    "processes %llu and %llu: choose one with -p", (unsigned long long)pr->p->pid,
@@ -332,7 +345,7 @@ on_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e
 	size_t k;
 
 	(void)err;
-	if (current(pr, &t) < 0)
+	if (current(pr, r, &t) < 0)
 		return -1;
 	if (t == NULL)
 		return 0;
@@ -352,7 +365,7 @@ on_chunk(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
 	struct dcfg_pinpoints *pr = ctx;
 	struct dcfg_pinpoints_thread *t;
 
-	if (current(pr, &t) < 0)
+	if (current(pr, r, &t) < 0)
 		return -1;
 	if (t == NULL)
 		return 0;
@@ -387,7 +400,7 @@ on_run(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
 	struct dcfg_pinpoints_thread *t;
 
 	(void)err;
-	if (current(pr, &t) < 0)
+	if (current(pr, r, &t) < 0)
 		return -1;
 	return t == NULL ? 0 : dcfg_pinpoints_run(pr, r);
 }
