@@ -185,7 +185,9 @@ test-tools: $(TEST_TOOLS)
 
 # FUZZ_PLANT=-DFUZZ_PLANT_RUNS builds the library with an off-by-one planted
 # for the routes target to find (README, Fuzzing); rm -rf build-fuzz first,
-# and after.
+# and after. FUZZ_PLANT=-DFUZZ_PLANT_LINES plants the issue 35 line bug (a
+# piece gives an instruction to no line) in dcfg-count's route only, for the
+# routes target to find.
 fuzz-lib: deps
 	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) \
 	    CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(FUZZ_PLANT)" build-fuzz/libdcfg.a \

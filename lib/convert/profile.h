@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "dcfg/model.h"
-#include "../dcfg/lines.h"
+#include "dcfg/lines.h"
 #include <dcfg/error.h>
 
 #define DCFG_ALL_THREADS UINT32_MAX
