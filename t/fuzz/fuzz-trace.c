@@ -297,6 +297,9 @@ check_plan(const char *path, size_t size)
 		po.dcfg = fuzz_sample_dcfg();
 		po.dcfg_path = "sample.dcfg.json";
 	}
+	/* emptied and rewound: -o /proc/self/fd/N writes through this very descriptor */
+	if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0)
+		abort();
 	if (dcfg_output_open(&out, out_path, &err) < 0)
 		abort();
 	rc = dcfg_plan(path, &po, &out, &err);

@@ -11,7 +11,7 @@
  *    process without threads named by exactly one. With --align the cuts
  *    are multiples of the interval and a window's line ends with --dcfg.
  *  - A plan of the whole trace (the only kind judged here) ends line K of
- *    N with --shard K/N.
+ *    N with --shard K/N, and with --align A after it when made with --align.
  *  - Balance, without --align, for one process and N at least its threads
  *    (the bound t/plan.bats states): let A be the edges of the largest
  *    piece no cut point splits (chunks that overlap, or start together)
@@ -56,6 +56,7 @@ struct planref_line {
 	int has_from, has_to, has_dcfg;
 	uint64_t from, to;
 	uint64_t shard, shards;    /* --shard K/N */
+	uint64_t align;            /* --align A after it (0: none) */
 };
 
 static int
@@ -191,6 +192,9 @@ planref_parse(const char *s, const char *end, const char *dcfg_path, struct plan
 	}
 	if (!planref_word(&s, end, "--shard") || (s = planref_number(s, end, &l->shard)) == NULL ||
 	    s == end || *s++ != '/' || (s = planref_number(s, end, &l->shards)) == NULL)
+		return -1;
+	if (s < end && (*s++ != ' ' || !planref_word(&s, end, "--align") ||
+	    (s = planref_number(s, end, &l->align)) == NULL))
 		return -1;
 	return s == end ? 0 : -1;
 }
@@ -348,6 +352,8 @@ planref_judge(struct planref *r, const char *text, size_t len, uint64_t n, uint6
 			return "a line of no documented form";
 		if (rc > 0)
 			return NULL;
+		if (x->align != align)
+			return "--align A on a line that is not the plan's interval";
 		if (align && (x->has_from || x->has_to) != x->has_dcfg)
 			return "--dcfg not on exactly the lines with a window";
 		if (align && ((x->has_from && x->from % align) || (x->has_to && x->to % align)))
