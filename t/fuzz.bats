@@ -205,7 +205,6 @@ routes_show() {
 @test "the DCFG seeds hold the shapes of real DCFGs" {
 	shapes dcfg "$SEEDS"/dcfg/* > shapes
 	expect_shapes <<-EOF
-		no PROCESSES
 		no EDGES
 		no IMAGE_DATA
 		no SOURCE_DATA

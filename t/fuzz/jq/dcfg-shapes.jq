@@ -4,7 +4,6 @@
 def rows: .[0] as $h | .[1:][] | . as $r
     | [range(0; [($h | length), ($r | length)] | min) | { key: $h[.], value: $r[.] }]
     | from_entries;
-(if has("PROCESSES") | not then "no PROCESSES" else empty end),
 (.EDGE_TYPES // [] | rows | select(.EDGE_TYPE == "UNKNOWN") | "UNKNOWN edge type"),
 (.SPECIAL_NODES // [] | rows | select(.NODE_NAME == "UNKNOWN") | "UNKNOWN node"),
 ([.. | arrays | select(length == 1 and (.[0] | type) == "array" and (.[0] | length) > 0
