@@ -542,7 +542,7 @@ callgrind_to(struct mem *m, const struct mem *edges)
 	if (!rc) {
 		if (dcfg_output_open(&out, m->path, &err) < 0)
 			abort();
-		rc = dcfg_format_find("callgrind")->run(&c, &err);
+		rc = dcfg_convert_callgrind(&c, &err);
 		if (dcfg_output_close(&out, &err) < 0)
 			abort();
 	}
