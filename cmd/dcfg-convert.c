@@ -255,14 +255,6 @@ check_options(struct cmdline *cl, const struct dcfg_format **format)
 	return GO_ON;
 }
 
-/* The library's warning: what the output leaves out. */
-static void
-warning(void *ctx, const char *msg)
-{
-	(void)ctx;
-	fprintf(stderr, "%s: warning: %s\n", prog, msg);
-}
-
 /* Reads the inputs, writes FORMAT, and says how it went as an exit status. */
 static int
 write_format(struct cmdline *cl, const struct dcfg_format *format)
@@ -286,7 +278,8 @@ write_format(struct cmdline *cl, const struct dcfg_format *format)
 	}
 	o->progress = dcfg_progress_bytes;
 	o->progress_ctx = &io.progress;
-	o->warning = warning;
+	o->warning = dcfg_cli_warning;   /* what the output leaves out */
+	o->warning_ctx = (void *)prog;
 	c.d = io.dcfg;
 	c.o = o;
 	c.out = io.out;

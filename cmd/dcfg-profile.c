@@ -55,13 +55,6 @@ no_profile(void *ctx, uint64_t tid, const char *why)
 	    (unsigned long long)tid, why);
 }
 
-static void
-warning(void *ctx, const char *msg)
-{
-	(void)ctx;
-	fprintf(stderr, "%s: warning: %s\n", prog, msg);
-}
-
 static int
 usage(const char *msg)
 {
@@ -180,7 +173,8 @@ profile(int argc, char **argv, const char **exclude, const char **loop_images)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct dcfg_stage_args a = { .mode = DCFG_PROGRESS_AUTO };
-	struct dcfg_pinpoints_options o = { .no_profile = no_profile, .warning = warning };
+	struct dcfg_pinpoints_options o = { .no_profile = no_profile,
+	    .warning = dcfg_cli_warning, .ctx = (void *)prog };
 	int c, merge = 0;
 
 	o.exclude = exclude;

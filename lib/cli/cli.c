@@ -54,6 +54,15 @@ dcfg_cli_error(const char *prog, const struct dcfg_error *err)
 	fprintf(stderr, "%s: %s\n", prog, shown);
 }
 
+void
+dcfg_cli_warning(void *prog, const char *msg)
+{
+	char shown[4096];
+
+	dcfg_escape_message(shown, sizeof shown, msg);
+	fprintf(stderr, "%s: warning: %s\n", (const char *)prog, shown);
+}
+
 const char *
 dcfg_cli_shown(char *buf, size_t size, const char *arg)
 {

@@ -30,6 +30,12 @@ int dcfg_cli_start(void);
 
 /* Prints "PROG: FILE:LINE:COLUMN: message" on standard error. */
 void dcfg_cli_error(const char *prog, const struct dcfg_error *err);
+/*
+ * A library warning callback: prints "PROG: warning: MSG" on standard
+ * error, escaped as dcfg_cli_error's messages are. PROG is the command's
+ * name, passed as the callback's context.
+ */
+void dcfg_cli_warning(void *prog, const char *msg);
 
 /*
  * ARG (an option's value, as typed or globbed) escaped into BUF of SIZE
