@@ -7,6 +7,7 @@
 #include "common/json.h"
 #include "expand/plan.h"
 #include "cli/stagecli.h"
+#include "stream/provenance.h"
 
 #define MAX_IDS 1024
 
@@ -16,7 +17,8 @@ static const char help[] =
 	    "usage: dcfg-expand [-p PID] [-t TID] [--chunks] [--runs]\n"
 	    "                   [--list | --count [-f FORMAT]]\n"
 	    "                   [--from-icount N] [--to-icount N] [--dcfg FILE]\n"
-	    "                   [--shard K/N [--align INTERVAL]] [-o FILE]\n"
+	    "                   [--shard K/N [--align INTERVAL] [--of-process P,...]\n"
+	    "                   [--of-thread T,...]] [-o FILE]\n"
 	    "                   [--progress | --quiet] [TRACE]\n"
 	    "       dcfg-expand --plan N [--align INTERVAL --dcfg FILE] [-p PID] [-t TID]\n"
 	    "                   [-o FILE] [--progress | --quiet] [TRACE]\n"
@@ -38,6 +40,8 @@ static const char help[] =
 	    "      --align INTERVAL with --plan: cut at multiples of INTERVAL instructions,\n"
 	    "                       inside chunks too (exact windows: needs --dcfg);\n"
 	    "                       with --shard: the shard's plan was (--plan writes this)\n"
+	    "      --of-process P,... with --shard: the plan was of these processes (its -p)\n"
+	    "      --of-thread T,...  with --shard: the plan was of these threads (its -t)\n"
 	    "  -o, --output FILE    write to FILE\n"
 	    "      --progress       show progress on standard error\n"
 	    "  -q, --quiet          never show progress\n"
@@ -71,6 +75,98 @@ shard_arg(const char *arg, struct dcfg_expand_options *opt)
 		fprintf(stderr, "%s: --shard %s: not K/N with 1 <= K <= N\n", prog, DCFG_CLI_SHOWN(arg));
 		return -1;
 	}
+	return 0;
+}
+
+/* --of-process ([0]) and --of-thread ([1]): the selection of a shard's plan. */
+struct plan_of {
+	uint64_t *ids[2];
+	size_t n[2];
+	const char *arg[2];     /* as given */
+};
+
+static const char *const of_opt[2] = { "--of-process", "--of-thread" };
+
+/* One of them, THREADS or not, as --plan writes it, once. */
+static int
+plan_of_arg(struct plan_of *of, int threads, const char *arg)
+{
+	if (of->arg[threads] != NULL) {
+		fprintf(stderr, "%s: %s given twice: it is one list, ids separated by commas\n", prog,
+		    of_opt[threads]);
+		return -1;
+	}
+	of->arg[threads] = arg;
+	if (dcfg_ids_parse(arg, strlen(arg), &of->ids[threads], &of->n[threads]) < 0) {
+		fprintf(stderr, "%s: %s %s: not ids in decimal, ascending and distinct, separated "
+		    "by commas (as --plan writes them)\n", prog, of_opt[threads], DCFG_CLI_SHOWN(arg));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A shard of a plan of a selection selects within it: each of its -p (or
+ * -t, THREADS) V[0..N) is among the plan's, and some are given.
+ */
+static int
+inside_plan(const struct plan_of *of, int threads, const uint64_t *v, size_t n)
+{
+	const char *opt = threads ? "-t" : "-p", *shown;
+	size_t i;
+
+	if (of->n[threads] == 0)
+		return 0;
+	shown = DCFG_CLI_SHOWN(of->arg[threads]);
+	if (n == 0) {
+		fprintf(stderr, "%s: %s %s without %s: the shard would select every %s, not only "
+		    "those of its plan\n", prog, of_opt[threads], shown, opt,
+		    threads ? "thread" : "process");
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (!dcfg_expand_selects(of->ids[threads], of->n[threads], v[i])) {
+			fprintf(stderr, "%s: %s %llu: not in the selection of the shard's plan (%s %s): "
+			    "a shard selects within what its plan did\n", prog, opt,
+			    (unsigned long long)v[i], of_opt[threads], shown);
+			return -1;
+		}
+	return 0;
+}
+
+/*
+ * A shard's shape beyond K/N, as the plan's lines give it: --align
+ * (ALIGN), whose multiples the window's ends are, and the plan's
+ * selection OF, which -p and -t lie in. Set in OPT; -1 after a message.
+ */
+static int
+shard_shape(struct dcfg_expand_options *opt, uint64_t align, int has_from, int has_to,
+    const struct plan_of *of)
+{
+	if (align && !opt->shards) {
+		fprintf(stderr, "%s: --align needs --plan or --shard: it places the cuts of a plan, "
+		    "whose shards record it\n", prog);
+		return -1;
+	}
+	/* a shard of an aligned plan: its window is cut at multiples of the interval */
+	if (align && ((has_from && opt->from % align) || (has_to && opt->to % align))) {
+		fprintf(stderr, "%s: --align %llu: the window's %s-icount is not a multiple of it\n",
+		    prog, (unsigned long long)align, has_from && opt->from % align ? "from" : "to");
+		return -1;
+	}
+	if ((of->arg[0] || of->arg[1]) && !opt->shards) {
+		fprintf(stderr, "%s: %s needs --shard: it names what the shard's plan selected\n",
+		    prog, of_opt[of->arg[0] == NULL]);
+		return -1;
+	}
+	if (inside_plan(of, 0, opt->pids, opt->n_pids) < 0 ||
+	    inside_plan(of, 1, opt->tids, opt->n_tids) < 0)
+		return -1;
+	opt->align = align;
+	opt->of_pids = of->ids[0];
+	opt->n_of_pids = of->n[0];
+	opt->of_tids = of->ids[1];
+	opt->n_of_tids = of->n[1];
 	return 0;
 }
 
@@ -142,7 +238,7 @@ int
 main(int argc, char **argv)
 {
 	enum { OPT_CHUNKS = 256, OPT_LIST, OPT_COUNT, OPT_FROM, OPT_TO, OPT_RUNS, OPT_PLAN,
-	    OPT_ALIGN, OPT_SHARD };
+	    OPT_ALIGN, OPT_SHARD, OPT_OF_PROCESS, OPT_OF_THREAD };
 	static const struct option longopts[] = {
 		DCFG_STAGE_LONGOPTS,
 		{ "pid", required_argument, NULL, 'p' },
@@ -157,9 +253,12 @@ main(int argc, char **argv)
 		{ "plan", required_argument, NULL, OPT_PLAN },
 		{ "align", required_argument, NULL, OPT_ALIGN },
 		{ "shard", required_argument, NULL, OPT_SHARD },
+		{ "of-process", required_argument, NULL, OPT_OF_PROCESS },
+		{ "of-thread", required_argument, NULL, OPT_OF_THREAD },
 		{ NULL, 0, NULL, 0 }
 	};
 	static uint64_t pids[MAX_IDS], tids[MAX_IDS];
+	static struct plan_of of;   /* kept to the end, as the -p and -t are */
 	struct dcfg_expand_options opt = { .mode = DCFG_EXPAND_EDGES, .pids = pids, .tids = tids };
 	struct dcfg_plan_options plan = { 0 };
 	const char *conflict = NULL, *format = NULL;
@@ -215,6 +314,12 @@ main(int argc, char **argv)
 				return DCFG_EXIT_USAGE;
 			conflict = "--shard";
 			break;
+		case OPT_OF_PROCESS:
+		case OPT_OF_THREAD:
+			if (plan_of_arg(&of, c == OPT_OF_THREAD, optarg) < 0)
+				return DCFG_EXIT_USAGE;
+			conflict = of_opt[c == OPT_OF_THREAD];
+			break;
 		case OPT_FROM:
 			if (number("--from-icount", optarg, &opt.from) < 0)
 				return DCFG_EXIT_USAGE;
@@ -245,18 +350,8 @@ main(int argc, char **argv)
 	opt.tabled = format && opt.format != DCFG_TABLE_TSV;
 	if (plan.lines)
 		return plan_main(&plan, &opt, &a, conflict);
-	if (plan.align && !opt.shards) {
-		fprintf(stderr, "%s: --align needs --plan or --shard: it places the cuts of a plan, "
-		    "whose shards record it\n", prog);
+	if (shard_shape(&opt, plan.align, has_from, has_to, &of) < 0)
 		return DCFG_EXIT_USAGE;
-	}
-	/* a shard of an aligned plan: its window is cut at multiples of the interval */
-	if (plan.align && ((has_from && opt.from % plan.align) || (has_to && opt.to % plan.align))) {
-		fprintf(stderr, "%s: --align %llu: the window's %s-icount is not a multiple of it\n",
-		    prog, (unsigned long long)plan.align, has_from && opt.from % plan.align ? "from" : "to");
-		return DCFG_EXIT_USAGE;
-	}
-	opt.align = plan.align;
 	if (has_from && has_to && opt.from >= opt.to) {
 		fprintf(stderr, "%s: --from-icount must be below --to-icount\n", prog);
 		return DCFG_EXIT_USAGE;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # What the merges must refuse, as a hostile user tries it: shards of two
 # plans of one size (one aligned, one not) that leave part of a thread in
-# no shard, a shard's stream with another shard's edges added, parts
+# no shard, shards of plans of two selections, or of one with a shard
+# missing, a shard's stream with another shard's edges added, parts
 # whose "p" or "t" lines were edited, and a trace whose chunks leave a gap
 # (legal, spec 3.7) that dcfg-profile's markers cannot count.  Each would
 # otherwise give a wrong answer with exit status 0.
@@ -85,6 +86,91 @@ mixed() {
 	capture dcfg-profile --dcfg p/prog.dcfg.json --merge -o m s1 s2 s3 s4
 	expect_error "dcfg-profile: s2:3:1: instructions $lo to $hi of thread 0 of process $pid are in no shard: the windows of the shards leave a gap (shards of two plans?)"
 	[ ! -e m.T.0.bb ]
+}
+
+# selection_plans: plans of p/t.json's selections, in T0 and T1 (2 lines,
+# thread 0 and thread 1), P (3 lines, process $pid's threads 1 and 0), U
+# and V (2 lines, thread 0, V cut at multiples of 3000).
+selection_plans() {
+	dcfg-expand --plan 2 -t 0 p/t.json > T0
+	dcfg-expand --plan 2 -t 1 p/t.json > T1
+	dcfg-expand --plan 3 -p "$pid" -t 1 -t 0 p/t.json > P
+	dcfg-expand --plan 2 -t 0 p/t.json > U
+	dcfg-expand --plan 2 -t 0 --align 3000 --dcfg p/prog.dcfg.json p/t.json > V
+	[ "$(cat T0 T1 P U V | wc -l)" -eq 11 ]
+	grep -q -- "--shard 3/3 --of-process $pid --of-thread 0,1\$" P
+	# thread 0 cut at two places, U's first
+	u=$(sed -n '1s/.* --to-icount \([0-9]*\) .*/\1/p' U)
+	v=$(sed -n '1s/.* --to-icount \([0-9]*\) .*/\1/p' V)
+	[ "$u" -lt "$v" ]
+}
+
+@test "a plan of a selection: its lines and shards record it, and merge to one run of the selection" {
+	pair
+	# -t 0 -p PID, thread 0 cut in three: the selection follows --shard K/3,
+	# ids in decimal, as the selection lines have them
+	dcfg-expand --plan 3 -t 0 -p "$(printf '0x%x' "$pid")" p/t.json > S
+	[ "$(grep -c -- " --shard [123]/3 --of-process $pid --of-thread 0\$" S)" -eq 3 ]
+	per_shard S s dcfg-count --dcfg p/prog.dcfg.json
+	cut=$(sed -n '1s/.* --to-icount \([0-9]*\) .*/\1/p' S)
+	[ "$(sed -n 2p s1)" = "# selection shard=1/3 of-process=$pid of-thread=0 process=$pid thread=0 to-icount=$cut" ]
+	# merged: the table of one run of the selection, which says what it is,
+	# shard 1 of 1 of the plan's selection, and of which trace
+	capture dcfg-count --merge s1 s2 s3
+	dcfg-expand -p "$pid" -t 0 p/t.json | dcfg-count --dcfg p/prog.dcfg.json |
+	    sed -e "1a # selection shard=1/1 of-process=$pid of-thread=0 process=$pid thread=0" \
+	    -e "\$a # trace $(dcfg_id p/t.json)" | expect_stdout
+	# byte for byte what dcfg-expand --shard 1/1 of that selection writes
+	dcfg-expand --shard 1/1 -p "$pid" -t 0 --of-process "$pid" --of-thread 0 p/t.json |
+	    dcfg-count --dcfg p/prog.dcfg.json | cmp stdout -
+	# and so do vectors
+	per_shard S v dcfg-count --dcfg p/prog.dcfg.json --bbv 1000
+	dcfg-count --merge v1 v2 v3 | sed -n 2p | grep -qx "# selection shard=1/1 of-process=$pid of-thread=0 process=$pid thread=0"
+}
+
+@test "plans of two selections, a missing shard, a gap: dcfg-count --merge refuses them" {
+	pair
+	selection_plans
+	for plan in T0 T1 P U V; do
+		per_shard "$plan" "$plan." dcfg-count --dcfg p/prog.dcfg.json
+	done
+	capture dcfg-count --merge T0.1 T1.2
+	expect_error "dcfg-count: T1.2:2:1: shard 2 of 2 (a plan of -t 1), but T0.1 is shard 1 of 2 (a plan of -t 0): shards of two plans (one left from an earlier plan?)"
+	# a plan of the whole trace is another plan too
+	per_shard A w dcfg-count --dcfg p/prog.dcfg.json
+	capture dcfg-count --merge w1 T0.2
+	expect_error "dcfg-count: T0.2:2:1: shard 2 of 2 (a plan of -t 0), but w1 is shard 1 of 4: shards of two plans (one left from an earlier plan?)"
+	# a shard missing
+	capture dcfg-count --merge P.1 P.3
+	expect_error "dcfg-count: P.1:2:1: shard 2 of 3 missing"
+	# the same selection and N, one plan aligned: instructions $u to $v of
+	# thread 0 in neither shard
+	capture dcfg-count --merge U.1 V.2
+	expect_error "dcfg-count: V.2:2:1: shard 2 of 2 cut at multiples of 3000 (a plan of -t 0), but U.1 is shard 1 of 2 (a plan of -t 0): shards of two plans (one left from an earlier plan?)"
+	sed -i '2s/ align=3000//' V.2
+	capture dcfg-count --merge U.1 V.2
+	expect_error "dcfg-count: V.2:2:1: instructions $u to $v of thread 0 of process $pid are in no shard: the windows of the shards leave a gap (shards of two plans?)"
+}
+
+@test "plans of two selections, a missing shard, a gap: dcfg-profile --merge refuses them" {
+	pair
+	selection_plans
+	for plan in T0 T1 P U V; do
+		per_shard "$plan" "$plan." dcfg-profile --dcfg p/prog.dcfg.json --slice-size 3000 --part
+	done
+	capture dcfg-profile --dcfg p/prog.dcfg.json --merge -o m T0.1 T1.2
+	expect_error "dcfg-profile: T1.2:3:1: shard 2 of 2 (a plan of -t 1), but T0.1 is shard 1 of 2 (a plan of -t 0): shards of two plans (one left from an earlier plan?)"
+	capture dcfg-profile --dcfg p/prog.dcfg.json --merge -o m P.1 P.3
+	expect_error "dcfg-profile: P.1: shard 2 of 3 missing"
+	capture dcfg-profile --dcfg p/prog.dcfg.json --merge -o m U.1 V.2
+	expect_error "dcfg-profile: V.2:3:1: shard 2 of 2 cut at multiples of 3000 (a plan of -t 0), but U.1 is shard 1 of 2 (a plan of -t 0): shards of two plans (one left from an earlier plan?)"
+	sed -i '3s/ align=3000//' V.2
+	capture dcfg-profile --dcfg p/prog.dcfg.json --merge -o m U.1 V.2
+	expect_error "dcfg-profile: V.2:3:1: instructions $u to $v of thread 0 of process $pid are in no shard: the windows of the shards leave a gap (shards of two plans?)"
+	[ ! -e m.T.0.bb ]
+	# all of one plan's shards merge
+	dcfg-profile --dcfg p/prog.dcfg.json --merge -o m P.1 P.2 P.3
+	[ -s m.T.0.bb ] && [ -s m.T.1.bb ]
 }
 
 @test "a shard's stream with another thread's edges added: dcfg-count refuses it, and the merge never counts them twice" {

@@ -124,19 +124,29 @@ plan() {
 	cp stdout plan
 }
 
-# expect_plan < LINES: the plan's stdout is LINES, each followed, in a plan
-# of the whole trace (no -p, no -t among plan's ARGS), by "--shard K/N":
-# K its line's number from 1, N the number of lines; and by the plan's
-# "--align A", the rest of its shape, when it has one.
+# of_list OPT: the ids that plan's ARGS give with OPT (-p or -t), in
+# decimal, ascending, once each, separated by commas; empty when none.
+of_list() {
+	local id
+	echo "$plan_args" | tr ' ' '\n' | awk -v o="$1" 'take { print; take = 0 } $0 == o { take = 1 }' |
+	    while read -r id; do printf '%d\n' "$id"; done | sort -n -u | paste -sd, -
+}
+
+# expect_plan < LINES: the plan's stdout is LINES, each followed by
+# "--shard K/N": K its line's number from 1, N the number of lines; then
+# by the rest of the plan's shape: "--align A" when it has one, and in a
+# plan of a selection "--of-process P,..." and "--of-thread T,...", the
+# -p and -t among plan's ARGS.
 expect_plan() {
-	local align
-	align=$(echo "$plan_args" | sed -n 's/.* --align \([^ ]*\) .*/ --align \1/p')
-	case "$plan_args" in
-	*" -p "*|*" -t "*) expect_stdout ;;
-	*) awk -v a="$align" '{ line[NR] = $0 }
+	local shape ids
+	shape=$(echo "$plan_args" | sed -n 's/.* --align \([^ ]*\) .*/ --align \1/p')
+	ids=$(of_list -p)
+	[ -z "$ids" ] || shape="$shape --of-process $ids"
+	ids=$(of_list -t)
+	[ -z "$ids" ] || shape="$shape --of-thread $ids"
+	awk -v a="$shape" '{ line[NR] = $0 }
 	    END { for (k = 1; k <= NR; k++) print line[k] " --shard " k "/" NR a }' |
-	    expect_stdout ;;
-	esac
+	    expect_stdout
 }
 
 # expect_file FILE < EXPECTED: FILE is EXPECTED, byte for byte.
@@ -640,6 +650,14 @@ two_processes() {
 	-p 2 -t 0 --from-icount 30
 	EOF
 	exactly_once two.json -p 2 -t 0
+	# written out: the plan's shape after --shard K/N, its selection with
+	# the ids in decimal, ascending, once each
+	plan 2 -t 0 -p 2 -p 0x1 -t 0 -p 1 two.json
+	expect_stdout <<-'EOF'
+	-p 1 -t 0 --shard 1/2 --of-process 1,2 --of-thread 0
+	-p 2 -t 0 --shard 2/2 --of-process 1,2 --of-thread 0
+	EOF
+	exactly_once two.json -t 0
 	# a thread no process has, a process the trace does not have: a
 	# mistyped selection is an error, not a plan of nothing
 	plan 3 -t 7 two.json

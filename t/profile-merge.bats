@@ -66,6 +66,34 @@ shards() {
 	[ "$(ls m.T.*)" = "$(printf '%s\n' m.T.0.bb m.T.1.bb m.T.2.bb)" ]
 }
 
+@test "a plan of a selection: its parts merge to one run of the selection" {
+	local sel line k f
+	for sel in "-t 0 -t 2" "-t 2 --align 5 --dcfg nest.json" "-p 7 -t 0 --align 4 --dcfg nest.json"; do
+		for n in 1 2 3; do
+			rm -f one.T.* m.T.* part.*
+			# the selection's -p and -t alone, for the one run
+			# shellcheck disable=SC2086
+			dcfg-expand $(echo " $sel" | sed 's/ --align.*//') nest.trace.json |
+			    dcfg-profile --dcfg nest.json --slice-size 5 -o one
+			# shellcheck disable=SC2086
+			dcfg-expand --plan "$n" $sel nest.trace.json > plan
+			k=0
+			while read -r line; do
+				k=$((k + 1))
+				# shellcheck disable=SC2086
+				dcfg-expand --chunks $line nest.trace.json |
+				    dcfg-profile --dcfg nest.json --slice-size 5 --part -o "part.$k"
+			done < plan
+			dcfg-profile --dcfg nest.json --merge -o m part.*
+			[ "$(ls one.T.* | sed 's/^one/m/')" = "$(ls m.T.*)" ]
+			for f in one.T.*; do
+				cmp "$f" "m${f#one}" || { echo "plan of $n $sel"; cat plan; return 1; }
+			done
+		done
+	done
+	[ ! -e m.T.1.bb ]
+}
+
 @test "two blocks at one address: shards merged are one run, the marker counting both blocks' entries" {
 	# hello's block 11 moved to block 10's address (t/profile-exact.bats):
 	# thread 1 enters 10 first and 11 last, the 2nd execution of the PC

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # Tables that know what they cover, as a user meets them: dcfg-expand
-# --shard K/N (which every line of a plan of the whole trace ends with)
+# --shard K/N (which every line of a plan ends with, and the plan's
+# --align and selection after it)
 # records the shard's selection and the trace it read in the stream
 # ("# selection", "# trace", dcfg-stream(5) Provenance); dcfg-count carries
 # both into its table; dcfg-count --merge refuses tables of two traces or
@@ -205,7 +206,9 @@ shards() {
 	expect_error 'dcfg-count: late:3:1: a "# selection" line after "# process": it belongs after the header'
 	# lines not as dcfg-expand writes them
 	for bad in 'shard=0/2' 'shard=3/2' 'shard=1/02' 'thread=2,1' 'thread=1,1' 'thread=' \
-	    'to-icount=5 shard=1/2' 'from-icount=0' 'from-icount=9 to-icount=9' 'pid=1' 'shard=1/2  thread=1'; do
+	    'to-icount=5 shard=1/2' 'from-icount=0' 'from-icount=9 to-icount=9' 'pid=1' 'shard=1/2  thread=1' \
+	    'of-thread=1 thread=1' 'shard=1/2 thread=1 of-thread=1' 'shard=1/2 of-thread=1 thread=2' \
+	    'shard=1/2 of-thread=1' 'shard=1/2 of-process=2,1'; do
 		sed "2s|.*|# selection $bad|" s1 > bad
 		dcfg_count --dcfg "$D" bad
 		[ "$status" -eq 2 ] || { echo "accepted: $bad"; false; }
@@ -282,9 +285,35 @@ shards() {
 	dcfg-expand --help | grep -q -- '--shard K/N'
 }
 
-@test "a plan of a selection writes no --shard: its shards' tables record nothing" {
+@test "a plan of a selection ends every line with its shape and selection; a shard outside it is refused" {
 	pair 52 2
 	dcfg-expand --plan 3 -t 1 p/prog.trace.json > plan
-	! grep -q -- --shard plan
+	# the plan's -t after --shard K/3 on every line, as a plan of the whole
+	# trace ends with --shard K/3 alone
+	[ "$(grep -c -- ' --shard [123]/3 --of-thread 1$' plan)" -eq 3 ]
 	dcfg-expand --plan 3 p/prog.trace.json | grep -c -- '--shard [123]/3$' | grep -qx 3
+	# the shard's stream records the plan's selection with its shape, before its own
+	dcfg_expand --shard 2/3 --align 1000 --of-thread 1 --of-process "$PID" -t 1 -p "$PID" \
+	    --from-icount 9000 --dcfg "$D" p/prog.trace.json
+	[ "$status" -eq 0 ]
+	[ "$(sed -n 2p stdout)" = "# selection shard=2/3 align=1000 of-process=$PID of-thread=1 process=$PID thread=1 from-icount=9000" ]
+	# a line that selects outside the plan's selection, or all of the trace
+	capture dcfg-expand --shard 1/3 -p "$PID" -t 0 -t 1 --of-thread 1 p/prog.trace.json
+	expect_error "dcfg-expand: -t 0: not in the selection of the shard's plan (--of-thread 1): a shard selects within what its plan did"
+	capture dcfg-expand --shard 1/3 -p 1 --of-process "$PID" p/prog.trace.json
+	expect_error "dcfg-expand: -p 1: not in the selection of the shard's plan (--of-process $PID): a shard selects within what its plan did"
+	capture dcfg-expand --shard 1/3 -p "$PID" --of-thread 1 p/prog.trace.json
+	expect_error 'dcfg-expand: --of-thread 1 without -t: the shard would select every thread, not only those of its plan'
+	# the selection of a shard's plan is a shard's, once, as --plan writes it
+	capture dcfg-expand -t 1 --of-thread 1 p/prog.trace.json
+	expect_error "dcfg-expand: --of-thread needs --shard: it names what the shard's plan selected"
+	capture dcfg-expand --plan 2 --of-process "$PID" p/prog.trace.json
+	expect_error 'dcfg-expand: --plan cannot be used with --of-process'
+	capture dcfg-expand --shard 1/2 -t 1 --of-thread 1 --of-thread 1 p/prog.trace.json
+	expect_error 'dcfg-expand: --of-thread given twice: it is one list, ids separated by commas'
+	for bad in 1,1 2,1 01 0x1 1, ,1 1,,2 a -1 18446744073709551616; do
+		capture dcfg-expand --shard 1/2 -t 1 --of-thread "$bad" p/prog.trace.json
+		expect_error "dcfg-expand: --of-thread $bad: not ids in decimal, ascending and distinct, separated by commas (as --plan writes them)"
+	done
+	dcfg-expand --help | grep -q -- '--of-process P,...'
 }

@@ -124,7 +124,7 @@ check_plan(struct merge *m)
 {
 	const struct merge_selection *a = &m->sels[0];
 	size_t i, j;
-	char why[512], this[96], that[96];
+	char why[1024], this[384], that[384];
 
 	for (i = 1; i < m->n_sels; i++) {
 		const struct merge_selection *b = &m->sels[i];
@@ -212,6 +212,48 @@ check_tiles(struct merge *m)
 	return rc < 0 ? fail_at(m, &m->sels[at], why) : 0;
 }
 
+/* Text put together in a growing buffer; OOM once it could not grow. */
+struct words {
+	char *p;
+	size_t n, cap;
+	int oom;
+};
+
+static void
+put_words(void *ctx, const char *p, size_t n)
+{
+	struct words *w = ctx;
+
+	if (w->oom || dcfg_reserve((void **)&w->p, &w->cap, w->n + n, 1) < 0) {
+		w->oom = 1;
+		return;
+	}
+	memcpy(w->p + w->n, p, n);
+	w->n += n;
+}
+
+/*
+ * All the shards of a plan, checked: from here on the first selection's
+ * text is the merged table's, the whole plan (provenance.h), in the words
+ * dcfg-expand --shard 1/1 of its selection writes.
+ */
+static int
+keep_whole(struct merge *m)
+{
+	struct dcfg_recorded_selection whole;
+	struct words w = { NULL, 0, 0, 0 };
+	size_t text;
+
+	dcfg_recorded_selection_whole(&m->sels[0].s, &whole);
+	dcfg_recorded_selection_put(&whole, put_words, &w);
+	text = w.oom ? MERGE_NONE : dcfg_merge_keep(m, w.p + 1, w.n - 1);   /* after its space */
+	free(w.p);
+	if (text == MERGE_NONE)
+		return dcfg_merge_oom(m);
+	m->sels[0].text = text;
+	return 0;
+}
+
 int
 dcfg_merge_check_provenance(struct merge *m, size_t n)
 {
@@ -234,9 +276,9 @@ dcfg_merge_check_provenance(struct merge *m, size_t n)
 				return fail_at(m, b, why);
 			}
 		}
-	if ((rc = check_missing(m)) < 0 || m->sels[0].s.shards == 0)
+	if ((rc = check_missing(m)) < 0 || m->sels[0].s.shards == 0 || (rc = check_tiles(m)) < 0)
 		return rc;
-	return check_tiles(m);
+	return keep_whole(m);
 }
 
 void
@@ -246,12 +288,8 @@ dcfg_merge_write_selection(const struct merge *m, struct dcfg_table *w)
 
 	if (m->n_sels == 0)
 		return;
-	if (m->sels[0].s.shards) {
-		/* all shards of the plan: the whole it was made of, shard 1 of 1 */
-		dcfg_table_note(w, "selection", "shard=1/1", DCFG_TABLE_HEAD);
-		return;
-	}
-	for (i = 0; i < m->n_sels; i++)
+	/* all shards of a plan: the whole it was made of, shard 1 of 1 (keep_whole) */
+	for (i = 0; i < (m->sels[0].s.shards ? 1 : m->n_sels); i++)
 		dcfg_table_note(w, "selection", m->pool + m->sels[i].text, DCFG_TABLE_HEAD);
 }
 
@@ -276,9 +314,7 @@ dcfg_merge_write_selection_lines(const struct merge *m, struct dcfg_output *out)
 	if (m->n_sels == 0)
 		return;
 	if (m->sels[0].s.shards) {
-		memset(&whole, 0, sizeof whole);
-		whole.shard = whole.shards = 1;
-		whole.to = UINT64_MAX;
+		dcfg_recorded_selection_whole(&m->sels[0].s, &whole);
 		dcfg_stream_write_selection(out, &whole);
 		return;
 	}

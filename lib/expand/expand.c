@@ -90,35 +90,6 @@ flush_totals(struct expand *x)
 	dcfg_out_char(x->out, '\n');
 }
 
-static int
-by_value(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* V[0..N) ascending and without repeats into *OUT (to free): the form dcfg-stream(5) gives. 0, or -1. */
-static int
-ascending(const uint64_t *v, size_t n, uint64_t **out, size_t *n_out)
-{
-	size_t i, k = 0;
-
-	*out = NULL;
-	*n_out = 0;
-	if (n == 0)
-		return 0;
-	if ((*out = malloc(n * sizeof **out)) == NULL)
-		return -1;
-	memcpy(*out, v, n * sizeof **out);
-	qsort(*out, n, sizeof **out, by_value);
-	for (i = 0; i < n; i++)
-		if (k == 0 || (*out)[i] != (*out)[k - 1])
-			(*out)[k++] = (*out)[i];
-	*n_out = k;
-	return 0;
-}
-
 /* What a shard's stream covers (dcfg-stream(5), "# selection"). 0, or -1 when out of memory. */
 static int
 record_selection(struct expand *x)
@@ -131,8 +102,10 @@ record_selection(struct expand *x)
 	r->align = o->align;
 	r->from = o->window ? o->from : 0;
 	r->to = o->window ? o->to : UINT64_MAX;
-	return ascending(o->pids, o->n_pids, &r->pids, &r->n_pids) < 0 ||
-	    ascending(o->tids, o->n_tids, &r->tids, &r->n_tids) < 0 ? -1 : 0;
+	return dcfg_ids_ascending(o->pids, o->n_pids, &r->pids, &r->n_pids) < 0 ||
+	    dcfg_ids_ascending(o->tids, o->n_tids, &r->tids, &r->n_tids) < 0 ||
+	    dcfg_ids_ascending(o->of_pids, o->n_of_pids, &r->of_pids, &r->n_of_pids) < 0 ||
+	    dcfg_ids_ascending(o->of_tids, o->n_of_tids, &r->of_tids, &r->n_of_tids) < 0 ? -1 : 0;
 }
 
 /*

@@ -34,6 +34,9 @@ struct dcfg_expand_options {
 	 */
 	uint64_t shard, shards;
 	uint64_t align;                         /* with a shard: its plan's --align, or 0 */
+	/* with a shard: its plan's selection (--of-process, --of-thread), inside which -p and -t select */
+	const uint64_t *of_pids; size_t n_of_pids;
+	const uint64_t *of_tids; size_t n_of_tids;
 	const struct dcfg *dcfg;                /* NULL, or the paired DCFG (blocks and edges) */
 	void (*progress)(void *ctx, uint64_t bytes);
 	void *progress_ctx;

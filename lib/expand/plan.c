@@ -288,6 +288,8 @@ dcfg_plan_free(struct dcfg_plan *pl)
 	free(pl->order);
 	free(pl->units);
 	free(pl->members);
+	free(pl->of_pids);
+	free(pl->of_tids);
 	free(pl);
 }
 

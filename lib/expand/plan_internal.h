@@ -107,6 +107,9 @@ struct dcfg_plan {
 	/* writing: the lines of the plan, counted first, so that each says "--shard K/N" */
 	int counting;
 	uint64_t n_lines, line_no;
+	/* and the selection planned, ascending and distinct: "--of-process P,... --of-thread T,..." */
+	uint64_t *of_pids, *of_tids;
+	size_t n_of_pids, n_of_tids;
 };
 
 /*
@@ -144,7 +147,7 @@ int dcfg_plan_nearest_fits(const struct plan_space *sp, uint64_t pieces, uint64_
 
 /*
  * plan_lines.c: every unit's lines, in order; 0 (see dcfg_output_close
- * for write errors).
+ * for write errors), or -1 out of memory.
  */
 int dcfg_plan_lines(struct dcfg_plan *pl, struct dcfg_output *out);
 

@@ -7,6 +7,8 @@
 
 #include <stdlib.h>
 
+#include "stream/provenance.h"
+
 static int
 by_line(const void *a, const void *b)
 {
@@ -70,19 +72,24 @@ line(struct dcfg_plan *pl, struct dcfg_output *out, const struct plan_unit *u,
 		dcfg_out_str(out, pl->o->dcfg_path);
 	}
 	/*
-	 * Shards of the whole trace: a merge knows the plan's shape (its size
-	 * and alignment) and which shards it has. A plan of a selection has none: the union of its
-	 * shards is that selection, which no shard's line names.
+	 * The plan's shape: its size, alignment and selection, so that a merge
+	 * knows which plan a shard is of and which shards it has.
 	 */
-	if (pl->o->n_pids == 0 && pl->o->n_tids == 0) {
-		dcfg_out_str(out, " --shard ");
-		dcfg_out_u64(out, ++pl->line_no);
-		dcfg_out_char(out, '/');
-		dcfg_out_u64(out, pl->n_lines);
-		if (pl->o->align) {   /* the plan's shape, which its shards record */
-			dcfg_out_str(out, " --align ");
-			dcfg_out_u64(out, pl->o->align);
-		}
+	dcfg_out_str(out, " --shard ");
+	dcfg_out_u64(out, ++pl->line_no);
+	dcfg_out_char(out, '/');
+	dcfg_out_u64(out, pl->n_lines);
+	if (pl->o->align) {
+		dcfg_out_str(out, " --align ");
+		dcfg_out_u64(out, pl->o->align);
+	}
+	if (pl->n_of_pids) {
+		dcfg_out_str(out, " --of-process ");
+		dcfg_put_ids(pl->of_pids, pl->n_of_pids, dcfg_put_output, out);
+	}
+	if (pl->n_of_tids) {
+		dcfg_out_str(out, " --of-thread ");
+		dcfg_put_ids(pl->of_tids, pl->n_of_tids, dcfg_put_output, out);
 	}
 	dcfg_out_char(out, '\n');
 }
@@ -131,6 +138,9 @@ all_lines(struct dcfg_plan *pl, struct dcfg_output *out)
 int
 dcfg_plan_lines(struct dcfg_plan *pl, struct dcfg_output *out)
 {
+	if (dcfg_ids_ascending(pl->o->pids, pl->o->n_pids, &pl->of_pids, &pl->n_of_pids) < 0 ||
+	    dcfg_ids_ascending(pl->o->tids, pl->o->n_tids, &pl->of_tids, &pl->n_of_tids) < 0)
+		return -1;
 	if (pl->n_members > 0)
 		qsort(pl->members, pl->n_members, sizeof *pl->members, by_line);
 	pl->counting = 1;

@@ -300,5 +300,7 @@ dcfg_plan_write(struct dcfg_plan *pl, struct dcfg_output *out, const char *trace
 		if (attach(pl) < 0)
 			return dcfg_error_set(err, trace, "out of memory");
 	}
-	return dcfg_plan_lines(pl, out);
+	if (dcfg_plan_lines(pl, out) < 0)
+		return dcfg_error_set(err, trace, "out of memory");
+	return 0;
 }

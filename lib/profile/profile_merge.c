@@ -114,7 +114,7 @@ check(const struct dcfg *d, struct part *pts, size_t n, struct part **by_shard,
     struct dcfg_error *err)
 {
 	const struct part *a = &pts[0];
-	char dcfg_id[64], this[96], that[96];
+	char dcfg_id[64], this[384], that[384];
 	size_t i, j;
 	uint64_t k;
 

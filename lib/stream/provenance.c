@@ -23,9 +23,9 @@ dcfg_is_trace_line(const char *line, size_t len)
 	return len >= sizeof trace_lead - 1 && memcmp(line, trace_lead, sizeof trace_lead - 1) == 0;
 }
 
-/* "A,B,...": ascending and distinct; at most LEN / 2 + 1 of them, so the list is bounded by the line. */
-static int
-id_list(const char *s, size_t len, uint64_t **v, size_t *n)
+/* At most LEN / 2 + 1 ids: the list is bounded by the line. */
+int
+dcfg_ids_parse(const char *s, size_t len, uint64_t **v, size_t *n)
 {
 	size_t i = 0, k;
 
@@ -44,12 +44,36 @@ id_list(const char *s, size_t len, uint64_t **v, size_t *n)
 	return 0;
 }
 
+/* Whether every id of the ascending list A is in the ascending list B. */
+static int
+inside(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < na; i++) {
+		while (j < nb && b[j] < a[i])
+			j++;
+		if (j == nb || b[j] != a[i])
+			return 0;
+	}
+	return 1;
+}
+
+/* A shard selects within its plan's selection: what the plan named, it names part of. */
+static int
+inside_plan(const struct dcfg_recorded_selection *s)
+{
+	return (s->n_of_pids == 0 || (s->n_pids > 0 && inside(s->pids, s->n_pids, s->of_pids,
+	    s->n_of_pids))) && (s->n_of_tids == 0 || (s->n_tids > 0 && inside(s->tids, s->n_tids,
+	    s->of_tids, s->n_of_tids)));
+}
+
 int
 dcfg_recorded_selection_parse(const char *line, size_t len, struct dcfg_recorded_selection *s,
     const char **why)
 {
-	static const char *const keys[] = { "shard=", "align=", "process=", "thread=",
-		"from-icount=", "to-icount=" };
+	static const char *const keys[] = { "shard=", "align=", "of-process=", "of-thread=",
+		"process=", "thread=", "from-icount=", "to-icount=" };
 	enum { N_KEYS = sizeof keys / sizeof *keys };
 	const char *p = line + sizeof sel_lead - 1, *end = line + len, *w, *slash;
 	int next = 0, k;
@@ -57,8 +81,9 @@ dcfg_recorded_selection_parse(const char *line, size_t len, struct dcfg_recorded
 
 	memset(s, 0, sizeof *s);
 	s->to = UINT64_MAX;
-	*why = "a \"# selection\" line that is not as dcfg-expand writes it "
-	    "(shard=K/N align=A process=P,... thread=T,... from-icount=F to-icount=T, in that order)";
+	*why = "a \"# selection\" line that is not as dcfg-expand writes it (shard=K/N align=A "
+	    "of-process=P,... of-thread=T,... process=P,... thread=T,... from-icount=F "
+	    "to-icount=T, in that order)";
 	while (p < end) {
 		if (*p++ != ' ')
 			goto bad;
@@ -90,13 +115,20 @@ dcfg_recorded_selection_parse(const char *line, size_t len, struct dcfg_recorded
 			break;
 		case 2:
 		case 3:
-			if (id_list(w, (size_t)(p - w), k == 2 ? &s->pids : &s->tids,
-			    k == 2 ? &s->n_pids : &s->n_tids) < 0) {
-				*why = "a \"# selection\" line whose ids are not decimal, ascending and distinct";
+		case 4:
+		case 5:
+			if ((k < 4 && s->shards == 0) || dcfg_ids_parse(w, (size_t)(p - w),
+			    k == 2 ? &s->of_pids : k == 3 ? &s->of_tids : k == 4 ? &s->pids : &s->tids,
+			    k == 2 ? &s->n_of_pids : k == 3 ? &s->n_of_tids : k == 4 ? &s->n_pids :
+			    &s->n_tids) < 0) {
+				*why = k < 4 && s->shards == 0 ?
+				    "a \"# selection\" line whose plan's selection (of-process=, of-thread=) "
+				    "is not after shard=K/N" :
+				    "a \"# selection\" line whose ids are not decimal, ascending and distinct";
 				goto bad;
 			}
 			break;
-		case 4:
+		case 6:
 			if (dcfg_textlines_number(w, (size_t)(p - w), &s->from) < 0 || s->from == 0)
 				goto bad;
 			break;
@@ -111,6 +143,11 @@ dcfg_recorded_selection_parse(const char *line, size_t len, struct dcfg_recorded
 		*why = "a \"# selection\" line whose window is empty (from-icount >= to-icount)";
 		goto bad;
 	}
+	if (!inside_plan(s)) {
+		*why = "a \"# selection\" line whose process= or thread= is not inside its plan's "
+		    "of-process= or of-thread=";
+		goto bad;
+	}
 	return 0;
 bad:
 	dcfg_recorded_selection_free(s);
@@ -122,6 +159,8 @@ dcfg_recorded_selection_free(struct dcfg_recorded_selection *s)
 {
 	free(s->pids);
 	free(s->tids);
+	free(s->of_pids);
+	free(s->of_tids);
 	memset(s, 0, sizeof *s);
 	s->to = UINT64_MAX;
 }
@@ -187,28 +226,191 @@ dcfg_recorded_selection_meets_chunk(const struct dcfg_recorded_selection *s, uin
 	return preceding < s->to && (instrs >= UINT64_MAX - preceding || preceding + instrs >= s->from);
 }
 
+static int
+same_ids(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
+{
+	return na == nb && (na == 0 || memcmp(a, b, na * sizeof *a) == 0);
+}
+
 int
 dcfg_recorded_selection_same_plan(const struct dcfg_recorded_selection *a,
     const struct dcfg_recorded_selection *b)
 {
-	return a->shards == b->shards && a->align == b->align;
+	return a->shards == b->shards && a->align == b->align &&
+	    same_ids(a->of_pids, a->n_of_pids, b->of_pids, b->n_of_pids) &&
+	    same_ids(a->of_tids, a->n_of_tids, b->of_tids, b->n_of_tids);
+}
+
+/* A bounded text: what does not fit is cut, with "..." at its end. */
+struct text {
+	char *buf;
+	size_t size, len;
+};
+
+static void
+put_text(void *ctx, const char *p, size_t n)
+{
+	struct text *t = ctx;
+
+	if (t->len + n + 1 > t->size) {
+		n = t->len + 4 < t->size ? t->size - t->len - 4 : 0;
+		memcpy(t->buf + t->len, p, n);
+		t->len += n;
+		if (t->len + 4 <= t->size)
+			memcpy(t->buf + t->len, "...", 4);
+		t->len = t->size;   /* full: nothing more */
+		return;
+	}
+	memcpy(t->buf + t->len, p, n);
+	t->len += n;
+	t->buf[t->len] = '\0';
+}
+
+/* " -O ID" for each of the N ids V: the plan's options, as the user gave them. */
+static void
+put_options(const char *opt, const uint64_t *v, size_t n, dcfg_put_fn *put, void *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		put(ctx, opt, strlen(opt));
+		dcfg_put_ids(v + i, 1, put, ctx);
+	}
 }
 
 void
 dcfg_recorded_selection_plan_name(const struct dcfg_recorded_selection *s, char *buf, size_t size)
 {
-	int n = snprintf(buf, size, "shard %llu of %llu", (unsigned long long)s->shard,
-	    (unsigned long long)s->shards);
+	struct text t = { buf, size, 0 };
+	char num[96];
 
-	if (s->align && n >= 0 && (size_t)n < size)
-		snprintf(buf + n, size - (size_t)n, " cut at multiples of %llu",
-		    (unsigned long long)s->align);
+	if (size == 0)
+		return;
+	buf[0] = '\0';
+	put_text(&t, num, (size_t)snprintf(num, sizeof num, "shard %llu of %llu",
+	    (unsigned long long)s->shard, (unsigned long long)s->shards));
+	if (s->align)
+		put_text(&t, num, (size_t)snprintf(num, sizeof num, " cut at multiples of %llu",
+		    (unsigned long long)s->align));
+	if (s->n_of_pids == 0 && s->n_of_tids == 0)
+		return;
+	put_text(&t, " (a plan of", 11);
+	put_options(" -p ", s->of_pids, s->n_of_pids, put_text, &t);
+	put_options(" -t ", s->of_tids, s->n_of_tids, put_text, &t);
+	put_text(&t, ")", 1);
+}
+
+void
+dcfg_recorded_selection_whole(const struct dcfg_recorded_selection *shard,
+    struct dcfg_recorded_selection *whole)
+{
+	memset(whole, 0, sizeof *whole);
+	whole->shard = whole->shards = 1;
+	whole->to = UINT64_MAX;
+	whole->of_pids = whole->pids = shard->of_pids;
+	whole->n_of_pids = whole->n_pids = shard->n_of_pids;
+	whole->of_tids = whole->tids = shard->of_tids;
+	whole->n_of_tids = whole->n_tids = shard->n_of_tids;
+}
+
+/* V in decimal into NUM (at least 20 bytes), no NUL: its length. No printf: writer.h's promise. */
+static size_t
+decimal(char *num, uint64_t v)
+{
+	char rev[20];
+	size_t n = 0, i;
+
+	do
+		rev[n++] = (char)('0' + v % 10);
+	while ((v /= 10) > 0);
+	for (i = 0; i < n; i++)
+		num[i] = rev[n - 1 - i];
+	return n;
+}
+
+void
+dcfg_put_output(void *out, const char *p, size_t n)
+{
+	dcfg_out_bytes(out, p, n);
+}
+
+void
+dcfg_put_ids(const uint64_t *v, size_t n, dcfg_put_fn *put, void *ctx)
+{
+	char num[24];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (i)
+			put(ctx, ",", 1);
+		put(ctx, num, decimal(num, v[i]));
+	}
+}
+
+/* " KEY" and the ids V[0..N) after it, if there are any. */
+static void
+put_ids_word(const char *key, const uint64_t *v, size_t n, dcfg_put_fn *put, void *ctx)
+{
+	if (n == 0)
+		return;
+	put(ctx, key, strlen(key));
+	dcfg_put_ids(v, n, put, ctx);
+}
+
+/* " KEY" and X after it, unless X is NONE. */
+static void
+put_number_word(const char *key, uint64_t x, uint64_t none, dcfg_put_fn *put, void *ctx)
+{
+	if (x != none)
+		put_ids_word(key, &x, 1, put, ctx);
+}
+
+void
+dcfg_recorded_selection_put(const struct dcfg_recorded_selection *s, dcfg_put_fn *put, void *ctx)
+{
+	char num[24];
+
+	if (s->shards) {
+		put(ctx, " shard=", 7);
+		put(ctx, num, decimal(num, s->shard));
+		put(ctx, "/", 1);
+		put(ctx, num, decimal(num, s->shards));
+		put_number_word(" align=", s->align, 0, put, ctx);
+	}
+	put_ids_word(" of-process=", s->of_pids, s->n_of_pids, put, ctx);
+	put_ids_word(" of-thread=", s->of_tids, s->n_of_tids, put, ctx);
+	put_ids_word(" process=", s->pids, s->n_pids, put, ctx);
+	put_ids_word(" thread=", s->tids, s->n_tids, put, ctx);
+	put_number_word(" from-icount=", s->from, 0, put, ctx);
+	put_number_word(" to-icount=", s->to, UINT64_MAX, put, ctx);
 }
 
 static int
-same_ids(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
+by_value(const void *a, const void *b)
 {
-	return na == nb && (na == 0 || memcmp(a, b, na * sizeof *a) == 0);
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int
+dcfg_ids_ascending(const uint64_t *v, size_t n, uint64_t **out, size_t *n_out)
+{
+	size_t i, k = 0;
+
+	*out = NULL;
+	*n_out = 0;
+	if (n == 0)
+		return 0;
+	if ((*out = malloc(n * sizeof **out)) == NULL)
+		return -1;
+	memcpy(*out, v, n * sizeof **out);
+	qsort(*out, n, sizeof **out, by_value);
+	for (i = 0; i < n; i++)
+		if (k == 0 || (*out)[i] != (*out)[k - 1])
+			(*out)[k++] = (*out)[i];
+	*n_out = k;
+	return 0;
 }
 
 static int

@@ -81,46 +81,11 @@ dcfg_stream_write_run_end(struct dcfg_output *out)
 	LITERAL(out, "# end run\n");
 }
 
-static void
-ids(struct dcfg_output *out, const char *key, const uint64_t *v, size_t n)
-{
-	size_t i;
-
-	if (n == 0)
-		return;
-	dcfg_out_char(out, ' ');
-	dcfg_out_str(out, key);
-	for (i = 0; i < n; i++) {
-		if (i)
-			dcfg_out_char(out, ',');
-		dcfg_out_u64(out, v[i]);
-	}
-}
-
 void
 dcfg_stream_write_selection(struct dcfg_output *out, const struct dcfg_recorded_selection *s)
 {
 	LITERAL(out, "# selection");
-	if (s->shards) {
-		LITERAL(out, " shard=");
-		dcfg_out_u64(out, s->shard);
-		dcfg_out_char(out, '/');
-		dcfg_out_u64(out, s->shards);
-		if (s->align) {
-			LITERAL(out, " align=");
-			dcfg_out_u64(out, s->align);
-		}
-	}
-	ids(out, "process=", s->pids, s->n_pids);
-	ids(out, "thread=", s->tids, s->n_tids);
-	if (s->from) {
-		LITERAL(out, " from-icount=");
-		dcfg_out_u64(out, s->from);
-	}
-	if (s->to != UINT64_MAX) {
-		LITERAL(out, " to-icount=");
-		dcfg_out_u64(out, s->to);
-	}
+	dcfg_recorded_selection_put(s, dcfg_put_output, out);
 	dcfg_out_char(out, '\n');
 }
 
