@@ -267,8 +267,10 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 /*
  * dcfg-expand --plan N over the file, N from 1 to 5; with --align (one
  * input in two) cut at multiples of an interval and priced by the sample's
- * DCFG, which other processes are missing from (an error). A plan written
- * must be one dcfg-expand(1) allows for the chunk table (planref.h).
+ * DCFG, which other processes are missing from (an error); of the whole
+ * trace, or (one input in two) of one of its threads, by -t, or by -p and
+ * -t. A plan written must be one dcfg-expand(1) allows for the chunk table
+ * (planref.h).
  */
 static void
 check_plan(const char *path, size_t size)
@@ -283,12 +285,14 @@ check_plan(const char *path, size_t size)
 	static int fd = -1;
 	static char out_path[64];
 	struct dcfg_plan_options po = { .lines = 1 + size % 5 };
+	struct planref_selection sel = { NULL, NULL, 0, 0 };
 	struct dcfg_output out;
 	struct dcfg_error err;
 	const char *why;
 	size_t len = 0;
 	ssize_t n;
-	int rc;
+	uint64_t pid, tid;
+	int rc, read;
 
 	if (fd < 0)
 		fd = fuzz_memfd(out_path, sizeof out_path);
@@ -296,6 +300,19 @@ check_plan(const char *path, size_t size)
 		po.align = 1 + size % 1000;
 		po.dcfg = fuzz_sample_dcfg();
 		po.dcfg_path = "sample.dcfg.json";
+	}
+	ref.n_c = ref.n_t = ref.n_pid = 0;
+	ref.too_big = 0;
+	read = dcfg_trace_read(path, &h, &ref, &err) == 0;
+	if ((size & 8) && read && ref.n_t > 0) {
+		tid = ref.t[(size >> 5) % ref.n_t].tid;
+		pid = ref.t[(size >> 5) % ref.n_t].pid;
+		po.tids = sel.tid = &tid;
+		po.n_tids = sel.n_tid = 1;
+		if (size & 16) {
+			po.pids = sel.pid = &pid;
+			po.n_pids = sel.n_pid = 1;
+		}
 	}
 	/* emptied and rewound: -o /proc/self/fd/N writes through this very descriptor */
 	if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0)
@@ -309,13 +326,12 @@ check_plan(const char *path, size_t size)
 		len += (size_t)n;
 	if (rc < 0 || len == sizeof text)
 		return;
-	ref.n_c = ref.n_t = ref.n_pid = 0;
-	ref.too_big = 0;
-	if (dcfg_trace_read(path, &h, &ref, &err) != 0)
+	if (!read)
 		abort();   /* the plan read this table without a fault */
-	if ((why = planref_judge(&ref, text, len, po.lines, po.align, po.dcfg_path)) != NULL) {
-		fprintf(stderr, "fuzz-trace: --plan %llu%s: %s\n%.*s", (unsigned long long)po.lines,
-		    po.align ? " --align" : "", why, (int)len, text);
+	if ((why = planref_judge(&ref, text, len, po.lines, po.align, po.dcfg_path, &sel)) != NULL) {
+		fprintf(stderr, "fuzz-trace: --plan %llu%s%s%s: %s\n%.*s", (unsigned long long)po.lines,
+		    po.align ? " --align" : "", sel.n_pid ? " -p" : "", sel.n_tid ? " -t" : "", why,
+		    (int)len, text);
 		abort();
 	}
 }

@@ -10,9 +10,13 @@
  *    end. A thread without edges is selected by exactly one line, a
  *    process without threads named by exactly one. With --align the cuts
  *    are multiples of the interval and a window's line ends with --dcfg.
- *  - A plan of the whole trace (the only kind judged here) ends line K of
- *    N with --shard K/N, and with --align A after it when made with --align.
- *  - Balance, without --align, for one process and N at least its threads
+ *  - Line K of N ends with --shard K/N, with --align A after it when made
+ *    with --align, and, in a plan of a selection (-p, -t), with
+ *    --of-process and --of-thread, its ids ascending and distinct; every
+ *    line selects within them, and nothing outside the selection is on
+ *    any line.
+ *  - Balance, in a plan of the whole trace without --align, for one
+ *    process and N at least its threads
  *    (the bound t/plan.bats states): let A be the edges of the largest
  *    piece no cut point splits (chunks that overlap, or start together)
  *    and C0 the least C with the threads' ceil(edges / C) adding up to at
@@ -57,6 +61,14 @@ struct planref_line {
 	uint64_t from, to;
 	uint64_t shard, shards;    /* --shard K/N */
 	uint64_t align;            /* --align A after it (0: none) */
+	uint64_t of_pid[PLANREF_IDS], of_tid[PLANREF_IDS];   /* --of-process, --of-thread */
+	size_t n_of_pid, n_of_tid;
+};
+
+/* What the plan was asked for: -p and -t (none: all), ascending and distinct. */
+struct planref_selection {
+	const uint64_t *pid, *tid;
+	size_t n_pid, n_tid;
 };
 
 static int
@@ -141,6 +153,38 @@ planref_word(const char **s, const char *end, const char *word)
 	return 0;
 }
 
+/* " WORD " at *S: consumed, 1; else 0. */
+static int
+planref_after(const char **s, const char *end, const char *word)
+{
+	const char *p = *s + 1;
+
+	if (*s < end && **s == ' ' && planref_word(&p, end, word)) {
+		*s = p;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * " OPT A,B,..." at *S, if there: its ids into V (at most PLANREF_IDS).
+ * 0, -1 when it has another form, 1 when it holds more.
+ */
+static int
+planref_of_list(const char **s, const char *end, const char *opt, uint64_t *v, size_t *n)
+{
+	*n = 0;
+	if (!planref_after(s, end, opt))
+		return 0;
+	do {
+		if (*n == PLANREF_IDS)
+			return 1;
+		if ((*s = planref_number(*s, end, &v[(*n)++])) == NULL)
+			return -1;
+	} while (*s < end && **s == ',' && ++*s);
+	return 0;
+}
+
 /*
  * One line [S, END) of the form of plan.h; DCFG_PATH the word --dcfg must
  * name (NULL: none may). 0, -1 when it has another form, 1 when it holds
@@ -150,6 +194,7 @@ static int
 planref_parse(const char *s, const char *end, const char *dcfg_path, struct planref_line *l)
 {
 	uint64_t v;
+	int rc;
 
 	memset(l, 0, sizeof *l);
 	while (planref_word(&s, end, "-p")) {
@@ -193,9 +238,11 @@ planref_parse(const char *s, const char *end, const char *dcfg_path, struct plan
 	if (!planref_word(&s, end, "--shard") || (s = planref_number(s, end, &l->shard)) == NULL ||
 	    s == end || *s++ != '/' || (s = planref_number(s, end, &l->shards)) == NULL)
 		return -1;
-	if (s < end && (*s++ != ' ' || !planref_word(&s, end, "--align") ||
-	    (s = planref_number(s, end, &l->align)) == NULL))
+	if (planref_after(&s, end, "--align") && (s = planref_number(s, end, &l->align)) == NULL)
 		return -1;
+	if ((rc = planref_of_list(&s, end, "--of-process", l->of_pid, &l->n_of_pid)) != 0 ||
+	    (rc = planref_of_list(&s, end, "--of-thread", l->of_tid, &l->n_of_tid)) != 0)
+		return rc;
 	return s == end ? 0 : -1;
 }
 
@@ -208,6 +255,42 @@ planref_has(const uint64_t *ids, size_t n, uint64_t id)
 		if (ids[i] == id)
 			return 1;
 	return 0;
+}
+
+/* Each of the N ids V is among the M ids W; EXACTLY: and they are the same list. */
+static int
+planref_within(const uint64_t *v, size_t n, const uint64_t *w, size_t m, int exactly)
+{
+	size_t i;
+
+	if (exactly && (n != m || (n > 0 && memcmp(v, w, n * sizeof *v) != 0)))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!planref_has(w, m, v[i]))
+			return 0;
+	return 1;
+}
+
+/* Whether the selection SEL (none: all) holds thread PID/TID. */
+static int
+planref_in_selection(const struct planref_selection *sel, uint64_t pid, uint64_t tid)
+{
+	return (sel->n_pid == 0 || planref_has(sel->pid, sel->n_pid, pid)) &&
+	    (sel->n_tid == 0 || planref_has(sel->tid, sel->n_tid, tid));
+}
+
+/* Line L is of plan SEL's shape, and selects within it. NULL, or what is wrong. */
+static const char *
+planref_line_of(const struct planref_line *l, const struct planref_selection *sel)
+{
+	if (!planref_within(l->of_pid, l->n_of_pid, sel->pid, sel->n_pid, 1) ||
+	    !planref_within(l->of_tid, l->n_of_tid, sel->tid, sel->n_tid, 1))
+		return "--of-process or --of-thread that is not the plan's -p or -t";
+	if (sel->n_pid && !planref_within(l->pid, l->n_pid, sel->pid, sel->n_pid, 0))
+		return "a line's -p outside the plan's selection";
+	if (sel->n_tid && (l->n_tid == 0 || !planref_within(l->tid, l->n_tid, sel->tid, sel->n_tid, 0)))
+		return "a line's -t outside the plan's selection, or none";
+	return NULL;
 }
 
 static int
@@ -328,12 +411,13 @@ planref_balance(struct planref *r, const struct planref_line *l, size_t n_l, uin
 
 /*
  * The plan TEXT of LEN bytes for R's table, asked for N lines (with ALIGN,
- * the DCFG path its windows' lines name; without, 0 and NULL): NULL when
- * it is one dcfg-expand(1) allows, else what is wrong.
+ * the DCFG path its windows' lines name; without, 0 and NULL) of the
+ * selection SEL: NULL when it is one dcfg-expand(1) allows, else what is
+ * wrong.
  */
 static const char *
 planref_judge(struct planref *r, const char *text, size_t len, uint64_t n, uint64_t align,
-    const char *dcfg_path)
+    const char *dcfg_path, const struct planref_selection *sel)
 {
 	static struct planref_line l[PLANREF_LINES];
 	const char *s = text, *end = text + len, *nl, *why;
@@ -362,11 +446,18 @@ planref_judge(struct planref *r, const char *text, size_t len, uint64_t n, uint6
 			return "an empty window";
 		if (x->shard != n_l + 1)
 			return "--shard K/N whose K is not the line's number";
+		if ((why = planref_line_of(x, sel)) != NULL)
+			return why;
 	}
 	for (i = 0; i < n_l; i++)
 		if (l[i].shards != n_l)
 			return "--shard K/N whose N is not the plan's number of lines";
 	for (i = 0; i < r->n_t; i++) {
+		if (!planref_in_selection(sel, r->t[i].pid, r->t[i].tid)) {
+			if (planref_selecting(l, n_l, r->t[i].pid, r->t[i].tid) != 0)
+				return "a thread outside the selection on a line";
+			continue;
+		}
 		for (k = 0; k < r->n_c; k++)
 			if (r->c[k].pid == r->t[i].pid && r->c[k].tid == r->t[i].tid && r->c[k].e > 0)
 				break;
@@ -384,10 +475,11 @@ planref_judge(struct planref *r, const char *text, size_t len, uint64_t n, uint6
 			continue;
 		for (j = k = 0; j < n_l; j++)
 			k += planref_has(l[j].pid, l[j].n_pid, r->pid[i]);
-		if (k != 1)
-			return "a process without threads not named exactly once";
+		if (k != (sel->n_pid == 0 || planref_has(sel->pid, sel->n_pid, r->pid[i])))
+			return "a process without threads not named exactly once, if selected";
 	}
-	return align || r->n_pid != 1 || r->n_t > n ? NULL : planref_balance(r, l, n_l, n);
+	return align || sel->n_pid || sel->n_tid || r->n_pid != 1 || r->n_t > n ? NULL :
+	    planref_balance(r, l, n_l, n);
 }
 
 #endif

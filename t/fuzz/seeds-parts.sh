@@ -3,7 +3,7 @@
 # t/fuzz/seeds/parts, and the gen-pair DCFG it reads them with into
 # t/fuzz/parts-prog.dcfg.json: the parts `dcfg-profile --part` writes for
 # the shards of `dcfg-expand --plan N` (with and without --align and
-# --runs), fixed and loop rules, --exclude-image, several threads, of the
+# --runs, of the whole trace and of a selection), fixed and loop rules, --exclude-image, several threads, of the
 # hand-written t/data/profile-nest (t/profile-merge.bats) and of a small
 # gen-pair trace. ok-*: a plan's whole set of parts joined by "%%" lines,
 # which merges; part-*: one part alone (a plan of one merges, the others
@@ -50,7 +50,9 @@ seed() {
 		k=$((k + 1))
 	done > "$out/ok-$name"
 	if [ -n "$one" ]; then
-		dcfg-expand $expandopts "$trace" | dcfg-profile --dcfg "$dcfg" "$@" -o "$one/ok-$name"
+		# one run of what the plan selected: its -p and -t
+		sel=$(echo " $planopts" | sed 's/ --dcfg [^ ]*//; s/ --align [^ ]*//')
+		dcfg-expand $expandopts $sel "$trace" | dcfg-profile --dcfg "$dcfg" "$@" -o "$one/ok-$name"
 	fi
 }
 
@@ -66,6 +68,7 @@ seed nest-3-loop-main5 "$tmp/nest.json" "$tmp/nest.trace.json" 3 "$align 5" "" -
 seed nest-4-exclude5 "$tmp/nest.json" "$tmp/nest.trace.json" 4 "" "" --slice-size 5 \
     --exclude-image "$(printf 'spin\tlib.so')"
 seed nest-2-runs4 "$tmp/nest.json" "$tmp/nest.trace.json" 2 "" "--runs" --slice-size 4 --loop-aligned
+seed nest-3-select5 "$tmp/nest.json" "$tmp/nest.trace.json" 3 "-t 0 -t 2" "" --slice-size 5
 align="--dcfg $tmp/gp/prog.dcfg.json --align"
 seed gp-1-fixed1000 "$tmp/gp/prog.dcfg.json" "$tmp/gp.trace.json" 1 "" "" --slice-size 1000
 seed gp-3-fixed700 "$tmp/gp/prog.dcfg.json" "$tmp/gp.trace.json" 3 "" "" --slice-size 700
@@ -77,3 +80,5 @@ seed gp-3-runs-loop900 "$tmp/gp/prog.dcfg.json" "$tmp/gp.trace.json" 3 "" "--run
     --loop-aligned
 seed gp-3-exclude-libc800 "$tmp/gp/prog.dcfg.json" "$tmp/gp.trace.json" 3 "" "" --slice-size 800 \
     --exclude-image libc.so.6
+seed gp-3-select-align400 "$tmp/gp/prog.dcfg.json" "$tmp/gp.trace.json" 3 "-t 2 -t 1 $align 400" "" \
+    --slice-size 400
