@@ -15,13 +15,14 @@ setup() {
 }
 
 # shards DCFG TRACE N "PLAN OPTIONS" "EXPAND OPTIONS" PROFILE OPTIONS...: one
-# run's files (one.T.*) and the merge of the parts of a plan of N (m.T.*),
-# which must be the same, byte for byte.
+# run's files (one.T.*, of what the plan's -p and -t select) and the merge
+# of the parts of a plan of N (m.T.*), which must be the same, byte for byte.
 shards() {
 	local dcfg=$1 trace=$2 n=$3 planopts=$4 expandopts=$5 k=0 f
 	shift 5
 	rm -f one.T.* m.T.* part.* plan
-	dcfg-expand $expandopts "$trace" | dcfg-profile --dcfg "$dcfg" "$@" -o one
+	dcfg-expand $expandopts $(echo " $planopts" | sed 's/ --dcfg [^ ]*//; s/ --align [^ ]*//') \
+	    "$trace" | dcfg-profile --dcfg "$dcfg" "$@" -o one
 	dcfg-expand --plan "$n" $planopts "$trace" > plan
 	while read -r line; do
 		k=$((k + 1))
@@ -67,28 +68,10 @@ shards() {
 }
 
 @test "a plan of a selection: its parts merge to one run of the selection" {
-	local sel line k f
+	local sel n
 	for sel in "-t 0 -t 2" "-t 2 --align 5 --dcfg nest.json" "-p 7 -t 0 --align 4 --dcfg nest.json"; do
 		for n in 1 2 3; do
-			rm -f one.T.* m.T.* part.*
-			# the selection's -p and -t alone, for the one run
-			# shellcheck disable=SC2086
-			dcfg-expand $(echo " $sel" | sed 's/ --align.*//') nest.trace.json |
-			    dcfg-profile --dcfg nest.json --slice-size 5 -o one
-			# shellcheck disable=SC2086
-			dcfg-expand --plan "$n" $sel nest.trace.json > plan
-			k=0
-			while read -r line; do
-				k=$((k + 1))
-				# shellcheck disable=SC2086
-				dcfg-expand --chunks $line nest.trace.json |
-				    dcfg-profile --dcfg nest.json --slice-size 5 --part -o "part.$k"
-			done < plan
-			dcfg-profile --dcfg nest.json --merge -o m part.*
-			[ "$(ls one.T.* | sed 's/^one/m/')" = "$(ls m.T.*)" ]
-			for f in one.T.*; do
-				cmp "$f" "m${f#one}" || { echo "plan of $n $sel"; cat plan; return 1; }
-			done
+			shards nest.json nest.trace.json "$n" "$sel" "" --slice-size 5
 		done
 	done
 	[ ! -e m.T.1.bb ]
