@@ -68,6 +68,17 @@ inside_plan(const struct dcfg_recorded_selection *s)
 	    s->of_tids, s->n_of_tids)));
 }
 
+/* "K/N" (LEN bytes at W), 1 <= K <= N, into S. 0, or -1. */
+static int
+shard_word(const char *w, size_t len, struct dcfg_recorded_selection *s)
+{
+	const char *slash = memchr(w, '/', len);
+
+	return slash == NULL || dcfg_textlines_number(w, (size_t)(slash - w), &s->shard) < 0 ||
+	    dcfg_textlines_number(slash + 1, len - (size_t)(slash - w) - 1, &s->shards) < 0 ||
+	    s->shard == 0 || s->shard > s->shards ? -1 : 0;
+}
+
 int
 dcfg_recorded_selection_parse(const char *line, size_t len, struct dcfg_recorded_selection *s,
     const char **why)
@@ -75,7 +86,9 @@ dcfg_recorded_selection_parse(const char *line, size_t len, struct dcfg_recorded
 	static const char *const keys[] = { "shard=", "align=", "of-process=", "of-thread=",
 		"process=", "thread=", "from-icount=", "to-icount=" };
 	enum { N_KEYS = sizeof keys / sizeof *keys };
-	const char *p = line + sizeof sel_lead - 1, *end = line + len, *w, *slash;
+	uint64_t **const ids[] = { &s->of_pids, &s->of_tids, &s->pids, &s->tids };
+	size_t *const n_ids[] = { &s->n_of_pids, &s->n_of_tids, &s->n_pids, &s->n_tids };
+	const char *p = line + sizeof sel_lead - 1, *end = line + len, *w;
 	int next = 0, k;
 	int has_to = 0;
 
@@ -98,10 +111,7 @@ dcfg_recorded_selection_parse(const char *line, size_t len, struct dcfg_recorded
 		w += strlen(keys[k]);
 		switch (k) {
 		case 0:
-			if ((slash = memchr(w, '/', (size_t)(p - w))) == NULL ||
-			    dcfg_textlines_number(w, (size_t)(slash - w), &s->shard) < 0 ||
-			    dcfg_textlines_number(slash + 1, (size_t)(p - slash - 1), &s->shards) < 0 ||
-			    s->shard == 0 || s->shard > s->shards) {
+			if (shard_word(w, (size_t)(p - w), s) < 0) {
 				*why = "a \"# selection\" line whose shard is not K/N, 1 <= K <= N";
 				goto bad;
 			}
@@ -114,17 +124,17 @@ dcfg_recorded_selection_parse(const char *line, size_t len, struct dcfg_recorded
 			}
 			break;
 		case 2:
-		case 3:
+		case 3:   /* the plan's selection, a part of its shape: only of a shard */
+			if (s->shards == 0) {
+				*why = "a \"# selection\" line whose plan's selection (of-process=, "
+				    "of-thread=) is not after shard=K/N";
+				goto bad;
+			}
+			/* fall through */
 		case 4:
 		case 5:
-			if ((k < 4 && s->shards == 0) || dcfg_ids_parse(w, (size_t)(p - w),
-			    k == 2 ? &s->of_pids : k == 3 ? &s->of_tids : k == 4 ? &s->pids : &s->tids,
-			    k == 2 ? &s->n_of_pids : k == 3 ? &s->n_of_tids : k == 4 ? &s->n_pids :
-			    &s->n_tids) < 0) {
-				*why = k < 4 && s->shards == 0 ?
-				    "a \"# selection\" line whose plan's selection (of-process=, of-thread=) "
-				    "is not after shard=K/N" :
-				    "a \"# selection\" line whose ids are not decimal, ascending and distinct";
+			if (dcfg_ids_parse(w, (size_t)(p - w), ids[k - 2], n_ids[k - 2]) < 0) {
+				*why = "a \"# selection\" line whose ids are not decimal, ascending and distinct";
 				goto bad;
 			}
 			break;
