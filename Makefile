@@ -224,12 +224,15 @@ test: all test-tools
 	@awk -f scripts/tap-summary.awk $(BUILD)/bats.log
 	@exit $$(cat $(BUILD)/bats.status)
 
+# The builds use every core too, unless make was given its own -j.
+CHECK_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS))
 check: deps
-	$(MAKE) all test-tools CFLAGS="$(CFLAGS) -Werror"
+	$(MAKE) $(CHECK_JOBS) all test-tools CFLAGS="$(CFLAGS) -Werror"
 	$(MAKE) lint-man
 	$(MAKE) test
+	$(MAKE) $(CHECK_JOBS) BUILD=build-asan SAN=1 all test-tools
 	$(MAKE) BUILD=build-asan SAN=1 test
-	$(MAKE) fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
+	$(MAKE) $(CHECK_JOBS) fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
 
 demo: deps-demo all
 	@sh scripts/demo.sh $(BUILD)/bin $(BUILD)/demo
