@@ -9,6 +9,7 @@
  * the shards before it) first ends the open slice.
  */
 #include "profile_internal.h"
+#include "profile_merge_parts.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,146 +17,6 @@
 
 #include "common/textlines.h"
 #include "common/vec.h"
-
-struct part {
-	const char *path;
-	char *head, *c_line;
-	struct dcfg_recorded_selection sel;
-	int has_sel, traced;
-	unsigned long sel_line;
-	uint32_t crc;
-	uint64_t bytes;
-};
-
-static char *
-copy(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *c = malloc(n);
-
-	return c ? memcpy(c, s, n) : NULL;
-}
-
-/* Pass 1: the part's first two lines, selection and trace. */
-static int
-scan(struct part *pt, struct dcfg_error *err)
-{
-	static const char magic[] = "# dcfg-profile-part 1 ";
-	struct dcfg_textlines *tl = dcfg_textlines_open(pt->path, err);
-	const char *why;
-	char *line;
-	size_t len;
-	int rc;
-
-	if (tl == NULL)
-		return -1;
-	while ((rc = dcfg_textlines_next(tl, &line, &len, err)) == 1) {
-		unsigned long no = dcfg_textlines_lineno(tl);
-		if (no == 1 && strncmp(line, magic, sizeof magic - 1) != 0)
-			rc = dcfg_error_at(err, pt->path, 1, 1, "not a part of dcfg-profile --part: its "
-			    "first line is not \"# dcfg-profile-part 1 ...\"");
-		else if (no == 1)
-			rc = (pt->head = copy(line)) ? 0 : dcfg_error_set(err, pt->path, "out of memory");
-		else if (no == 2 && strncmp(line, "C: ", 3) != 0)
-			rc = dcfg_error_at(err, pt->path, 2, 1, "not a part of dcfg-profile --part: no \"C:\" line");
-		else if (no == 2)
-			rc = (pt->c_line = copy(line)) ? 0 : dcfg_error_set(err, pt->path, "out of memory");
-		else if (pt->traced)
-			rc = dcfg_error_at(err, pt->path, no, 1, "a line after the \"# trace\" line");
-		else if (dcfg_is_selection_line(line, len)) {
-			if (pt->has_sel)
-				rc = dcfg_error_at(err, pt->path, no, 1, "a second \"# selection\" line");
-			else if (dcfg_recorded_selection_parse(line, len, &pt->sel, &why) < 0)
-				rc = dcfg_error_at(err, pt->path, no, 1, "%s", why);
-			pt->has_sel = 1;
-			pt->sel_line = no;
-		} else if (dcfg_is_trace_line(line, len)) {
-			if (dcfg_trace_id_parse(line, len, &pt->crc, &pt->bytes) < 0)
-				rc = dcfg_error_at(err, pt->path, no, 1, "a \"# trace\" line that is not "
-				    "\"# trace CRC:BYTES\"");
-			pt->traced = 1;
-		}
-		if (rc < 0)
-			break;
-	}
-	dcfg_textlines_close(tl);
-	if (rc == 0 && pt->head == NULL)
-		rc = dcfg_error_at(err, pt->path, 1, 1, "not a part of dcfg-profile --part: it is empty");
-	else if (rc == 0 && (!pt->has_sel || pt->sel.shards == 0))
-		rc = dcfg_error_set(err, pt->path, "a part that records no shard of a plan: --merge "
-		    "takes the parts of the shards of dcfg-expand --plan");
-	else if (rc == 0 && !pt->traced)
-		rc = dcfg_error_set(err, pt->path, "a part without its \"# trace\" line: it, or the "
-		    "stream it read, was cut short");
-	return rc < 0 ? -1 : 0;
-}
-
-/* The shards, all there and disjoint, cut each thread without a gap. */
-static int
-tiles(const struct part *pts, size_t n, struct dcfg_error *err)
-{
-	const struct dcfg_recorded_selection **s = malloc(n * sizeof *s);
-	char why[512];
-	size_t i, at;
-	int rc;
-
-	if (s == NULL)
-		return dcfg_error_set(err, pts[0].path, "out of memory");
-	for (i = 0; i < n; i++)
-		s[i] = &pts[i].sel;
-	rc = dcfg_recorded_selections_tile(s, n, &at, why, sizeof why);
-	free(s);
-	return rc < 0 ? dcfg_error_at(err, pts[at].path, pts[at].sel_line, 1, "%s", why) : 0;
-}
-
-/* One profile, one DCFG, one trace, one plan; each shard once, none missing, none overlapping. */
-static int
-check(const struct dcfg *d, struct part *pts, size_t n, struct part **by_shard,
-    struct dcfg_error *err)
-{
-	const struct part *a = &pts[0];
-	char dcfg_id[64], this[384], that[384];
-	size_t i, j;
-	uint64_t k;
-
-	snprintf(dcfg_id, sizeof dcfg_id, " dcfg=%08x:%llu ", (unsigned)d->crc32,
-	    (unsigned long long)d->bytes);
-	if (strstr(a->head, dcfg_id) == NULL)
-		return dcfg_error_at(err, a->path, 1, 1, "a part of another DCFG than the one given");
-	for (i = 0; i < n; i++) {
-		const struct part *b = &pts[i];
-		if (strcmp(b->head, a->head) != 0 || strcmp(b->c_line, a->c_line) != 0)
-			return dcfg_error_at(err, b->path, 1, 1, "a part of another profile than %s "
-			    "(their first two lines differ)", a->path);
-		if (b->crc != a->crc || b->bytes != a->bytes)
-			return dcfg_error_set(err, b->path, "a part of another trace (%08x:%llu) than %s "
-			    "(%08x:%llu)", (unsigned)b->crc, (unsigned long long)b->bytes, a->path,
-			    (unsigned)a->crc, (unsigned long long)a->bytes);
-		if (!dcfg_recorded_selection_same_plan(&b->sel, &a->sel)) {
-			dcfg_recorded_selection_plan_name(&b->sel, this, sizeof this);
-			dcfg_recorded_selection_plan_name(&a->sel, that, sizeof that);
-			return dcfg_error_at(err, b->path, b->sel_line, 1, "%s, but %s is %s: shards of "
-			    "two plans (one left from an earlier plan?)", this, a->path, that);
-		}
-		k = b->sel.shard;
-		if (k == 0 || k > a->sel.shards || k > n)
-			continue;   /* missing ones are named below */
-		if (by_shard[k - 1])
-			return dcfg_error_at(err, b->path, b->sel_line, 1, "shard %llu of %llu again: %s "
-			    "is that shard too", (unsigned long long)k, (unsigned long long)b->sel.shards,
-			    by_shard[k - 1]->path);
-		by_shard[k - 1] = &pts[i];
-		for (j = 0; j < i; j++)
-			if (dcfg_recorded_selection_overlap(&pts[j].sel, &b->sel))
-				return dcfg_error_at(err, b->path, b->sel_line, 1, "its selection overlaps "
-				    "that of %s: its entries would count twice", pts[j].path);
-	}
-	for (k = 0; k < a->sel.shards; k++)
-		if (k >= n || by_shard[k] == NULL)
-			return dcfg_error_set(err, a->path, "shard %llu of %llu missing",
-			    (unsigned long long)k + 1, (unsigned long long)a->sel.shards);
-	return tiles(pts, n, err);
-}
 
 /* ---- pass 2: the lines of the parts, replayed ---- */
 
@@ -529,33 +390,14 @@ replay(struct dcfg_pinpoints *pr, const char *path, struct said *said)
 	return rc < 0 ? -1 : 0;
 }
 
-/* The slice size, rule and process of a part's first line. */
-static int
-parse_head(const struct part *pt, struct dcfg_pinpoints_options *mo, uint64_t *pid,
-    struct dcfg_error *err)
-{
-	const char *s = strstr(pt->head, " slice-size="), *r = strstr(pt->head, " rule="),
-	    *p = strstr(pt->head, " process=");
-	char *end;
-
-	if (s == NULL || r == NULL || p == NULL)
-		return dcfg_error_at(err, pt->path, 1, 1, "a first line without slice-size=, rule= or process=");
-	mo->slice_size = strtoull(s + 12, &end, 10);
-	mo->loop_aligned = strncmp(r + 6, "loop ", 5) == 0;
-	*pid = strtoull(p + 9, NULL, 10);
-	if (mo->slice_size == 0)
-		return dcfg_error_at(err, pt->path, 1, 1, "a slice size of 0");
-	return 0;
-}
-
 int
 dcfg_pinpoints_merge(const struct dcfg *d, const char *const *paths, size_t n,
     const struct dcfg_pinpoints_options *o, struct dcfg_error *err)
 {
 	struct dcfg_pinpoints_options mo = *o;
 	struct dcfg_pinpoints pr = { .d = d, .o = &mo, .name = paths[0], .err = err };
-	struct part *pts = calloc(n, sizeof *pts);
-	struct part **by_shard = calloc(n, sizeof *by_shard);
+	struct dcfg_merge_part *pts = calloc(n, sizeof *pts);
+	struct dcfg_merge_part **by_shard = calloc(n, sizeof *by_shard);
 	struct said said = { NULL, 0 };
 	const struct dcfg_process *p;
 	uint64_t pid = 0;
@@ -568,10 +410,11 @@ dcfg_pinpoints_merge(const struct dcfg *d, const char *const *paths, size_t n,
 	}
 	for (i = 0; i < n; i++) {
 		pts[i].path = paths[i];
-		if (scan(&pts[i], err) < 0)
+		if (dcfg_merge_part_scan(&pts[i], err) < 0)
 			goto done;
 	}
-	if (check(d, pts, n, by_shard, err) < 0 || parse_head(&pts[0], &mo, &pid, err) < 0)
+	if (dcfg_merge_parts_check(d, pts, n, by_shard, err) < 0 ||
+	    dcfg_merge_part_head(&pts[0], &mo, &pid, err) < 0)
 		goto done;
 	mo.part = 0;
 	mo.n_exclude = mo.n_loop_images = 0;
@@ -596,12 +439,7 @@ dcfg_pinpoints_merge(const struct dcfg *d, const char *const *paths, size_t n,
 	}
 	rc = dcfg_pinpoints_finish_threads(&pr, err);
 done:
-	for (i = 0; pts && i < n; i++) {
-		free(pts[i].head);
-		free(pts[i].c_line);
-		dcfg_recorded_selection_free(&pts[i].sel);
-	}
-	free(pts);
+	dcfg_merge_parts_free(pts, n);
 	free(by_shard);
 	for (i = 0; i < said.cap; i++)
 		free(said.v[i].marked);
