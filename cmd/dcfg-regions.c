@@ -10,7 +10,7 @@ static const char *prog = "dcfg-regions";
 static const char help[] =
     "usage: dcfg-regions -s T.SIMPOINTS -w T.WEIGHTS [-l T.LABELS] [--warmup-factor W]\n"
     "                    [--format csv|looppoint-json|sde-control] [--thread TID]\n"
-    "                    [-o FILE] PROFILE\n"
+    "                    [--dcfg FILE [-p PID] [--global-counts]] [-o FILE] PROFILE\n"
     "Write the regions SimPoint chose from a per-thread profile (.bb): the region\n"
     "CSV of PinPoints and LoopPoint, gem5's looppoint.json, or SDE -control arguments.\n"
     "  -s, --simpoints FILE   SimPoint's -saveSimpoints file (SLICE CLUSTER lines)\n"
@@ -19,6 +19,10 @@ static const char help[] =
     "      --warmup-factor W  a warmup region of W slices before each region\n"
     "  -f, --format FORMAT    csv (default), looppoint-json or sde-control\n"
     "      --thread TID       the thread id, for a profile without a P: line\n"
+    "  -d, --dcfg FILE        the profile's DCFG: proves that no other thread runs\n"
+    "                         the markers' PCs (looppoint-json, --global-counts)\n"
+    "  -p, --pid PID          the profile's process in the DCFG, when it names none\n"
+    "      --global-counts    sde-control: :global counts instead of :tidN\n"
     "  -o, --output FILE      write to FILE\n"
     "  -h, --help             print this help\n"
     "  -V, --version          print the version\n";
@@ -55,6 +59,9 @@ main(int argc, char **argv)
 		{ "warmup-factor", required_argument, NULL, 'W' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "thread", required_argument, NULL, 'T' },
+		{ "dcfg", required_argument, NULL, 'd' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "global-counts", no_argument, NULL, 'G' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -62,19 +69,27 @@ main(int argc, char **argv)
 	};
 	struct dcfg_regions_files f = { 0 };
 	struct dcfg_regions_options o = { .note = note };
-	const char *out_path = NULL;
+	const char *out_path = NULL, **inputs;
 	struct dcfg_cli_io io;
 	struct dcfg_error err;
 	int c, rc, stdin_users = 0;
+	size_t i;
 
 	if ((rc = dcfg_cli_start()) != DCFG_EXIT_OK)
 		return rc;
-	while ((c = getopt_long(argc, argv, "s:w:l:f:o:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:w:l:f:o:d:p:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': f.simpoints = optarg; break;
 		case 'w': f.weights = optarg; break;
 		case 'l': f.labels = optarg; break;
 		case 'o': out_path = optarg; break;
+		case 'd': f.dcfg = optarg; break;
+		case 'G': o.global_counts = 1; break;
+		case 'p':
+			if (number(optarg, &o.pid) < 0)
+				return usage("-p %s: a process id", optarg);
+			o.has_pid = 1;
+			break;
 		case 'W':
 			if (number(optarg, &o.warmup_factor) < 0 || o.warmup_factor == 0)
 				return usage("--warmup-factor %s: a number of slices, 1 or more", optarg);
@@ -106,15 +121,22 @@ main(int argc, char **argv)
 		return usage("--simpoints FILE and --weights FILE are needed%s", NULL);
 	if (o.warmup_factor > 0 && o.format == DCFG_REGIONS_SDE_CONTROL)
 		return usage("--warmup-factor has no -control form: use the CSV or looppoint-json%s", NULL);
-	stdin_users = !strcmp(f.profile, "-") + !strcmp(f.simpoints, "-") + !strcmp(f.weights, "-") +
-	    (f.labels && !strcmp(f.labels, "-"));
+	if (o.global_counts && o.format != DCFG_REGIONS_SDE_CONTROL)
+		return usage("--global-counts is for -f sde-control (the CSV's counts have no scope)%s", NULL);
+	if ((o.global_counts || o.format == DCFG_REGIONS_LOOPPOINT_JSON || o.has_pid) && f.dcfg == NULL)
+		return usage("%s needs the profile's DCFG (--dcfg FILE): only it shows whether other "
+		    "threads run the markers' PCs", o.has_pid ? "-p" : o.global_counts ? "--global-counts" :
+		    "-f looppoint-json (gem5 counts every core's executions)");
+	inputs = (const char *[]){ f.profile, f.simpoints, f.weights, f.labels, f.dcfg };
+	for (i = 0; i < 5; i++)
+		stdin_users += inputs[i] && !strcmp(inputs[i], "-");
 	if (stdin_users > 1)
 		return usage("only one input can be standard input%s", NULL);
-	if (dcfg_cli_check_output(prog, out_path,
-	    (const char *[]){ f.profile, f.simpoints, f.weights, f.labels }, 4) < 0)
+	if (dcfg_cli_check_output(prog, out_path, inputs, 5) < 0)
 		return DCFG_EXIT_USAGE;
-	if (dcfg_cli_setup(&io, prog, NULL, 0, out_path, DCFG_PROGRESS_OFF) < 0)
+	if (dcfg_cli_setup(&io, prog, f.dcfg, DCFG_KEEP_ALL, out_path, DCFG_PROGRESS_OFF) < 0)
 		return DCFG_EXIT_USAGE;
+	o.dcfg = io.dcfg;
 	rc = dcfg_regions_run(&f, &o, io.out, &err);
 	return dcfg_cli_finish(&io, rc, &err, 0);
 }

@@ -35,7 +35,7 @@ dcfg_regions() { capture dcfg-regions "$@"; }
 
 # here: the hand-made files, named as SimPoint and dcfg-profile name them
 here() {
-	cp "$R"/prog.T.3.bb "$R"/t.simpoints "$R"/t.weights "$R"/t.labels .
+	cp "$R"/prog.T.3.bb "$R"/t.simpoints "$R"/t.weights "$R"/t.labels "$R"/prog.dcfg.json .
 }
 
 HEADER='# comment,thread-id,region-id,start-pc, start-image-name, start-image-offset, start-pc-count,end-pc, end-image-name, end-image-offset, end-pc-count,end-pc-relative-count, region-length, region-weight, region-multiplier, region-type'
@@ -213,7 +213,9 @@ fields() {
 
 @test "gem5's looppoint.json: the CSV's markers, relative counts and multipliers, warmups" {
 	here
-	dcfg_regions -s t.simpoints -w t.weights -l t.labels --warmup-factor 2 -f looppoint-json prog.T.3.bb
+	# prog.dcfg.json: only thread 3 runs the markers' PCs, so gem5's count over every core is thread 3's
+	dcfg_regions -s t.simpoints -w t.weights -l t.labels --warmup-factor 2 -f looppoint-json \
+	    --dcfg prog.dcfg.json prog.T.3.bb
 	[ "$status" -eq 0 ]
 	# read as gem5's LooppointJsonLoader reads it, and compared with the CSV by the reader script
 	python3 - stdout <<-'PY' > json.view
@@ -243,9 +245,9 @@ fields() {
 	# region 1 (slice 4): markers 4 and 5; region 2 (slice 0): from the start,
 	# so only the stop at marker 1; region 3 (slice 3): markers 3 and 4
 	cat > expected <<-'EOF'
-		-control start:address:prog+0x1010:count6:global -control stop:address:prog+0x1020:count6:global
-		-control stop:address:prog+0x1010:count3:global
-		-control start:address:lib\x20c\x2cx.so+0x1000:count4:global -control stop:address:prog+0x1010:count6:global
+		-control start:address:prog+0x1010:count6:tid3 -control stop:address:prog+0x1020:count6:tid3
+		-control stop:address:prog+0x1010:count3:tid3
+		-control start:address:lib\x20c\x2cx.so+0x1000:count4:tid3 -control stop:address:prog+0x1010:count6:tid3
 	EOF
 	diff expected stdout
 }
@@ -259,7 +261,7 @@ fields() {
 	grep -qxF 'cluster 0 from slice 2,3,1,0x401000,prog,0x1000,4,0x7f0000001000,no_image,0x0,4,1,20,1.00000,5.000,simulation' stdout
 	grep -qxF '#End: pc : 0x7f0000001000 image: no_image offset: 0x0 absolute_count: 4  relative_count: 1 source-info: Unknown:0' stdout
 	dcfg_regions -s sp -w w -f sde-control m.bb
-	[ "$(cat stdout)" = "-control start:address:prog+0x1000:count4:global -control stop:address:0x7f0000001000:count4:global" ]
+	[ "$(cat stdout)" = "-control start:address:prog+0x1000:count4:tid3 -control stop:address:0x7f0000001000:count4:tid3" ]
 }
 
 @test "a PinPoints profile of another writer: no P:, no source, blanks anywhere, no trailer counts" {
@@ -302,7 +304,7 @@ fields() {
 	grep -qF ',0x7f0000001000,a\x20b\x2cc\\d\te.so,0x1000,4,' stdout
 	grep -qF 'image: a\x20b\x2cc\\d\te.so offset' stdout
 	dcfg_regions -s sp -w w -f sde-control names.bb
-	grep -qF 'stop:address:a\x20b\x2cc\\d\te.so+0x1000:count4:global' stdout
+	grep -qF 'stop:address:a\x20b\x2cc\\d\te.so+0x1000:count4:tid3' stdout
 }
 
 @test "SimPoint's answer and the profile disagree: clusters missing or extra, a slice past the last, labels" {
@@ -561,7 +563,7 @@ examples() {
 	grep -q '^dcfg-expand prog.trace.json.bz2 | dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 100000000 -o prog$' steps
 	grep -q '^simpoint -loadFVFile prog.T.0.bb .* -saveSimpoints t.simpoints -saveSimpointWeights t.weights -saveLabels t.labels$' steps
 	# the third step, as the page gives it, on a thread-0 profile (the hand-made one, renamed)
-	sed 's/^P: 3$/P: 0/' prog.T.3.bb > prog.T.0.bb
+	sed 's/^P: 3$/P: 0/; 1s/ thread=3$/ thread=0/' prog.T.3.bb > prog.T.0.bb
 	sh -c "$(sed -n 3p steps)"
 	dcfg-regions -s t.simpoints -w t.weights -l t.labels prog.T.3.bb | sed 1d |
 	    sed 's/^\(cluster [0-9]* from slice [0-9]*\),3,/\1,0,/' > want
@@ -657,8 +659,8 @@ examples() {
 		dcfg-regions -s t.simpoints -w t.weights -f sde-control prog.T.3.bb > sde 2> /dev/null
 		dcfg-regions -s t.simpoints -w t.weights prog.T.3.bb 2> /dev/null |
 		    awk -F, '/^cluster / {
-			s = $7 == 0 ? "" : "-control start:address:" $5 "+" $6 ":count" $7 ":global "
-			print s "-control stop:address:" $9 "+" $10 ":count" $11 ":global" }' > from-csv
+			s = $7 == 0 ? "" : "-control start:address:" $5 "+" $6 ":count" $7 ":tid" $2 " "
+			print s "-control stop:address:" $9 "+" $10 ":count" $11 ":tid" $2 }' > from-csv
 		[ "$(wc -l < sde)" -eq 3 ]
 		diff from-csv sde
 	done

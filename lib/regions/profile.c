@@ -251,6 +251,57 @@ is(struct dcfg_rg_tok *t, size_t n, const char *a, const char *b, const char *c)
 	    (c == NULL || (n >= 3 && strcmp(t[2].s, c) == 0));
 }
 
+/* dcfg=CRC:BYTES, CRC eight lowercase hex digits as dcfg-profile(1) writes them */
+static int
+dcfg_id(const char *s, size_t len, uint32_t *crc, uint64_t *bytes)
+{
+	size_t i;
+
+	if (len < 10 || s[8] != ':' || dcfg_rg_dec(s + 9, len - 9, bytes) < 0)
+		return -1;
+	for (*crc = 0, i = 0; i < 8; i++) {
+		unsigned d = (unsigned)(unsigned char)s[i];
+		if (d >= '0' && d <= '9')
+			d -= '0';
+		else if (d >= 'a' && d <= 'f')
+			d -= 'a' - 10;
+		else
+			return -1;
+		*crc = *crc << 4 | d;
+	}
+	return 0;
+}
+
+/* # dcfg-profile 1 slice-size=N rule=R dcfg=CRC:BYTES process=PID thread=TID */
+static int
+head(struct reader *r, char *s, struct dcfg_error *err)
+{
+	struct dcfg_rg_tok t[DCFG_RG_MAX_TOKENS];
+	struct dcfg_rg_profile *p = r->p;
+	size_t n = dcfg_rg_split(s, t), i;
+	int seen = 0;
+
+	for (i = 3; i < n && i < DCFG_RG_MAX_TOKENS; i++) {
+		if (strncmp(t[i].s, "dcfg=", 5) == 0) {
+			if (dcfg_id(t[i].s + 5, t[i].len - 5, &p->head_crc, &p->head_bytes) < 0)
+				return at(r, t[i].col, err, "not dcfg=CRC:BYTES (8 hex digits, decimal)");
+			seen |= 1;
+		} else if (strncmp(t[i].s, "process=", 8) == 0) {
+			if (dcfg_rg_dec(t[i].s + 8, t[i].len - 8, &p->head_pid) < 0)
+				return at(r, t[i].col, err, "not process=PID");
+			seen |= 2;
+		} else if (strncmp(t[i].s, "thread=", 7) == 0) {
+			if (dcfg_rg_dec(t[i].s + 7, t[i].len - 7, &p->head_tid) < 0)
+				return at(r, t[i].col, err, "not thread=TID");
+			seen |= 4;
+		}
+	}
+	if (seen != 7)
+		return at(r, 1, err, "a dcfg-profile first line without dcfg=, process= or thread=");
+	p->has_head = 1;
+	return 0;
+}
+
 static int
 line(struct reader *r, char *s, struct dcfg_error *err)
 {
@@ -259,6 +310,8 @@ line(struct reader *r, char *s, struct dcfg_error *err)
 	uint64_t v;
 	size_t n;
 
+	if (r->line == 1 && strncmp(s, "# dcfg-profile ", 15) == 0)
+		return head(r, s, err);
 	if (s[0] == '#')
 		return 0;
 	if (s[0] == 'T' && (s[1] == ':' || s[1] == ' ' || s[1] == '\t' || s[1] == '\0'))
@@ -316,6 +369,9 @@ finish(struct reader *r, struct dcfg_error *err)
 
 	if (p->n_slices == 0)
 		return dcfg_error_at(err, r->path, r->line + 1, 1, "no slice (T line): not a profile");
+	if (p->has_head && p->has_tid && p->head_tid != p->tid)
+		return dcfg_error_at(err, r->path, 1, 1, "thread=%llu, but the P: line says thread %llu",
+		    (unsigned long long)p->head_tid, (unsigned long long)p->tid);
 	if (r->has_dyn && r->dyn != p->total)
 		return dcfg_error_at(err, r->path, r->dyn_line, r->dyn_col,
 		    "the T lines add up to %llu instructions, not this",

@@ -286,6 +286,51 @@ note_last_slices(const struct dcfg_rg_plan *plan, const struct dcfg_regions_opti
 		}
 }
 
+/* Adds M to the markers the output counts to, unless its count is 0 (the start of the run). */
+static void
+counted(const struct dcfg_rg_marker **m, size_t *n, const struct dcfg_rg_marker *marker,
+    uint64_t written_count)
+{
+	if (written_count > 0)
+		m[(*n)++] = marker;
+}
+
+/*
+ * A count that every thread adds to (sde-control's :global, gem5's) is
+ * the thread's own only when no other thread runs the PC: the DCFG shows
+ * it for every marker written, or the output is refused.
+ */
+static int
+prove_counts(const struct dcfg_rg_plan *plan, const struct dcfg_rg_source *src,
+    const struct dcfg_regions_options *o, struct dcfg_error *err)
+{
+	const struct dcfg_rg_marker **m;
+	const char *why;
+	size_t i, n = 0;
+	int rc;
+
+	if (o->format == DCFG_REGIONS_LOOPPOINT_JSON)
+		why = "gem5 counts every core's executions (looppoint-json has no thread)";
+	else if (o->format == DCFG_REGIONS_SDE_CONTROL && o->global_counts)
+		why = "--global-counts writes :global, which counts every thread's";
+	else
+		return 0;
+	if ((m = malloc(4 * plan->n * sizeof *m + 1)) == NULL)
+		return dcfg_error_set(err, plan->inputs[0], "out of memory");
+	for (i = 0; i < plan->n; i++) {
+		const struct dcfg_rg_region *r = &plan->r[i];
+		counted(m, &n, r->sim.start, r->sim.from_run_start ? 0 : r->sim.start->count);
+		counted(m, &n, r->sim.end, r->sim.end->count);
+		if (r->warmup > 0 && o->format == DCFG_REGIONS_LOOPPOINT_JSON) {
+			counted(m, &n, r->warm.start, r->warm.from_run_start ? 0 : r->warm.start->count);
+			counted(m, &n, r->warm.end, r->warm.end->count);
+		}
+	}
+	rc = dcfg_rg_only_thread(src, m, n, plan->inputs[0], why, err);
+	free(m);
+	return rc;
+}
+
 int
 dcfg_regions_run(const struct dcfg_regions_files *files,
     const struct dcfg_regions_options *o, struct dcfg_output *out, struct dcfg_error *err)
@@ -294,6 +339,7 @@ dcfg_regions_run(const struct dcfg_regions_files *files,
 	struct dcfg_rg_answer a;
 	struct dcfg_rg_profile p = { 0 };
 	struct dcfg_rg_plan plan = { .warmup_factor = o->warmup_factor, .inputs = inputs };
+	struct dcfg_rg_source src;
 	int rc = -1;
 
 	if (dcfg_rg_answer_read(&a, files->simpoints, files->weights, files->labels, err) < 0)
@@ -310,19 +356,14 @@ dcfg_regions_run(const struct dcfg_regions_files *files,
 		dcfg_error_set(err, files->profile, "the T lines hold no instruction");
 		goto done;
 	}
-	if (p.has_tid && o->has_thread && p.tid != o->thread) {
-		dcfg_error_set(err, files->profile, "its P: line says thread %llu, not %llu",
-		    (unsigned long long)p.tid, (unsigned long long)o->thread);
+	if (dcfg_rg_source_of(&src, &p, o, files->dcfg, err) < 0)
 		goto done;
-	}
-	if (!p.has_tid && !o->has_thread) {
-		dcfg_error_set(err, files->profile, "no P: line gives the thread (--thread TID does)");
-		goto done;
-	}
-	plan.tid = p.has_tid ? p.tid : o->thread;
+	plan.tid = src.tid;
+	plan.global = o->global_counts;
 	plan.n_slices = p.n_slices;
 	plan.total = p.total;
-	if (regions(&plan, &a, &p, o->warmup_factor, err) < 0)
+	if (regions(&plan, &a, &p, o->warmup_factor, err) < 0 ||
+	    prove_counts(&plan, &src, o, err) < 0)
 		goto done;
 	note_last_slices(&plan, o);
 	rc = dcfg_rg_write(&plan, (int)o->format, out);

@@ -3,13 +3,15 @@
  * dcfg-profile(1) or PinPoints writes) and SimPoint's answer (t.simpoints,
  * t.weights, t.labels): the region CSV of PinPoints and LoopPoint, gem5's
  * looppoint.json, or SDE's -control arguments (dcfg-regions(1)). It needs
- * no DCFG: every input is text.
+ * no DCFG; given the profile's (--dcfg), it proves what a count that every
+ * thread adds to (SDE's :global, gem5's) would need.
  */
 #ifndef DCFG_REGIONS_H
 #define DCFG_REGIONS_H
 
 #include <stdint.h>
 
+#include <dcfg/dcfg.h>
 #include <dcfg/error.h>
 #include "common/output.h"
 
@@ -22,6 +24,7 @@ enum dcfg_regions_format {
 struct dcfg_regions_files {
 	const char *profile, *simpoints, *weights;
 	const char *labels;          /* NULL: none */
+	const char *dcfg;            /* --dcfg's path, for messages; NULL: none */
 };
 
 struct dcfg_regions_options {
@@ -29,6 +32,11 @@ struct dcfg_regions_options {
 	uint64_t warmup_factor;      /* slices of warmup before each region; 0: none */
 	int has_thread;              /* thread id for a profile without a P: line */
 	uint64_t thread;
+	/* The profile's DCFG (--dcfg), or NULL; loaded with DCFG_KEEP_ALL. */
+	const struct dcfg *dcfg;
+	int has_pid;                 /* -p: the process, for a profile that does not name it */
+	uint64_t pid;
+	int global_counts;           /* sde-control: :global, proven by DCFG; else :tidN */
 	/* Called with a note for standard error (a chosen last slice); may be NULL. */
 	void (*note)(void *ctx, const char *message);
 	void *note_ctx;

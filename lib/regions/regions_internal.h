@@ -5,8 +5,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <dcfg/dcfg.h>
 #include <dcfg/error.h>
 #include "common/output.h"
+#include "regions.h"
 
 /* SimPoint's answer: one chosen slice per cluster, in ascending cluster order once read. */
 struct dcfg_rg_choice {
@@ -81,6 +83,10 @@ struct dcfg_rg_profile {
 	size_t n_blocks, blocks_cap;
 	uint64_t total;             /* the sum of every T line */
 	struct dcfg_rg_idset seen;
+	/* dcfg-profile(1)'s first line: the DCFG (dcfg=CRC:BYTES), process and thread it is of */
+	int has_head;
+	uint32_t head_crc;
+	uint64_t head_bytes, head_pid, head_tid;
 };
 
 /* Tokens of a line split on blanks; each NUL-terminated in place. */
@@ -117,5 +123,42 @@ void dcfg_rg_answer_free(struct dcfg_rg_answer *a);
  */
 int dcfg_rg_profile_read(struct dcfg_rg_profile *p, const char *path, struct dcfg_error *err);
 void dcfg_rg_profile_free(struct dcfg_rg_profile *p);
+
+/*
+ * What the profile is of: its thread and, with --dcfg, the DCFG (checked
+ * to be the one its first line names) and the process in it.
+ */
+struct dcfg_rg_source {
+	uint64_t tid;                        /* P:, or --thread */
+	const struct dcfg *d;                /* NULL: no --dcfg */
+	const struct dcfg_process *process;  /* with D: the profile's process */
+	const char *dcfg_path;               /* with D, for messages */
+};
+
+/*
+ * Fills S from the profile P (read) and the options O: 0, or -1 with ERR
+ * set when the thread is unknown, the DCFG is another profile's, or the
+ * process is not in it (dcfg-regions(1), --dcfg).
+ */
+int dcfg_rg_source_of(struct dcfg_rg_source *s, const struct dcfg_rg_profile *p,
+    const struct dcfg_regions_options *o, const char *dcfg_path, struct dcfg_error *err);
+
+/*
+ * The executions of each of the N PCs in each thread of S's process (S->d
+ * set): (*EXEC)[i * threads + t], from the COUNT_PER_THREAD of the edges
+ * entering every block that starts at PCS[i] or holds it; (*FOUND)[i] says
+ * whether any block holds it. Both to free. 0, or -1 out of memory.
+ */
+int dcfg_rg_pc_executions(const struct dcfg_rg_source *s, const uint64_t *pcs, size_t n,
+    uint64_t **exec, unsigned char **found, struct dcfg_error *err);
+
+/*
+ * 0 when the DCFG shows that the PC of each of the N markers (of the
+ * profile at PATH) ran in S's thread alone, as often as the marker counts
+ * at least; else -1 with ERR naming the marker, the other thread and its
+ * executions, and WHY that matters. -1 too without a DCFG.
+ */
+int dcfg_rg_only_thread(const struct dcfg_rg_source *s, const struct dcfg_rg_marker *const *m,
+    size_t n, const char *path, const char *why, struct dcfg_error *err);
 
 #endif

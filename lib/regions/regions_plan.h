@@ -30,6 +30,7 @@ struct dcfg_rg_plan {
 	struct dcfg_rg_region *r;
 	size_t n;
 	uint64_t tid, warmup_factor, max_cluster, n_slices, total;
+	int global;                 /* sde-control: :global (proven) instead of :tidN */
 	const char *const *inputs;  /* profile, simpoints, weights, labels or NULL */
 };
 

@@ -248,10 +248,14 @@ json(const struct dcfg_rg_plan *plan, struct dcfg_output *out)
 	dcfg_out_str(out, "\n}\n");
 }
 
-/* start:address:IMAGE+0xOFFSET:countN:global (an absolute 0xPC outside every image) */
+/*
+ * start:address:IMAGE+0xOFFSET:countN:tidT (an absolute 0xPC outside every
+ * image): the count of Pin's controller is thread T's own; :global (proven
+ * by the DCFG) counts every thread's.
+ */
 static void
-control(struct dcfg_output *out, const char *action, const struct dcfg_rg_marker *m,
-    uint64_t count)
+control(struct dcfg_output *out, const struct dcfg_rg_plan *plan, const char *action,
+    const struct dcfg_rg_marker *m, uint64_t count)
 {
 	dcfg_out_str(out, "-control ");
 	dcfg_out_str(out, action);
@@ -265,7 +269,12 @@ control(struct dcfg_output *out, const char *action, const struct dcfg_rg_marker
 	}
 	dcfg_out_str(out, ":count");
 	dcfg_out_u64(out, count);
-	dcfg_out_str(out, ":global");
+	if (plan->global) {
+		dcfg_out_str(out, ":global");
+	} else {
+		dcfg_out_str(out, ":tid");
+		dcfg_out_u64(out, plan->tid);
+	}
 }
 
 static void
@@ -276,10 +285,10 @@ sde(const struct dcfg_rg_plan *plan, struct dcfg_output *out)
 	for (i = 0; i < plan->n; i++) {
 		const struct dcfg_rg_span *s = &plan->r[i].sim;
 		if (!s->from_run_start) {
-			control(out, "start", s->start, s->start->count);
+			control(out, plan, "start", s->start, s->start->count);
 			dcfg_out_char(out, ' ');
 		}
-		control(out, "stop", s->end, s->end->count);
+		control(out, plan, "stop", s->end, s->end->count);
 		dcfg_out_char(out, '\n');
 	}
 }

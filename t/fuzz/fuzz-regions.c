@@ -118,7 +118,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (end == NULL && n >= 3)
 			break;
 	}
-	files = (struct dcfg_regions_files){ names[0], names[1], names[2], names[3] };
+	files = (struct dcfg_regions_files){ names[0], names[1], names[2], names[3], NULL };
 	/* the CSV, checked by the oracle; then the format the size picks */
 	run(&files, &o, DCFG_REGIONS_CSV);
 	if (o.format != DCFG_REGIONS_CSV)

@@ -1,4 +1,4 @@
-# dcfg-profile 1 slice-size=20 rule=fixed dcfg=12345678:999 process=77 thread=3
+# dcfg-profile 1 slice-size=20 rule=fixed dcfg=06d73204:2379 process=77 thread=3
 P: 3
 C: sum:dummy Command: dcfg-profile --slice-size 20 -o prog prog.dcfg.json
 G: /usr/bin/prog LowAddress: 0x400000 LoadOffset: 0x0
