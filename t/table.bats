@@ -154,3 +154,17 @@ EOF
 	[ "$status" -eq 2 ]
 	[ "$output" = "usage: table-write tsv, csv, json or table [WIDTH] < SCRIPT" ]
 }
+
+@test "table: numbers with decimals, rounded half away from 0, a number in every format" {
+	# 0.0123456 -> 0.012346; -0.0000004 rounds to 0 and has no sign; -1.25 to
+	# one decimal -> -1.3 (1.25 is exact in binary); 7 with none -> 7
+	printf 'open\tt\t1\nmetafixed\tdistance\t0.5\t3\nsection\ncolumns\tv:n\tw:n\tx:n\ty:n\n' > s
+	printf 'fixed\t0.0123456\t6\nfixed\t-0.0000004\t6\nfixed\t-1.25\t1\nfixed\t7\t0\nrow\n' >> s
+	table-write tsv < s > out
+	printf '# t 1 distance=0.500\n# v\tw\tx\ty\n0.012346\t0.000000\t-1.3\t7\n' > want
+	diff want out
+	table-write json < s | jq -c '[.distance, .tables[0].rows[0][]]' > out
+	[ "$(cat out)" = '[0.5,0.012346,0,-1.3,7]' ]
+	table-write csv < s > out
+	[ "$(sed -n 2p out)" = "$(printf 't,1,0.500,0.012346,0.000000,-1.3,7\r')" ]
+}

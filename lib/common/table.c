@@ -447,6 +447,14 @@ dcfg_table_share(struct dcfg_table *t, uint64_t part, uint64_t total)
 }
 
 void
+dcfg_table_fixed(struct dcfg_table *t, double v, unsigned decimals)
+{
+	char num[DCFG_TABLE_FIXED_MAX];
+
+	number_cell(t, num, dcfg_table_fixed_text(num, v, decimals));
+}
+
+void
 dcfg_table_pieces(struct dcfg_table *t, const struct dcfg_table_piece *p, size_t n)
 {
 	int q;

@@ -132,6 +132,8 @@ void dcfg_table_open(struct dcfg_table *t, struct dcfg_output *out, enum dcfg_ta
 void dcfg_table_meta_text(struct dcfg_table *t, const char *key, const char *text);
 void dcfg_table_meta_name(struct dcfg_table *t, const char *key, const char *name);
 void dcfg_table_meta_u64(struct dcfg_table *t, const char *key, uint64_t v);
+/* A number with decimals, as dcfg_table_fixed writes it. */
+void dcfg_table_meta_fixed(struct dcfg_table *t, const char *key, double v, unsigned decimals);
 /*
  * A note of the document: in TSV its own line "# KEY TEXT", after the head
  * line or (PLACE END) after the last section; a CSV column; a JSON field,
@@ -152,6 +154,8 @@ void dcfg_table_text(struct dcfg_table *t, const char *s);   /* as it is (the ca
 void dcfg_table_name(struct dcfg_table *t, const char *s);   /* a name from the input: escaped */
 /* PART of TOTAL in percent, two decimals, half up: "50.06" (0.00 when TOTAL is 0). */
 void dcfg_table_share(struct dcfg_table *t, uint64_t part, uint64_t total);
+/* V, finite, with DECIMALS decimals (at most 18), half away from 0: "-0.012300", never "-0". */
+void dcfg_table_fixed(struct dcfg_table *t, double v, unsigned decimals);
 /* One cell of N pieces: "worker_main+0x1c@libc.so.6", "FILE:LINE". */
 void dcfg_table_pieces(struct dcfg_table *t, const struct dcfg_table_piece *p, size_t n);
 void dcfg_table_end_row(struct dcfg_table *t);
@@ -166,5 +170,8 @@ void dcfg_table_free(struct dcfg_table *t);
 
 /* The share's digits into BUF (at least 24 bytes), NUL-terminated: its length. */
 size_t dcfg_table_share_text(char *buf, uint64_t part, uint64_t total);
+/* dcfg_table_fixed's digits into BUF (DCFG_TABLE_FIXED_MAX bytes), NUL-terminated: its length. */
+#define DCFG_TABLE_FIXED_MAX 64
+size_t dcfg_table_fixed_text(char *buf, double v, unsigned decimals);
 
 #endif

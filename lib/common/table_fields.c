@@ -52,6 +52,38 @@ dcfg_table_share_text(char *buf, uint64_t part, uint64_t total)
 }
 
 size_t
+dcfg_table_fixed_text(char *buf, double v, unsigned decimals)
+{
+	unsigned __int128 m, scale = 1;
+	long double x;
+	char digits[DCFG_TABLE_FIXED_MAX];
+	size_t n = 0, k = 0;
+	unsigned i;
+
+	if (decimals > 18)
+		decimals = 18;
+	for (i = 0; i < decimals; i++)
+		scale *= 10;
+	/* below 10^38 the digits fit an unsigned __int128; a NaN is written as 0 */
+	x = (v < 0 ? -(long double)v : (long double)v) * (long double)scale + 0.5L;
+	m = x < 1e38L ? (unsigned __int128)x : x >= 1e38L ? (unsigned __int128)1e38L : 0;
+	if (v < 0 && m != 0)
+		buf[n++] = '-';
+	for (i = 0; i < decimals; i++, m /= 10)
+		digits[k++] = (char)('0' + (unsigned)(m % 10));
+	if (decimals)
+		digits[k++] = '.';
+	do {
+		digits[k++] = (char)('0' + (unsigned)(m % 10));
+		m /= 10;
+	} while (m);
+	while (k)
+		buf[n++] = digits[--k];
+	buf[n] = '\0';
+	return n;
+}
+
+size_t
 dcfg_table_number_text(char *buf, uint64_t v, int hex)
 {
 	static const char digits[] = "0123456789abcdef";
@@ -158,6 +190,15 @@ dcfg_table_meta_u64(struct dcfg_table *t, const char *key, uint64_t v)
 	char num[24];
 
 	dcfg_table_add_field(t, key, dcfg_table_keep(t, num, dcfg_table_number_text(num, v, 0)), 1, 0, DCFG_TABLE_HEAD);
+}
+
+void
+dcfg_table_meta_fixed(struct dcfg_table *t, const char *key, double v, unsigned decimals)
+{
+	char num[DCFG_TABLE_FIXED_MAX];
+
+	dcfg_table_add_field(t, key, dcfg_table_keep(t, num, dcfg_table_fixed_text(num, v, decimals)),
+	    1, 0, DCFG_TABLE_HEAD);
 }
 
 void

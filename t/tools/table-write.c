@@ -4,9 +4,10 @@
  * its words separated by tabs; in a word \xHH, \t, \n and \\ stand for
  * those bytes, so that names can hold any byte:
  *   open TOOL VERSION | meta KEY TEXT | metaname KEY NAME | metau KEY N
+ *   metafixed KEY V DECIMALS
  *   note KEY TEXT | endnote KEY TEXT | section
  *   columns NAME:KIND...   (KIND: n number, t text, p path)
- *   u N | text S | name S | share PART TOTAL | pieces (t:S|n:S|u:N|h:N)... | row
+ *   u N | text S | name S | share PART TOTAL | fixed V DECIMALS | pieces (t:S|n:S|u:N|h:N)... | row
  * The document is closed at the end of the script.
  */
 #include <stdio.h>
@@ -75,6 +76,8 @@ main(int argc, char **argv)
 			dcfg_table_meta_text(&t, w[1], w[2]);
 		} else if (strcmp(w[0], "metaname") == 0 && n == 3) {
 			dcfg_table_meta_name(&t, w[1], w[2]);
+		} else if (strcmp(w[0], "metafixed") == 0 && n == 4) {
+			dcfg_table_meta_fixed(&t, w[1], strtod(w[2], NULL), (unsigned)strtoul(w[3], NULL, 10));
 		} else if (strcmp(w[0], "metau") == 0 && n == 3) {
 			dcfg_table_meta_u64(&t, w[1], strtoull(w[2], NULL, 10));
 		} else if ((strcmp(w[0], "note") == 0 || strcmp(w[0], "endnote") == 0) && n == 3) {
@@ -99,6 +102,8 @@ main(int argc, char **argv)
 			dcfg_table_name(&t, n > 1 ? w[1] : "");
 		} else if (strcmp(w[0], "share") == 0 && n == 3) {
 			dcfg_table_share(&t, strtoull(w[1], NULL, 10), strtoull(w[2], NULL, 10));
+		} else if (strcmp(w[0], "fixed") == 0 && n == 3) {
+			dcfg_table_fixed(&t, strtod(w[1], NULL), (unsigned)strtoul(w[2], NULL, 10));
 		} else if (strcmp(w[0], "pieces") == 0) {
 			for (i = 1; i < n; i++) {
 				char k = w[i][0];
