@@ -1,5 +1,6 @@
 /* dcfg-regions: simulation regions from a profile and SimPoint's answer. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "regions/regions.h"
@@ -11,13 +12,21 @@ static const char help[] =
     "usage: dcfg-regions -s T.SIMPOINTS -w T.WEIGHTS [-l T.LABELS] [--warmup-factor W]\n"
     "                    [--format csv|looppoint-json|sde-control] [--thread TID]\n"
     "                    [--dcfg FILE [-p PID] [--global-counts]] [-o FILE] PROFILE\n"
+    "       dcfg-regions --check -s T.SIMPOINTS -w T.WEIGHTS [-l T.LABELS]\n"
+    "                    [--max-distance D] [--format tsv|csv|json|table] [--thread TID]\n"
+    "                    [--dcfg FILE [-p PID]] [-o FILE] PROFILE\n"
     "Write the regions SimPoint chose from a per-thread profile (.bb): the region\n"
-    "CSV of PinPoints and LoopPoint, gem5's looppoint.json, or SDE -control arguments.\n"
+    "CSV of PinPoints and LoopPoint, gem5's looppoint.json, or SDE -control arguments;\n"
+    "or, with --check, how far the whole run they project is from the profile's.\n"
     "  -s, --simpoints FILE   SimPoint's -saveSimpoints file (SLICE CLUSTER lines)\n"
     "  -w, --weights FILE     SimPoint's -saveSimpointWeights file (WEIGHT CLUSTER)\n"
     "  -l, --labels FILE      SimPoint's -saveLabels file, for exact multipliers\n"
     "      --warmup-factor W  a warmup region of W slices before each region\n"
-    "  -f, --format FORMAT    csv (default), looppoint-json or sde-control\n"
+    "  -f, --format FORMAT    csv (default), looppoint-json or sde-control;\n"
+    "                         with --check tsv (default), csv, json or table\n"
+    "      --check            each block's share of the run and of the projection, the\n"
+    "                         error, and the BBV distance, instead of the regions\n"
+    "      --max-distance D   with --check: exit 1 when the BBV distance is above D\n"
     "      --thread TID       the thread id, for a profile without a P: line\n"
     "  -d, --dcfg FILE        the profile's DCFG: proves that no other thread runs\n"
     "                         the markers' PCs (looppoint-json, --global-counts)\n"
@@ -49,6 +58,18 @@ number(const char *s, uint64_t *v)
 	return dcfg_textlines_number(s, strlen(s), v);
 }
 
+/* A BBV distance: a decimal from 0 to 2. */
+static int
+distance(const char *s, double *v)
+{
+	char *end;
+
+	if (strspn(s, "0123456789.") != strlen(s) || *s == '\0')
+		return -1;
+	*v = strtod(s, &end);
+	return *end == '\0' && *v >= 0 && *v <= 2 ? 0 : -1;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -63,13 +84,15 @@ main(int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "global-counts", no_argument, NULL, 'G' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "check", no_argument, NULL, 'C' },
+		{ "max-distance", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct dcfg_regions_files f = { 0 };
 	struct dcfg_regions_options o = { .note = note };
-	const char *out_path = NULL, **inputs;
+	const char *out_path = NULL, *format = NULL, **inputs;
 	struct dcfg_cli_io io;
 	struct dcfg_error err;
 	int c, rc, stdin_users = 0;
@@ -99,9 +122,12 @@ main(int argc, char **argv)
 				return usage("--thread %s: a thread id", optarg);
 			o.has_thread = 1;
 			break;
-		case 'f':
-			if (dcfg_regions_format_by_name(optarg, &o.format) < 0)
-				return usage("--format %s: csv, looppoint-json or sde-control", optarg);
+		case 'f': format = optarg; break;
+		case 'C': o.check = 1; break;
+		case 'D':
+			if (distance(optarg, &o.max_distance) < 0)
+				return usage("--max-distance %s: a BBV distance, 0 to 2", optarg);
+			o.has_max_distance = 1;
 			break;
 		case 'h':
 			fputs(help, stdout);
@@ -119,6 +145,15 @@ main(int argc, char **argv)
 	f.profile = argv[optind];
 	if (f.simpoints == NULL || f.weights == NULL)
 		return usage("--simpoints FILE and --weights FILE are needed%s", NULL);
+	if (o.check && format && dcfg_table_format_parse(format, &o.table_format) < 0)
+		return usage("--format %s: with --check, " DCFG_TABLE_FORMAT_NAMES, format);
+	if (!o.check && format && dcfg_regions_format_by_name(format, &o.format) < 0)
+		return usage("--format %s: csv, looppoint-json or sde-control", format);
+	if (o.check && o.warmup_factor > 0)
+		return usage("--warmup-factor with --check: warmup regions are not in the projection%s",
+		    NULL);
+	if (o.has_max_distance && !o.check)
+		return usage("--max-distance is a limit of --check%s", NULL);
 	if (o.warmup_factor > 0 && o.format == DCFG_REGIONS_SDE_CONTROL)
 		return usage("--warmup-factor has no -control form: use the CSV or looppoint-json%s", NULL);
 	if (o.global_counts && o.format != DCFG_REGIONS_SDE_CONTROL)
@@ -138,5 +173,10 @@ main(int argc, char **argv)
 		return DCFG_EXIT_USAGE;
 	o.dcfg = io.dcfg;
 	rc = dcfg_regions_run(&f, &o, io.out, &err);
+	if (rc == 1) {   /* the check failed: the table is written, and says by how much */
+		rc = dcfg_cli_finish(&io, 0, &err, 0);
+		dcfg_cli_error(prog, &err);
+		return rc == DCFG_EXIT_OK ? DCFG_EXIT_CHECK : rc;
+	}
 	return dcfg_cli_finish(&io, rc, &err, 0);
 }

@@ -113,27 +113,36 @@ idset_has(const struct dcfg_rg_idset *s, uint64_t id)
 	return 0;
 }
 
-/* Adds ID (below 2^64 - 1: the caller keeps that one apart). 0, or -1 out of memory. */
+/* Adds VALUE to ID's sum (ID below 2^64 - 1: the caller keeps that one apart). 0, or -1 out of memory. */
 static int
-idset_add(struct dcfg_rg_idset *s, uint64_t id)
+idset_add(struct dcfg_rg_idset *s, uint64_t id, uint64_t value)
 {
 	size_t i;
 
 	if (2 * (s->n + 1) > s->cap) {
 		struct dcfg_rg_idset g = { .cap = s->cap ? 2 * s->cap : 64 };
-		if ((g.slot = calloc(g.cap, sizeof *g.slot)) == NULL)
+		g.slot = calloc(g.cap, sizeof *g.slot);
+		g.sum = calloc(g.cap, sizeof *g.sum);
+		if (g.slot == NULL || g.sum == NULL) {
+			free(g.slot);
+			free(g.sum);
 			return -1;
+		}
 		for (i = 0; i < s->cap; i++)
 			if (s->slot[i] != 0)
-				idset_add(&g, s->slot[i] - 1);
+				idset_add(&g, s->slot[i] - 1, s->sum[i]);
 		free(s->slot);
+		free(s->sum);
 		*s = g;
 	}
 	for (i = id_hash(id, s->cap); s->slot[i] != 0; i = (i + 1) & (s->cap - 1))
 		if (s->slot[i] == id + 1)
-			return 0;
-	s->slot[i] = id + 1;
-	s->n++;
+			break;
+	if (s->slot[i] == 0) {
+		s->slot[i] = id + 1;
+		s->n++;
+	}
+	s->sum[i] += value;   /* below the profile's total, which the reader keeps below 2^64 */
 	return 0;
 }
 
@@ -176,9 +185,10 @@ vector(struct reader *r, char *s, struct dcfg_error *err)
 		if (sum > UINT64_MAX - v[1])
 			return at(r, value_at + 1, err, "the slice's instructions pass 2^64");
 		sum += v[1];
-		if (v[0] == UINT64_MAX)
+		if (v[0] == UINT64_MAX) {
 			r->max_id_seen = 1;
-		else if (idset_add(&p->seen, v[0]) < 0)
+			p->max_id_sum += v[1];
+		} else if (idset_add(&p->seen, v[0], v[1]) < 0)
 			return oom(r, err);
 		if (keep) {
 			if (dcfg_reserve((void **)&p->pairs, &p->pairs_cap, p->n_pairs + 1,
@@ -232,6 +242,31 @@ block(struct reader *r, struct dcfg_rg_tok *t, size_t n, struct dcfg_error *err)
 	if (dcfg_reserve((void **)&p->blocks, &p->blocks_cap, p->n_blocks + 1, sizeof *p->blocks) < 0)
 		return oom(r, err);
 	p->blocks[p->n_blocks++] = b;
+	return 0;
+}
+
+/* G: PATH LowAddress: 0xLOW LoadOffset: 0xOFFSET (a PATH of several words is joined by spaces) */
+static int
+image(struct reader *r, struct dcfg_rg_tok *t, size_t n, struct dcfg_error *err)
+{
+	struct dcfg_rg_profile *p = r->p;
+	struct dcfg_rg_image im;
+	char *c;
+
+	if (n < 6 || n > DCFG_RG_MAX_TOKENS || strcmp(t[n - 4].s, "LowAddress:") != 0 ||
+	    strcmp(t[n - 2].s, "LoadOffset:") != 0)
+		return at(r, 1, err, "G: PATH LowAddress: 0xLOW LoadOffset: 0xOFFSET expected");
+	if (dcfg_rg_hex(t[n - 3].s, t[n - 3].len, &im.low) < 0)
+		return at(r, t[n - 3].col, err, "not an image's low address (0x...)");
+	for (c = t[1].s + t[1].len; c < t[n - 5].s; c++)
+		if (*c == '\0')
+			*c = ' ';   /* a blank between the path's words, which the split made a NUL */
+	if ((im.name = dcfg_rg_name(t[1].s, 1)) == NULL ||
+	    dcfg_reserve((void **)&p->images, &p->images_cap, p->n_images + 1, sizeof *p->images) < 0) {
+		free(im.name);
+		return oom(r, err);
+	}
+	p->images[p->n_images++] = im;
 	return 0;
 }
 
@@ -333,6 +368,8 @@ line(struct reader *r, char *s, struct dcfg_error *err)
 		p->tid = v;
 		return 0;
 	}
+	if (is(t, n, "G:", NULL, NULL) && p->read_images)
+		return image(r, t, n, err);
 	if (is(t, n, "C:", NULL, NULL) || is(t, n, "G:", NULL, NULL))
 		return 0;
 	if (is(t, n, "Dynamic", "instruction", "count")) {
@@ -362,6 +399,14 @@ by_id(const void *a, const void *b)
 }
 
 static int
+by_low(const void *a, const void *b)
+{
+	const struct dcfg_rg_image *x = a, *y = b;
+
+	return x->low < y->low ? -1 : x->low > y->low;
+}
+
+static int
 finish(struct reader *r, struct dcfg_error *err)
 {
 	struct dcfg_rg_profile *p = r->p;
@@ -378,6 +423,8 @@ finish(struct reader *r, struct dcfg_error *err)
 		    (unsigned long long)p->total);
 	if (p->n_blocks > 0)   /* qsort of no array is undefined */
 		qsort(p->blocks, p->n_blocks, sizeof *p->blocks, by_id);
+	if (p->n_images > 0)
+		qsort(p->images, p->n_images, sizeof *p->images, by_low);
 	for (i = 1; i < p->n_blocks; i++)
 		if (p->blocks[i].id == p->blocks[i - 1].id)
 			return dcfg_error_at(err, r->path,
@@ -425,5 +472,9 @@ dcfg_rg_profile_free(struct dcfg_rg_profile *p)
 	free(p->kept);
 	free(p->blocks);
 	free(p->seen.slot);
+	free(p->seen.sum);
+	for (i = 0; i < p->n_images; i++)
+		free(p->images[i].name);
+	free(p->images);
 	memset(p, 0, sizeof *p);
 }

@@ -5,6 +5,7 @@
  */
 #include "regions.h"
 #include "regions_plan.h"
+#include "regions_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -337,7 +338,7 @@ dcfg_regions_run(const struct dcfg_regions_files *files,
 {
 	const char *inputs[4] = { files->profile, files->simpoints, files->weights, files->labels };
 	struct dcfg_rg_answer a;
-	struct dcfg_rg_profile p = { 0 };
+	struct dcfg_rg_profile p = { .read_images = o->check };
 	struct dcfg_rg_plan plan = { .warmup_factor = o->warmup_factor, .inputs = inputs };
 	struct dcfg_rg_source src;
 	int rc = -1;
@@ -366,7 +367,7 @@ dcfg_regions_run(const struct dcfg_regions_files *files,
 	    prove_counts(&plan, &src, o, err) < 0)
 		goto done;
 	note_last_slices(&plan, o);
-	rc = dcfg_rg_write(&plan, (int)o->format, out);
+	rc = o->check ? dcfg_rg_check(&plan, &p, o, out, err) : dcfg_rg_write(&plan, (int)o->format, out);
 done:
 	free(plan.r);
 	dcfg_rg_profile_free(&p);

@@ -14,6 +14,7 @@
 #include <dcfg/dcfg.h>
 #include <dcfg/error.h>
 #include "common/output.h"
+#include "common/table.h"
 
 enum dcfg_regions_format {
 	DCFG_REGIONS_CSV,
@@ -40,12 +41,18 @@ struct dcfg_regions_options {
 	/* Called with a note for standard error (a chosen last slice); may be NULL. */
 	void (*note)(void *ctx, const char *message);
 	void *note_ctx;
+	/* --check: the table of the choice's error (dcfg-regions(1), CHECK) instead of the regions */
+	int check;
+	enum dcfg_table_format table_format;
+	int has_max_distance;        /* --max-distance: a BBV distance above it fails the check */
+	double max_distance;
 };
 
 /*
  * Reads the four files and writes the regions to OUT. 0, or -1 with ERR
  * set (FILE:LINE:COLUMN of the first thing wrong); nothing is written
- * before every input has been read and checked.
+ * before every input has been read and checked. With O->check, 1 with ERR
+ * set when the check failed (the table is written).
  */
 int dcfg_regions_run(const struct dcfg_regions_files *files,
     const struct dcfg_regions_options *o, struct dcfg_output *out, struct dcfg_error *err);

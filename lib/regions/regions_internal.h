@@ -44,7 +44,14 @@ struct dcfg_rg_block {
 /* The ids met in the T lines: open addressing, id + 1 stored (0 is empty). */
 struct dcfg_rg_idset {
 	uint64_t *slot;
+	uint64_t *sum;              /* each id's instructions in all the T lines, beside its slot */
 	size_t cap, n;
+};
+
+/* A G: line's image (read for --check): where it is loaded, its basename. */
+struct dcfg_rg_image {
+	uint64_t low;
+	char *name;
 };
 
 struct dcfg_rg_pair {
@@ -87,6 +94,10 @@ struct dcfg_rg_profile {
 	int has_head;
 	uint32_t head_crc;
 	uint64_t head_bytes, head_pid, head_tid;
+	uint64_t max_id_sum;        /* the instructions of id 2^64 - 1, which the set cannot hold */
+	int read_images;            /* set before reading: keep the G: lines' images */
+	struct dcfg_rg_image *images;     /* sorted by low once read */
+	size_t n_images, images_cap;
 };
 
 /* Tokens of a line split on blanks; each NUL-terminated in place. */
