@@ -116,19 +116,21 @@ project(struct check *c)
 	}
 }
 
+static int
+block_by_id(const void *a, const void *b)
+{
+	const struct dcfg_rg_block *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The block's Block id line, if the profile has one (they are sorted by id). */
 static const struct dcfg_rg_block *
 block_of(const struct dcfg_rg_profile *p, uint64_t id)
 {
-	size_t lo = 0, hi = p->n_blocks;
+	struct dcfg_rg_block key = { .id = id };
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (p->blocks[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < p->n_blocks && p->blocks[lo].id == id ? &p->blocks[lo] : NULL;
+	return p->n_blocks ? bsearch(&key, p->blocks, p->n_blocks, sizeof *p->blocks, block_by_id) : NULL;
 }
 
 /* The G: line's image loaded nearest below ADDR: the G: lines give no image's end. */
