@@ -250,6 +250,43 @@ gen_pair_profile() {
 	dcfg-profile --dcfg prog.dcfg.json --slice-size 700 -o prog prog.edges
 }
 
+@test "Intel's DCFG (../shared/real): a marker PC of thread 7 alone is proven, one that threads 0, 1 and 4 run too is refused" {
+	local real="$BATS_TEST_DIRNAME/../../shared/real/omp-dijkstra-8threads.dcfg.json"
+	[ -f "$real" ] || skip "../shared/real is absent (the real Intel DCFG)"
+	# another writer's profile of thread 7 of process 20149, the DCFG's only one, its
+	# markers at blocks of dijkstra_openmp.gcc (loaded at 0x55b30d565000): A +0x13d2 (12
+	# instructions), B +0x14f8 (3), C +0x16ad (1), E +0x13fd (8), D +0x16e1
+	local img=/home/u/dijkstra_openmp.gcc
+	{
+		echo 'P: 7'
+		echo "S: 0x55b30d5663d2 1 $img 0x55b30d565000 + 0x13d2"
+		echo 'T:1:12'
+		echo "S: 0x55b30d5664f8 1 $img 0x55b30d565000 + 0x14f8"
+		echo 'T:2:3'
+		echo "S: 0x55b30d5664f8 2 $img 0x55b30d565000 + 0x14f8"
+		echo 'T:5:8'
+		echo "S: 0x55b30d5666ad 1 $img 0x55b30d565000 + 0x16ad"
+		echo 'T:3:1'
+		echo "S: 0x55b30d5666e1 1 $img 0x55b30d565000 + 0x16e1"
+		echo 'Block id: 1 0x55b30d5663d2:0x55b30d5663fc static instructions: 12'
+		echo 'Block id: 2 0x55b30d5664f8:0x55b30d566503 static instructions: 3'
+		echo 'Block id: 3 0x55b30d5666ad:0x55b30d5666b1 static instructions: 1'
+		echo 'Block id: 5 0x55b30d5663fd:0x55b30d56641a static instructions: 8'
+	} > t7.bb
+	pc_threads "$real" 20149 0x55b30d5664f8 0x55b30d5666ad > runs
+	printf '%s\n' '0x55b30d5664f8 7:2' '0x55b30d5666ad 0:1 1:1 4:1 7:1' | diff - runs
+	# slice 1, from B (1) to B (2): thread 7 alone runs B
+	printf '1 0\n' > sp
+	printf '1 0\n' > w
+	dcfg_regions -s sp -w w -f sde-control --global-counts --dcfg "$real" t7.bb
+	[ "$status" -eq 0 ]
+	[ "$(cat stdout)" = "-control start:address:dijkstra_openmp.gcc+0x14f8:count1:global -control stop:address:dijkstra_openmp.gcc+0x14f8:count2:global" ]
+	# slice 2 ends at C, which threads 0, 1 and 4 run once each
+	printf '2 0\n' > sp
+	dcfg_regions -s sp -w w -f looppoint-json --dcfg "$real" t7.bb
+	expect_error "dcfg-regions: t7.bb:8:1: the marker's PC 0x55b30d5666ad (dijkstra_openmp.gcc+0x16ad) ran 1 times in thread 0 of process 20149 too, by $real: gem5 counts every core's executions (looppoint-json has no thread), not thread 7's alone"
+}
+
 # thread_exact PROFILE DCFG PID TID: the regions of every slice of
 # PROFILE (thread TID of process PID) count in TID for SDE; by the DCFG,
 # other threads run every marker between the first and the last, and a
