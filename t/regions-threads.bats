@@ -140,9 +140,9 @@ E.append([15, 11, 2, 2, [1, 0, 0, 0]])'
 	# head lines, then a marker and three lines a slice: markers at 5, 9, 13, 17, 21)
 	[ "$(sed -n 13p other.bb)" = "S: 0x401000 4 /usr/bin/prog 0x400000 + 0x1000 # /src/prog.c:10" ]
 	dcfg_regions -s t.simpoints -w t.weights -f sde-control --global-counts --dcfg t0.json other.bb
-	expect_error "dcfg-regions: other.bb:13:1: the marker's PC 0x401000 (prog+0x1000) ran 1 times in thread 0 of process 77 too, by t0.json: --global-counts writes :global, which counts every thread's, not thread 3's alone"
+	expect_error "dcfg-regions: other.bb:13:1: the marker's PC 0x401000 (prog+0x1000) ran 1 time in thread 0 of process 77 too, by t0.json: --global-counts writes :global, which counts every thread's, not thread 3's alone"
 	dcfg_regions -s t.simpoints -w t.weights -f looppoint-json --dcfg t0.json other.bb
-	expect_error "dcfg-regions: other.bb:13:1: the marker's PC 0x401000 (prog+0x1000) ran 1 times in thread 0 of process 77 too, by t0.json: gem5 counts every core's executions (looppoint-json has no thread), not thread 3's alone"
+	expect_error "dcfg-regions: other.bb:13:1: the marker's PC 0x401000 (prog+0x1000) ran 1 time in thread 0 of process 77 too, by t0.json: gem5 counts every core's executions (looppoint-json has no thread), not thread 3's alone"
 	# the thread's own counts are still written
 	dcfg_regions -s t.simpoints -w t.weights -f sde-control other.bb
 	[ "$status" -eq 0 ]
@@ -162,11 +162,11 @@ E.append([16, 16, 2, 2, [0, 0, 1, 0]])'
 	[ "$(sed -n 17p other.bb | cut -d' ' -f2)" = 0x7f0000001000 ]
 	dcfg_regions -s sp -w w -f sde-control --global-counts --dcfg t2.json other.bb
 	expect_error "dcfg-regions: other.bb:17:1: the marker's PC 0x7f0000001000 (lib c,x.so+0x1000) ran 5 times in thread 2 of process 77 too, by t2.json: --global-counts writes :global, which counts every thread's, not thread 3's alone"
-	# the image's name escaped as every message escapes names: a tab as \t
-	sed 's|/lib/lib\\x20c,x.so|/lib/lib\\tc.so|' other.bb > tab.bb
-	grep -qF ' /lib/lib\tc.so ' tab.bb
+	# the image's name escaped as every message escapes names: a tab as \t, a backslash as \\
+	sed 's|/lib/lib\\x20c,x.so|/lib/lib\\tc\\\\d.so|' other.bb > tab.bb
+	grep -qF ' /lib/lib\tc\\d.so ' tab.bb
 	dcfg_regions -s sp -w w -f sde-control --global-counts --dcfg t2.json tab.bb
-	expect_error "dcfg-regions: tab.bb:17:1: the marker's PC 0x7f0000001000 (lib\\tc.so+0x1000) ran 5 times in thread 2 of process 77 too, by t2.json: --global-counts writes :global, which counts every thread's, not thread 3's alone"
+	expect_error "dcfg-regions: tab.bb:17:1: the marker's PC 0x7f0000001000 (lib\\tc\\\\d.so+0x1000) ran 5 times in thread 2 of process 77 too, by t2.json: --global-counts writes :global, which counts every thread's, not thread 3's alone"
 }
 
 @test "looppoint-json: the warmups' markers are proven too; a start from the run's start counts to nothing" {
@@ -186,7 +186,7 @@ E.append([15, 12, 2, 2, [0, 1, 0, 0]])'
 	dcfg_regions -s sp -w w -f looppoint-json --dcfg t1.json other.bb
 	[ "$status" -eq 0 ]
 	dcfg_regions -s sp -w w -f looppoint-json --warmup-factor 1 --dcfg t1.json other.bb
-	expect_error "dcfg-regions: other.bb:9:1: the marker's PC 0x401010 (prog+0x1010) ran 1 times in thread 1 of process 77 too, by t1.json: gem5 counts every core's executions (looppoint-json has no thread), not thread 3's alone"
+	expect_error "dcfg-regions: other.bb:9:1: the marker's PC 0x401010 (prog+0x1010) ran 1 time in thread 1 of process 77 too, by t1.json: gem5 counts every core's executions (looppoint-json has no thread), not thread 3's alone"
 	# sde-control writes no warmup: --global-counts takes the simulation region's markers alone
 	dcfg_regions -s sp -w w -f sde-control --global-counts --dcfg t1.json other.bb
 	[ "$status" -eq 0 ]
@@ -194,7 +194,7 @@ E.append([15, 12, 2, 2, [0, 1, 0, 0]])'
 	# is not counted to; the end, marker 1 (0x401010), is
 	printf '0 0\n' > sp
 	dcfg_regions -s sp -w w -f looppoint-json --dcfg t1.json other.bb
-	expect_error "dcfg-regions: other.bb:9:1: the marker's PC 0x401010 (prog+0x1010) ran 1 times in thread 1 of process 77 too, by t1.json: gem5 counts every core's executions (looppoint-json has no thread), not thread 3's alone"
+	expect_error "dcfg-regions: other.bb:9:1: the marker's PC 0x401010 (prog+0x1010) ran 1 time in thread 1 of process 77 too, by t1.json: gem5 counts every core's executions (looppoint-json has no thread), not thread 3's alone"
 	edit_dcfg prog.dcfg.json t0.json '
 E = P[1][1]["EDGES"]
 E[13][4] = [0, 1, 1, 0]
@@ -284,7 +284,7 @@ gen_pair_profile() {
 	# slice 2 ends at C, which threads 0, 1 and 4 run once each
 	printf '2 0\n' > sp
 	dcfg_regions -s sp -w w -f looppoint-json --dcfg "$real" t7.bb
-	expect_error "dcfg-regions: t7.bb:8:1: the marker's PC 0x55b30d5666ad (dijkstra_openmp.gcc+0x16ad) ran 1 times in thread 0 of process 20149 too, by $real: gem5 counts every core's executions (looppoint-json has no thread), not thread 7's alone"
+	expect_error "dcfg-regions: t7.bb:8:1: the marker's PC 0x55b30d5666ad (dijkstra_openmp.gcc+0x16ad) ran 1 time in thread 0 of process 20149 too, by $real: gem5 counts every core's executions (looppoint-json has no thread), not thread 7's alone"
 }
 
 # thread_exact PROFILE DCFG PID TID: the regions of every slice of

@@ -633,8 +633,17 @@ examples() {
 	    on && /^\.Bd -literal/ { b = 1; next } on && /^\.Ed/ { b = 0; if (l != "") print l; l = ""; next }
 	    b { if ($0 ~ /^    /) { sub(/^ +/, " "); l = l $0 } else { if (l != "") print l; l = $0 } }' "$man" |
 	    sed "s/\\\\(aq/'/g" > page
-	[ "$(wc -l < page)" -eq 5 ]
+	[ "$(wc -l < page)" -eq 6 ]
 	here
+	# a DCFG whose thread 0 enters 0x401000 (node 11) once too, named by the profile
+	python3 - <<-'PY'
+		import json
+		d = json.load(open("prog.dcfg.json"))
+		e = d["PROCESSES"][1][1]["EDGES"]
+		e[13][4] = [0, 1, 1, 0]
+		e += [[14, 15, 11, 18, [1, 0, 0, 0]], [15, 11, 2, 2, [1, 0, 0, 0]]]
+		json.dump(d, open("t0.dcfg.json", "w"))
+	PY
 	{
 		printf '1 0\n2 1\n' > t.simpoints
 		dcfg-regions -s t.simpoints -w t.weights prog.T.3.bb
@@ -648,6 +657,8 @@ examples() {
 		cp "$R/t.weights" .
 		sed -i 's/^T:2:5 :4:15$/T/' prog.T.3.bb
 		dcfg-regions -s t.simpoints -w t.weights prog.T.3.bb
+		sed "1s/dcfg=[^ ]*/dcfg=$(dcfg_id t0.dcfg.json)/" "$R/prog.T.3.bb" > prog.T.3.bb
+		dcfg-regions -s t.simpoints -w t.weights -f sde-control --global-counts --dcfg t0.dcfg.json prog.T.3.bb
 	} 2> said > /dev/null || true
 	diff page said
 }

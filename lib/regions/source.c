@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/output.h"
 #include "dcfg/model.h"
 
 static int
@@ -237,16 +238,25 @@ done:
 	return rc;
 }
 
+static const char *
+times(uint64_t n)
+{
+	return n == 1 ? "time" : "times";
+}
+
 /* The marker M (of the profile at PATH) ran in thread T of S's process EXEC times: why that is wrong. */
 static int
 other_thread(const struct dcfg_rg_source *s, const struct dcfg_rg_marker *m, const char *path,
     uint64_t t, uint64_t exec, const char *why, struct dcfg_error *err)
 {
+	char image[256];
+
+	dcfg_escape(image, sizeof image, m->image);
 	return dcfg_error_at(err, path, m->line, 1, "the marker's PC 0x%llx (%s+0x%llx) ran %llu "
-	    "times in thread %llu of process %llu too, by %s: %s, not thread %llu's alone",
-	    (unsigned long long)m->pc, m->image, (unsigned long long)(m->in_image ? m->offset : 0),
-	    (unsigned long long)exec, (unsigned long long)t, (unsigned long long)s->process->pid,
-	    s->dcfg_path, why, (unsigned long long)s->tid);
+	    "%s in thread %llu of process %llu too, by %s: %s, not thread %llu's alone",
+	    (unsigned long long)m->pc, image, (unsigned long long)(m->in_image ? m->offset : 0),
+	    (unsigned long long)exec, times(exec), (unsigned long long)t,
+	    (unsigned long long)s->process->pid, s->dcfg_path, why, (unsigned long long)s->tid);
 }
 
 int
@@ -278,9 +288,9 @@ dcfg_rg_only_thread(const struct dcfg_rg_source *s, const struct dcfg_rg_marker 
 		}
 		if (e[s->tid] < m[i]->count) {
 			dcfg_error_at(err, path, m[i]->line, 1, "the marker's count is %llu, but its PC ran "
-			    "%llu times in thread %llu by %s: a profile of another DCFG?",
+			    "%llu %s in thread %llu by %s: a profile of another DCFG?",
 			    (unsigned long long)m[i]->count, (unsigned long long)e[s->tid],
-			    (unsigned long long)s->tid, s->dcfg_path);
+			    times(e[s->tid]), (unsigned long long)s->tid, s->dcfg_path);
 			goto done;
 		}
 		for (t = 0; t < threads; t++)
