@@ -70,6 +70,23 @@ distance(const char *s, double *v)
 	return *end == '\0' && *v >= 0 && *v <= 2 ? 0 : -1;
 }
 
+/*
+ * A count that every thread adds to (:global, gem5's) needs the DCFG to
+ * prove it is the thread's own (dcfg-regions(1), THREADS).
+ */
+static int
+counts_scope(const struct dcfg_regions_files *f, const struct dcfg_regions_options *o)
+{
+	if (o->global_counts && o->format != DCFG_REGIONS_SDE_CONTROL)
+		return usage("--global-counts is for -f sde-control (the CSV's counts have no scope)%s", NULL);
+	if ((o->global_counts || o->format == DCFG_REGIONS_LOOPPOINT_JSON || o->has_pid) &&
+	    f->dcfg == NULL)
+		return usage("%s needs the profile's DCFG (--dcfg FILE): only it shows whether other "
+		    "threads run the markers' PCs", o->has_pid ? "-p" : o->global_counts ?
+		    "--global-counts" : "-f looppoint-json (gem5 counts every core's executions)");
+	return DCFG_EXIT_OK;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -156,12 +173,8 @@ main(int argc, char **argv)
 		return usage("--max-distance is a limit of --check%s", NULL);
 	if (o.warmup_factor > 0 && o.format == DCFG_REGIONS_SDE_CONTROL)
 		return usage("--warmup-factor has no -control form: use the CSV or looppoint-json%s", NULL);
-	if (o.global_counts && o.format != DCFG_REGIONS_SDE_CONTROL)
-		return usage("--global-counts is for -f sde-control (the CSV's counts have no scope)%s", NULL);
-	if ((o.global_counts || o.format == DCFG_REGIONS_LOOPPOINT_JSON || o.has_pid) && f.dcfg == NULL)
-		return usage("%s needs the profile's DCFG (--dcfg FILE): only it shows whether other "
-		    "threads run the markers' PCs", o.has_pid ? "-p" : o.global_counts ? "--global-counts" :
-		    "-f looppoint-json (gem5 counts every core's executions)");
+	if ((rc = counts_scope(&f, &o)) != DCFG_EXIT_OK)
+		return rc;
 	inputs = (const char *[]){ f.profile, f.simpoints, f.weights, f.labels, f.dcfg };
 	for (i = 0; i < 5; i++)
 		stdin_users += inputs[i] && !strcmp(inputs[i], "-");

@@ -62,6 +62,17 @@ edit_dcfg() {
 	PY
 }
 
+# also_runs OUT THREAD NODE: prog.dcfg.json as OUT, where THREAD (0, 1 or
+# 2, which enter block 0x401040, node 15, once and end) goes on from 15 into
+# node NODE once, and ends there
+also_runs() {
+	edit_dcfg prog.dcfg.json "$1" "
+E = P[1][1]['EDGES']
+E[13][4][$2] = 0
+E.append([14, 15, $3, 18, [int(t == $2) for t in range(4)]])
+E.append([15, $3, 2, 2, [int(t == $2) for t in range(4)]])"
+}
+
 @test "sde-control counts in the profile's thread; --global-counts writes :global where the DCFG shows thread 3 alone runs the markers" {
 	here
 	# the second method agrees: each marker PC of the regions runs in thread 3 alone
@@ -130,11 +141,7 @@ edit_dcfg() {
 	here
 	sed 1d prog.T.3.bb > other.bb
 	# thread 0 enters block 0x401000 (node 11) once: START -> 15 -> 11 -> END
-	edit_dcfg prog.dcfg.json t0.json '
-E = P[1][1]["EDGES"]
-E[13][4] = [0, 1, 1, 0]
-E.append([14, 15, 11, 18, [1, 0, 0, 0]])
-E.append([15, 11, 2, 2, [1, 0, 0, 0]])'
+	also_runs t0.json 0 11
 	[ "$(pc_threads t0.json 77 0x401000)" = "0x401000 0:1 3:7" ]
 	# region 1 (slice 1) ends at marker 2, 0x401000, line 13 of other.bb (four
 	# head lines, then a marker and three lines a slice: markers at 5, 9, 13, 17, 21)
@@ -175,11 +182,7 @@ E.append([16, 16, 2, 2, [0, 0, 1, 0]])'
 	# thread 1 enters block 0x401010 (marker 1, count 3): the warmup of region 2
 	# (slice 2, warmup slices 0..1) ends there; region 2 itself runs from marker 2
 	# (0x401000) to marker 3 (0x7f0000001000)
-	edit_dcfg prog.dcfg.json t1.json '
-E = P[1][1]["EDGES"]
-E[13][4] = [1, 0, 1, 0]
-E.append([14, 15, 12, 18, [0, 1, 0, 0]])
-E.append([15, 12, 2, 2, [0, 1, 0, 0]])'
+	also_runs t1.json 1 12
 	[ "$(pc_threads t1.json 77 0x401010)" = "0x401010 1:1 3:6" ]
 	printf '2 0\n' > sp
 	printf '1 0\n' > w
@@ -195,11 +198,7 @@ E.append([15, 12, 2, 2, [0, 1, 0, 0]])'
 	printf '0 0\n' > sp
 	dcfg_regions -s sp -w w -f looppoint-json --dcfg t1.json other.bb
 	expect_error "dcfg-regions: other.bb:9:1: the marker's PC 0x401010 (prog+0x1010) ran 1 time in thread 1 of process 77 too, by t1.json: gem5 counts every core's executions (looppoint-json has no thread), not thread 3's alone"
-	edit_dcfg prog.dcfg.json t0.json '
-E = P[1][1]["EDGES"]
-E[13][4] = [0, 1, 1, 0]
-E.append([14, 15, 11, 18, [1, 0, 0, 0]])
-E.append([15, 11, 2, 2, [1, 0, 0, 0]])'
+	also_runs t0.json 0 11
 	dcfg_regions -s sp -w w -f looppoint-json --dcfg t0.json other.bb
 	[ "$status" -eq 0 ]
 	grep -qF '"start": {"pc": 4198400, "global": 0}' stdout

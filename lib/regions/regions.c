@@ -15,14 +15,6 @@
 #define MAX_SLICE ((uint64_t)1 << 62)
 
 static int
-by_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int
 by_lo(const void *a, const void *b)
 {
 	const struct dcfg_rg_range *x = a, *y = b;
@@ -58,7 +50,7 @@ plan_reading(struct dcfg_rg_profile *p, const struct dcfg_rg_answer *a, uint64_t
 			p->want[n++] = warm_first(s, w);
 		p->ranges[i] = (struct dcfg_rg_range){ w > 0 ? warm_first(s, w) : s, s };
 	}
-	qsort(p->want, n, sizeof *p->want, by_u64);
+	qsort(p->want, n, sizeof *p->want, dcfg_rg_by_u64);
 	for (i = k = 0; i < n; i++)
 		if (k == 0 || p->want[k - 1] != p->want[i])
 			p->want[k++] = p->want[i];
@@ -81,7 +73,7 @@ plan_reading(struct dcfg_rg_profile *p, const struct dcfg_rg_answer *a, uint64_t
 static const struct dcfg_rg_marker *
 marker(const struct dcfg_rg_profile *p, uint64_t idx)
 {
-	const uint64_t *w = bsearch(&idx, p->want, p->n_want, sizeof *p->want, by_u64);
+	const uint64_t *w = bsearch(&idx, p->want, p->n_want, sizeof *p->want, dcfg_rg_by_u64);
 
 	return w && p->m[w - p->want].image ? &p->m[w - p->want] : NULL;
 }

@@ -109,6 +109,8 @@ struct dcfg_rg_tok {
 
 #define DCFG_RG_MAX_TOKENS 16
 
+/* qsort's and bsearch's order of uint64_t values, ascending. */
+int dcfg_rg_by_u64(const void *a, const void *b);
 /* Splits LINE; fills at most DCFG_RG_MAX_TOKENS, returns how many there are. */
 size_t dcfg_rg_split(char *line, struct dcfg_rg_tok *t);
 /* Decimal digits below 2^64 (leading zeros allowed): 0, or -1. */

@@ -72,14 +72,6 @@ dcfg_rg_source_of(struct dcfg_rg_source *s, const struct dcfg_rg_profile *p,
 	return 0;
 }
 
-static int
-by_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* N, or 1 for an allocation of nothing (malloc(0) may give NULL) */
 static size_t
 at_least_one(size_t n)
@@ -153,7 +145,7 @@ find_holders(const struct dcfg *d, const struct dcfg_process *proc, const uint64
 		return -1;
 	for (i = 0; i < h->n_pairs; i++)
 		h->nodes[i] = h->node_of[i];
-	qsort(h->nodes, h->n_pairs, sizeof *h->nodes, by_u64);
+	qsort(h->nodes, h->n_pairs, sizeof *h->nodes, dcfg_rg_by_u64);
 	for (i = k = 0; i < h->n_pairs; i++)
 		if (k == 0 || h->nodes[k - 1] != h->nodes[i])
 			h->nodes[k++] = h->nodes[i];

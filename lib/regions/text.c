@@ -5,6 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+int
+dcfg_rg_by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 size_t
 dcfg_rg_split(char *line, struct dcfg_rg_tok *t)
 {
