@@ -130,7 +130,7 @@ dcfg_count_out_routine(const struct dcfg_count_table *t, const struct dcfg_proce
 {
 	const struct dcfg_block *b = dcfg_block_by_node(t->d, p, (uint32_t)r->key);
 
-	dcfg_count_name_cell(w, b, names);
+	dcfg_names_cell(w, b, names);
 }
 
 int

@@ -266,7 +266,7 @@ dcfg_count_out_loop(const struct dcfg_count_table *t, const struct dcfg_process 
 	uint32_t li = (uint32_t)(lp - d->loops);
 
 	dcfg_table_u64(w, r->entry_node_id);
-	dcfg_count_name_cell(w, dcfg_block_by_node(d, p, r->entry_node_id), names);
+	dcfg_names_cell(w, dcfg_block_by_node(d, p, r->entry_node_id), names);
 	if (src) {
 		struct dcfg_table_piece at[] = { { DCFG_PIECE_NAME, file ? file : "-", 0 },
 			{ DCFG_PIECE_TEXT, ":", 0 }, { DCFG_PIECE_U64, NULL, src->line } };

@@ -222,30 +222,6 @@ dcfg_count_write_counts(struct dcfg_table *w, const struct dcfg_count_kind *kind
 	dcfg_table_end_row(w);
 }
 
-void
-dcfg_count_name_cell(struct dcfg_table *w, const struct dcfg_block *b, const struct dcfg_names *names)
-{
-	struct dcfg_table_piece at[5];
-	struct dcfg_name nm;
-	size_t n = 0;
-
-	if (b == NULL) {
-		dcfg_table_text(w, "-");
-		return;
-	}
-	dcfg_name_at(names, b->addr, &nm);
-	at[n++] = (struct dcfg_table_piece){ DCFG_PIECE_NAME, nm.name, 0 };
-	if (nm.with_offset) {
-		at[n++] = (struct dcfg_table_piece){ DCFG_PIECE_TEXT, "+", 0 };
-		at[n++] = (struct dcfg_table_piece){ DCFG_PIECE_HEX, NULL, nm.offset };
-	}
-	if (nm.image) {
-		at[n++] = (struct dcfg_table_piece){ DCFG_PIECE_TEXT, "@", 0 };
-		at[n++] = (struct dcfg_table_piece){ DCFG_PIECE_NAME, nm.image, 0 };
-	}
-	dcfg_table_pieces(w, at, n);
-}
-
 int
 dcfg_count_thread_cmp(const void *a, const void *b)
 {

@@ -169,8 +169,5 @@ void dcfg_count_out_routine(const struct dcfg_count_table *t, const struct dcfg_
     const struct dcfg_count_row *r, struct dcfg_table *w, const struct dcfg_names *names);
 void dcfg_count_out_loop(const struct dcfg_count_table *t, const struct dcfg_process *p,
     const struct dcfg_count_row *r, struct dcfg_table *w, const struct dcfg_names *names);
-/* The name of the routine (or symbol) at block B's address, as every table shows it; "-" for none. */
-void dcfg_count_name_cell(struct dcfg_table *w, const struct dcfg_block *b,
-    const struct dcfg_names *names);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/table.h"
 #include "common/vec.h"
 
 struct named {
@@ -204,4 +205,28 @@ dcfg_out_name(struct dcfg_output *out, const struct dcfg_name *nm)
 		dcfg_out_char(out, '@');
 		dcfg_out_escaped(out, nm->image);
 	}
+}
+
+void
+dcfg_names_cell(struct dcfg_table *w, const struct dcfg_block *b, const struct dcfg_names *names)
+{
+	struct dcfg_table_piece at[5];
+	struct dcfg_name nm;
+	size_t n = 0;
+
+	if (b == NULL) {
+		dcfg_table_text(w, "-");
+		return;
+	}
+	dcfg_name_at(names, b->addr, &nm);
+	at[n++] = (struct dcfg_table_piece){ DCFG_PIECE_NAME, nm.name, 0 };
+	if (nm.with_offset) {
+		at[n++] = (struct dcfg_table_piece){ DCFG_PIECE_TEXT, "+", 0 };
+		at[n++] = (struct dcfg_table_piece){ DCFG_PIECE_HEX, NULL, nm.offset };
+	}
+	if (nm.image) {
+		at[n++] = (struct dcfg_table_piece){ DCFG_PIECE_TEXT, "@", 0 };
+		at[n++] = (struct dcfg_table_piece){ DCFG_PIECE_NAME, nm.image, 0 };
+	}
+	dcfg_table_pieces(w, at, n);
 }

@@ -50,4 +50,8 @@ void dcfg_out_name(struct dcfg_output *out, const struct dcfg_name *nm);
  */
 size_t dcfg_name_format(const struct dcfg_name *nm, char *buf, size_t size);
 
+struct dcfg_table;
+/* The name of the routine (or symbol) at block B's address, as every table shows it; "-" for none. */
+void dcfg_names_cell(struct dcfg_table *w, const struct dcfg_block *b, const struct dcfg_names *names);
+
 #endif
