@@ -19,7 +19,7 @@ MODEL="$BATS_TEST_DIRNAME/tools/regions_check_model.py"
 dcfg_regions() { capture dcfg-regions "$@"; }
 
 here() {
-	cp "$C"/two.T.7.bb .
+	cp "$C"/two.T.7.bb "$C"/phases.dcfg.json "$C"/phases.stream .
 }
 
 # answer 'SLICE CLUSTER...' 'WEIGHT CLUSTER...' ['CLUSTER...']: SimPoint's files, by hand
@@ -275,6 +275,92 @@ HEAD=$(printf '# block\taddress\timage\toffset\tinstructions\tprojected_instruct
 	grep -qx "$(row 1 0x401000 two 0x1000 18 30.0 0.360000 0.600000 0.240000)" stdout
 }
 
+# t/data/regions-check/phases.dcfg.json, process 9, one thread: main
+# (blocks 10, 11, 12 of 2, 1, 1 instructions at 0x400000, +0x10, +0x20)
+# calls phase_a (block 20 of 4, a loop run 10 times, then 21 of 1), then
+# phase_b (block 30 of 3, 10 times, then 31 of 2); phases.stream walks it
+# once: 2 + 40 + 1 + 1 + 30 + 2 + 1 = 77 instructions. main has 4, phase_a
+# 41, phase_b 32. Slices of 12 (dcfg-profile ends one at the first block
+# end at or past 12):
+#   slice 0  T:10:2 :20:12               14   (10, then 20 three times)
+#   slice 1  T:20:12                     12
+#   slice 2  T:20:12                     12
+#   slice 3  T:11:1 :20:4 :21:1 :30:6    12   (20's last, 21, 11, 30 twice)
+#   slice 4  T:30:12                     12
+#   slice 5  T:30:12                     12
+#   slice 6  T:12:1 :31:2                 3
+@test "routines with --dcfg, by hand: the DCFG's routines of the profile's blocks, their shares and errors" {
+	here
+	dcfg-profile -d phases.dcfg.json --slice-size 12 -o phases phases.stream
+	grep '^T' phases.T.0.bb > got
+	printf '%s\n' 'T:10:2 :20:12' 'T:20:12' 'T:20:12' 'T:11:1 :20:4 :21:1 :30:6' 'T:30:12' \
+	    'T:30:12' 'T:12:1 :31:2' | diff - got
+	# labels: slices 0-2 cluster 0 (38 instructions), 3-6 cluster 1 (39);
+	# SimPoint's choice slice 1 and slice 4. Multipliers 38/77 x 7 and
+	# 39/77 x 7: the projection is 7/77 x (38 x 12 of block 20 + 39 x 12 of
+	# block 30), 84 instructions in all (count error 7/77 = 0.090909), and
+	# the projected shares are 38/77 for block 20 (phase_a) and 39/77 for
+	# block 30 (phase_b). Routines: main 0 against 4/77: -0.051948;
+	# phase_a 38/77 against 41/77: -3/77 = -0.038961; phase_b 39/77 against
+	# 32/77: +7/77 = 0.090909, the largest; their distance 14/77 = 0.181818.
+	# Blocks: 30 is +9/77 = 0.116883 (39/77 - 30/77), the largest, and the
+	# only one above 0, so the BBV distance is 18/77 = 0.233766.
+	answer '1 0\n4 1\n' '0.428571 0\n0.571429 1\n' '0 0\n0 0\n0 0\n1 0\n1 0\n1 0\n1 0\n'
+	dcfg_regions --check -s t.simpoints -w t.weights -l t.labels --dcfg phases.dcfg.json phases.T.0.bb
+	[ "$status" -eq 0 ] && [ ! -s stderr ]
+	sed -n '/^# table routines$/,$p' stdout > routines
+	expect=$(cat <<-EOF
+		# table routines
+		# instructions 77
+		# projected_instructions 84.0
+		# instruction_count_error 0.090909
+		# bbv_distance 0.233766
+		# block_share_error_max 0.116883
+		# routine_distance 0.181818
+		# routine_share_error_max 0.090909
+		# routine	name	instructions	projected_instructions	true_share	projected_share	share_error
+		$(row 20 phase_a 41 41.5 0.532468 0.493506 -0.038961)
+		$(row 30 phase_b 32 42.5 0.415584 0.506494 0.090909)
+		$(row 10 main 4 0.0 0.051948 0.000000 -0.051948)
+		# summary thread 0: block share error max 0.116883 (block 30 at 0x400200), BBV distance 0.233766, instruction count error 0.090909, routine share error max 0.090909 (phase_b), routine distance 0.181818
+	EOF
+	)
+	[ "$(cat routines)" = "$expect" ] || { diff <(echo "$expect") routines; false; }
+	# the blocks' section has the routines' figures too, and its rows are as without --dcfg
+	dcfg-regions --check -s t.simpoints -w t.weights -l t.labels phases.T.0.bb |
+	    grep -v '^# summary' | grep -v '^# routine' > plain
+	sed '/^# thread 0$/,$!d' stdout | sed '2,$ { /^# thread 0$/,$d }' | grep -v '^# routine' > blocks
+	sed -n '2,$p' plain | diff - blocks
+	# the model agrees
+	dcfg-regions --check -f json -s t.simpoints -w t.weights -l t.labels --dcfg phases.dcfg.json phases.T.0.bb > c.json
+	python3 "$MODEL" --dcfg phases.dcfg.json c.json phases.T.0.bb t.simpoints t.weights t.labels
+	# every region in main's place: main gets all, the others nothing
+	answer '6 0\n' '1 0\n'
+	dcfg_regions --check -s t.simpoints -w t.weights --dcfg phases.dcfg.json phases.T.0.bb
+	# slice 6 is the last: 3 instructions, main 1 (block 12) and phase_b 2 (31):
+	# shares 1/3 and 2/3 against 4/77 and 32/77, phase_a 0 against 41/77
+	grep -qx "$(row 20 phase_a 41 0.0 0.532468 0.000000 -0.532468)" stdout
+	grep -qx "$(row 10 main 4 7.0 0.051948 0.333333 0.281385)" stdout
+}
+
+@test "--dcfg: a block the DCFG does not have, or cannot place, is an error" {
+	here
+	dcfg-profile -d phases.dcfg.json --slice-size 12 -o phases phases.stream
+	answer '1 0\n4 1\n' '0.428571 0\n0.571429 1\n'
+	# block 21's Block id line moved inside block 20
+	sed 's/^Block id: 21 0x400110:/Block id: 21 0x40010e:/' phases.T.0.bb > moved.bb
+	line=$(grep -n '^Block id: 21 ' moved.bb | cut -d: -f1)
+	dcfg_regions --check -s t.simpoints -w t.weights --dcfg phases.dcfg.json moved.bb
+	expect_error "dcfg-regions: moved.bb:$line:1: block 21 at 0x40010e: process 9 of phases.dcfg.json has no block there"
+	# no Block id line for block 11: nothing places it
+	grep -v '^Block id: 11 ' phases.T.0.bb > noline.bb
+	dcfg_regions --check -s t.simpoints -w t.weights --dcfg phases.dcfg.json noline.bb
+	expect_error "dcfg-regions: noline.bb: block 11 of the T lines has no Block id line, which --dcfg needs to find it in phases.dcfg.json"
+	# without --dcfg both are measured, blocks alone
+	dcfg_regions --check -s t.simpoints -w t.weights noline.bb
+	[ "$status" -eq 0 ]
+}
+
 @test "every slice its own cluster: the projection is the run, on dcfg-profile's profiles of t/data/sample" {
 	local S="$DATA/sample" f n
 	dcfg-expand "$S/prog.trace.json.bz2" |
@@ -310,25 +396,27 @@ HEAD=$(printf '# block\taddress\timage\toffset\tinstructions\tprojected_instruct
 @test "gen-pair and t/data/sample with SimPoint's own answers: the table is the model's" {
 	command -v simpoint > /dev/null ||
 	    skip "SimPoint is absent: neither simpoint on the PATH nor ../shared/tools/simpoint/simpoint"
-	local f k checked=0
-	gen-pair --seed 5 --threads 2 --edges 40000 p > /dev/null
-	dcfg-profile -d p/prog.dcfg.json --slice-size 1000 -o gp p/prog.edges
-	dcfg-profile -d p/prog.dcfg.json --slice-size 700 --loop-aligned -o gl p/prog.edges
+	local f d checked=0
+	gen-pair --seed 5 --threads 2 --edges 20000 p > /dev/null
+	dcfg-profile -d p/prog.dcfg.json --slice-size 1000 --thread 0 -o gp.T.0.bb p/prog.edges
+	dcfg-profile -d p/prog.dcfg.json --slice-size 700 --loop-aligned --thread 1 -o gl.T.1.bb p/prog.edges
 	dcfg-expand "$DATA/sample/prog.trace.json.bz2" |
-	    dcfg-profile --dcfg "$DATA/sample/prog.dcfg.json.gz" --slice-size 2000 -o sp
-	for f in gp.T.*.bb gl.T.*.bb sp.T.*.bb; do
-		for k in 2 5; do
-			simpoint -loadFVFile "$f" -maxK "$k" -saveSimpoints t.simpoints \
-			    -saveSimpointWeights t.weights -saveLabels t.labels > log 2>&1 || { cat log; false; }
-			# with and without the labels: two multipliers, two projections
-			dcfg-regions --check -f json -s t.simpoints -w t.weights -l t.labels "$f" > l.json 2> /dev/null
-			python3 "$MODEL" l.json "$f" t.simpoints t.weights t.labels
-			dcfg-regions --check -f json -s t.simpoints -w t.weights "$f" > w.json 2> /dev/null
-			python3 "$MODEL" w.json "$f" t.simpoints t.weights
-			checked=$((checked + 1))
-		done
+	    dcfg-profile --dcfg "$DATA/sample/prog.dcfg.json.gz" --slice-size 2000 --thread 1 -o sp.T.1.bb
+	for f in gp.T.0.bb gl.T.1.bb sp.T.1.bb; do
+		simpoint -loadFVFile "$f" -maxK 4 -saveSimpoints t.simpoints \
+		    -saveSimpointWeights t.weights -saveLabels t.labels > log 2>&1 || { cat log; false; }
+		[ "$(wc -l < t.simpoints)" -ge 2 ]
+		# without the labels: the weights' multipliers, the blocks alone
+		dcfg-regions --check -f json -s t.simpoints -w t.weights "$f" > w.json 2> /dev/null
+		python3 "$MODEL" w.json "$f" t.simpoints t.weights
+		# with them, and the routines of the DCFG the profile is of
+		case "$f" in sp.*) d=$DATA/sample/prog.dcfg.json.gz ;; *) d=p/prog.dcfg.json ;; esac
+		dcfg-regions --check -f json -s t.simpoints -w t.weights -l t.labels --dcfg "$d" "$f" > r.json 2> /dev/null
+		[ "$(jq '.tables | length' r.json)" -eq 2 ]
+		python3 "$MODEL" --dcfg "$d" r.json "$f" t.simpoints t.weights t.labels
+		checked=$((checked + 1))
 	done
-	[ "$checked" -ge 8 ]
+	[ "$checked" -eq 3 ]
 }
 
 @test "the model fails a table that is wrong (the second method can tell)" {
@@ -360,8 +448,8 @@ HEAD=$(printf '# block\taddress\timage\toffset\tinstructions\tprojected_instruct
 	for f in real.T.*.bb; do
 		simpoint -loadFVFile "$f" -maxK 3 -saveSimpoints t.simpoints \
 		    -saveSimpointWeights t.weights -saveLabels t.labels > log 2>&1 || { cat log; false; }
-		dcfg-regions --check -f json -s t.simpoints -w t.weights -l t.labels "$f" > c.json 2> /dev/null
-		python3 "$MODEL" c.json "$f" t.simpoints t.weights t.labels
+		dcfg-regions --check -f json -s t.simpoints -w t.weights -l t.labels --dcfg "$REAL" "$f" > c.json 2> /dev/null
+		python3 "$MODEL" --dcfg "$REAL" c.json "$f" t.simpoints t.weights t.labels
 		checked=$((checked + 1))
 	done
 	[ "$checked" -eq 8 ]
@@ -376,7 +464,7 @@ HEAD=$(printf '# block\taddress\timage\toffset\tinstructions\tprojected_instruct
 	awk '/^\.Sh / { on = ($2 == "CHECK") } on && /^\.Bd -literal/ { b = 1; next }
 	    on && /^\.Ed/ { b = 0; print "%%"; next }
 	    b { gsub(/\\e/, "\\"); gsub(/\\&/, ""); print }' "$man" > blocks
-	[ "$(grep -c '^%%$' blocks)" -eq 2 ]
+	[ "$(grep -c '^%%$' blocks)" -eq 3 ]
 	: > want
 	: > script
 	while IFS= read -r l; do
@@ -389,5 +477,5 @@ HEAD=$(printf '# block\taddress\timage\toffset\tinstructions\tprojected_instruct
 		*) printf '%s\n' "$l" >> want ;;
 		esac
 	done < blocks
-	[ "$n" -eq 2 ]
+	[ "$n" -eq 3 ]
 }

@@ -359,7 +359,7 @@ dcfg_regions_run(const struct dcfg_regions_files *files,
 	    prove_counts(&plan, &src, o, err) < 0)
 		goto done;
 	note_last_slices(&plan, o);
-	rc = o->check ? dcfg_rg_check(&plan, &p, o, out, err) : dcfg_rg_write(&plan, (int)o->format, out);
+	rc = o->check ? dcfg_rg_check(&plan, &p, &src, o, out, err) : dcfg_rg_write(&plan, (int)o->format, out);
 done:
 	free(plan.r);
 	dcfg_rg_profile_free(&p);

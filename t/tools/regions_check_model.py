@@ -3,7 +3,7 @@
 figures computed from their definitions, in exact fractions, and compared
 with what dcfg-regions --check -f json wrote.
 
-usage: regions_check_model.py CHECK.json PROFILE T.SIMPOINTS T.WEIGHTS [T.LABELS]
+usage: regions_check_model.py [--dcfg DCFG] CHECK.json PROFILE T.SIMPOINTS T.WEIGHTS [T.LABELS]
 
 From the profile it reads only the T lines (each slice's vector), the
 Block id lines (a block's first address) and the G: lines (images). The
@@ -11,9 +11,13 @@ multiplier is the spec's (simulation-regions.md): with labels, the
 cluster's instructions over the whole run's times the slices; without,
 the weight times the slices. Every figure must be within 1e-6 of the
 exact one (the six decimals written), every count exact, and the rows in
-the order of instructions, most first, then by block. Exit 0, or 1 with
-each difference on stderr.
+the order of instructions, most first, then by block. With --dcfg, the
+routines' table too: a block is the DCFG's block at its Block id line's
+address in the profile's process (its first line's process=), its routine
+the one whose NODES list that block; the code of no routine is the row
+"-". Exit 0, or 1 with each difference on stderr.
 """
+import gzip
 import json
 import sys
 from fractions import Fraction
@@ -81,6 +85,30 @@ def read_profile(path):
     return slices, blocks, sorted(images)
 
 
+def num(v):
+    return int(v, 16) if isinstance(v, str) else int(v)
+
+
+def routine_of_blocks(dcfg_path, profile_path):
+    """Address -> the entry node of its block's routine (None: no routine), in the profile's process."""
+    pid = int(open(profile_path).readline().split('process=')[1].split()[0])
+    opener = gzip.open if dcfg_path.endswith('.gz') else open
+    d = json.load(opener(dcfg_path, 'rt'))
+    for row in d['PROCESSES'][1:]:
+        if row[0] != pid:
+            continue
+        at, routine = {}, {}
+        for im in row[1]['IMAGES'][1:]:
+            load, data = num(im[1]), im[3]
+            for r in data.get('ROUTINES', [])[1:]:
+                for node in r[2][1:]:
+                    routine[node[0]] = r[0]
+            for b in data.get('BASIC_BLOCKS', [])[1:]:
+                at[load + num(b[1])] = b[0]
+        return dict((a, routine.get(n)) for a, n in at.items())
+    raise SystemExit('regions_check_model: no process %d in %s' % (pid, dcfg_path))
+
+
 def pairs(path, first_int):
     out = []
     with open(path) as f:
@@ -92,6 +120,10 @@ def pairs(path, first_int):
 
 
 def main():
+    dcfg = None
+    if sys.argv[1] == '--dcfg':
+        dcfg = sys.argv[2]
+        del sys.argv[1:3]
     got = json.load(open(sys.argv[1]))
     slices, blocks, images = read_profile(sys.argv[2])
     chosen = dict((c, s) for s, c in pairs(sys.argv[3], True))
@@ -150,9 +182,41 @@ def main():
                 '0x%x' % (addr - im[-1][0]) if im else '-')
         if (r['address'], r['image'], r['offset']) != want:
             bad.append('%s: at %s %s %s, not %s %s %s' % ((where, r['address'], r['image'], r['offset']) + want))
+    if dcfg is not None:
+        routines(got, dcfg, sys.argv[2], run, projected, total, ptotal, blocks, bad, near)
+    elif len(got['tables']) != 1:
+        bad.append('%d tables without --dcfg' % len(got['tables']))
     for line in bad[:20]:
         print('regions_check_model: ' + line, file=sys.stderr)
     return 1 if bad else 0
+
+
+def routines(got, dcfg, profile, run, projected, total, ptotal, blocks, bad, near):
+    routine = routine_of_blocks(dcfg, profile)
+    rrun, rproj = {}, {}
+    for b in run:
+        r = routine[blocks[b]]
+        r = '-' if r is None else r
+        rrun[r] = rrun.get(r, 0) + run[b]
+        rproj[r] = rproj.get(r, 0) + projected[b]
+    error = dict((r, rproj[r] / ptotal - Fraction(rrun[r], total)) for r in rrun)
+    table = got['tables'][1]
+    if table['table'] != 'routines':
+        bad.append('the second table is not the routines\'')
+    near('routine_distance', sum(abs(e) for e in error.values()), table['routine_distance'])
+    near('routine_share_error_max', max(abs(e) for e in error.values()), table['routine_share_error_max'])
+    order = sorted(rrun, key=lambda r: (-rrun[r], r if r != '-' else 2**64))
+    if [r['routine'] for r in table['rows']] != order:
+        bad.append('routines in the order %s, not %s' % ([r['routine'] for r in table['rows']][:10], order[:10]))
+    for row in table['rows']:
+        r = row['routine']
+        if r not in rrun:
+            continue
+        if row['instructions'] != rrun[r]:
+            bad.append('routine %s: %s instructions, not %d' % (r, row['instructions'], rrun[r]))
+        near('routine %s true_share' % r, Fraction(rrun[r], total), row['true_share'])
+        near('routine %s projected_share' % r, rproj[r] / ptotal, row['projected_share'])
+        near('routine %s share_error' % r, error[r], row['share_error'])
 
 
 if __name__ == '__main__':
