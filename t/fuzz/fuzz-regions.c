@@ -7,7 +7,9 @@
  * region; and what is written must keep the readers' rules: the oracle
  * reads a region CSV back and checks that every data line has 16 fields,
  * none but the first holding a blank, a weight <= 1 and a relative count
- * no larger than the end's absolute count (abort: a finding).
+ * no larger than the end's absolute count (abort: a finding). Then
+ * --check's table (TSV): its BBV distance must be 0 to 2, and its last
+ * line the summary.
  * FUZZ_REGIONS_SHOW=1 prints each CSV it checks, and each refusal.
  */
 #include "fuzz.h"
@@ -68,6 +70,49 @@ check_csv(void)
 	}
 }
 
+/* The oracle of --check: the TSV in file FILES. */
+static void
+check_table(void)
+{
+	static char buf[1 << 20];
+	ssize_t n = pread(fuzz_put_file(FILES)->fd, buf, sizeof buf - 1, 0);
+	char *d, *last;
+
+	if (getenv("FUZZ_REGIONS_SHOW") && n > 0)
+		fwrite(buf, 1, (size_t)n, stdout);
+	if (n <= 0 || buf[n - 1] != '\n')
+		abort();
+	buf[n - 1] = '\0';
+	last = strrchr(buf, '\n');
+	if ((d = strstr(buf, "\n# bbv_distance ")) == NULL || last == NULL ||
+	    strncmp(last + 1, "# summary thread ", 17) != 0 ||
+	    !(strtod(d + 16, NULL) >= 0 && strtod(d + 16, NULL) <= 2.000001)) {
+		fprintf(stderr, "fuzz-regions: a --check table without its distance or summary\n");
+		abort();
+	}
+}
+
+static void
+run_check(const struct dcfg_regions_files *files, const struct dcfg_regions_options *o)
+{
+	static struct dcfg_output out;
+	struct dcfg_regions_options c = *o;
+	struct dcfg_error err;
+
+	c.check = 1;
+	c.warmup_factor = 0;
+	c.table_format = DCFG_TABLE_TSV;
+	if (dcfg_output_open(&out, fuzz_put(FILES, (const uint8_t *)"", 0), &err) < 0)
+		abort();
+	if (dcfg_regions_run(files, &c, &out, &err) < 0) {
+		dcfg_output_discard(&out);
+		return;
+	}
+	if (dcfg_output_close(&out, &err) < 0)
+		abort();
+	check_table();
+}
+
 static void
 run(const struct dcfg_regions_files *files, struct dcfg_regions_options *o,
     enum dcfg_regions_format format)
@@ -123,6 +168,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run(&files, &o, DCFG_REGIONS_CSV);
 	if (o.format != DCFG_REGIONS_CSV)
 		run(&files, &o, o.format);
+	run_check(&files, &o);
 	return 0;
 }
 

@@ -39,7 +39,8 @@ fuzz_fill(int fd, const uint8_t *data, size_t size)
 	size_t done = 0;
 	ssize_t n;
 
-	if (ftruncate(fd, 0) < 0)
+	/* the offset too: an output opened by this name shares it (dcfg_output_descriptor) */
+	if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0)
 		abort();
 	while (done < size) {
 		if ((n = pwrite(fd, data + done, size - done, (off_t)done)) <= 0)
