@@ -500,8 +500,10 @@ count() {
 		esac
 	done
 	cd "$SEEDS/parts"
-	# both DCFGs, both rules, --exclude-image, piece kinds h, c and b, several threads, up to 6 parts
+	# both DCFGs, every rule, --exclude-image, piece kinds h, c and b, several threads, up to 6 parts
 	grep -l ' rule=loop ' ok-nest-* > /dev/null && grep -l ' rule=loop ' ok-gp-* > /dev/null
+	grep -q '^s 0 [0-9]*$' ok-nest-6-loop4 && grep -q '^s 1 [0-9]*$' ok-gp-3-runs-loop900
+	grep -l ' rule=loop-grid ' ok-nest-* > /dev/null && grep -l ' rule=loop-grid ' ok-gp-* > /dev/null
 	grep -l ' rule=fixed ' ok-nest-* > /dev/null && grep -l ' rule=fixed ' ok-gp-* > /dev/null
 	grep -q -- '--exclude-image spin\\tlib.so' ok-nest-4-exclude5
 	grep -q -- '--exclude-image libc.so.6' ok-gp-3-exclude-libc800

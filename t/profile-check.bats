@@ -96,6 +96,29 @@ loop20() {
 	block_lines
 }
 
+# Loop heads of 15: 5 is entered at #2 (7), #6 (19) and #10 (31). LoopPoint's
+# rule ends the first slice at the first at 15 or more, #6 (19), and the
+# next at 19 + 15 = 34 or more: there is none, so 2 slices, #0-#5 (19) and
+# #6-#15 (27: 5:1+1 6:3+3 7:2+2 8:2 9:6+6 11:1). The grid gives one more
+# boundary, at 30 or more: #10 (31).
+loop15() {
+	head_lines 15 loop
+	cat <<-EOF
+	# Slice ending at 19 global 19
+	# Unfiltered count 19
+	T:4:2 :5:1 :6:3 :7:2 :9:6 :10:5
+	S: 0x400538 2 hello-world 0x400000 + 0x538 # hello-world.c:8
+	# Slice ending at 46 global 46
+	# Unfiltered count 27
+	T:5:2 :6:6 :7:4 :8:2 :9:12 :11:1
+	$LAST
+	Dynamic instruction count 46
+	Dynamic unfiltered instruction count 46
+	SliceSize: 15
+	EOF
+	block_lines
+}
+
 # Fixed 5, ld.so excluded: the grid cuts at #1 (5), #4 (11: 10 and 15
 # both), #5 (17), #7 (20), #9 (29, 25 too), #10 (31), #12 (35), #13 (41)
 # and #15 (45). Slice #0 holds only 10, of ld.so: empty, joined to the
@@ -146,12 +169,18 @@ excluded5() {
 S="$DATA/stage-hello.stream"
 D="$DATA/hello.dcfg.json"
 
-@test "right profiles pass, silently: fixed, loop-aligned, and with an image excluded" {
+@test "right profiles pass, silently: fixed, loop-aligned, loop-grid, and with an image excluded" {
 	fixed20 > f.bb
 	check --slice-size 20 "$D" "$S" f.bb
 	[ "$status" -eq 0 ] && [ ! -s stdout ] || { cat stdout stderr; false; }
 	loop20 > l.bb
 	check --slice-size 20 --loop-aligned "$D" "$S" l.bb
+	[ "$status" -eq 0 ] && [ ! -s stdout ] || { cat stdout stderr; false; }
+	sed 's/ rule=loop / rule=loop-grid /' l.bb > g.bb
+	check --slice-size 20 --loop-grid "$D" "$S" g.bb
+	[ "$status" -eq 0 ] && [ ! -s stdout ] || { cat stdout stderr; false; }
+	loop15 > l.bb
+	check --slice-size 15 --loop-aligned "$D" "$S" l.bb
 	[ "$status" -eq 0 ] && [ ! -s stdout ] || { cat stdout stderr; false; }
 	excluded5 > x.bb
 	for name in ld-linux-x86-64.so.2 /lib64/ld-linux-x86-64.so.2; do
@@ -218,7 +247,7 @@ S: 0x400530 1 hello-world 0x400000 + 0x530 # hello-world.c:7' > w.bb
 	grep -q "w.bb:17: T line's ids are not ascending" stdout
 }
 
-@test "boundaries off the grid are caught even when the slices are summed right" {
+@test "boundaries off the rule (grid or LoopPoint's) are caught even when the slices are summed right" {
 	# cut at #6 (19), one entry before the grid's #7 (20), with markers,
 	# comment lines and sums right for that cut
 	head_lines 20 fixed > w.bb
@@ -243,13 +272,41 @@ S: 0x400530 1 hello-world 0x400000 + 0x530 # hello-world.c:7' > w.bb
 	wrong w.bb --slice-size 20
 	[ "$(cat stdout)" = "profile-check: w.bb:10: boundary 1 is 0x400538 2 (start 19), the grid rule gives 0x40053c 2 (start 20)" ]
 	# the fixed profile is not loop-aligned: 6 heads no loop
-	fixed20 | sed 's/rule=fixed/rule=loop/' > w.bb
-	wrong w.bb --slice-size 20 --loop-aligned
+	fixed20 | sed 's/rule=fixed/rule=loop-grid/' > w.bb
+	wrong w.bb --slice-size 20 --loop-grid
 	grep -qx 'profile-check: w.bb:10: boundary 1 is 0x40053c 2 (start 20), the grid rule gives 0x400538 3 (start 31)' stdout
 	# with --loop-image naming an image without loops, no boundary at all
 	loop20 > l.bb
 	wrong l.bb --slice-size 20 --loop-aligned --loop-image ld-linux-x86-64.so.2
-	grep -qx 'profile-check: l.bb:10: boundary 1 is 0x400538 3 (start 31), the grid rule gives no more' stdout
+	grep -qx "profile-check: l.bb:10: boundary 1 is 0x400538 3 (start 31), LoopPoint's rule gives no more" stdout
+	# LoopPoint's slices are not the grid's, nor the grid's LoopPoint's
+	loop15 | sed 's/ rule=loop / rule=loop-grid /' > w.bb
+	wrong w.bb --slice-size 15 --loop-grid
+	grep -qx 'profile-check: w.bb:[0-9]*: boundary 2 is ?, the grid rule gives 0x400538 3 (start 31)' stdout
+	head_lines 15 loop > w.bb
+	cat >> w.bb <<-EOF
+	# Slice ending at 19 global 19
+	# Unfiltered count 19
+	T:4:2 :5:1 :6:3 :7:2 :9:6 :10:5
+	S: 0x400538 2 hello-world 0x400000 + 0x538 # hello-world.c:8
+	# Slice ending at 31 global 31
+	# Unfiltered count 12
+	T:5:1 :6:3 :7:2 :9:6
+	S: 0x400538 3 hello-world 0x400000 + 0x538 # hello-world.c:8
+	# Slice ending at 46 global 46
+	# Unfiltered count 15
+	T:5:1 :6:3 :7:2 :8:2 :9:6 :11:1
+	$LAST
+	Dynamic instruction count 46
+	Dynamic unfiltered instruction count 46
+	SliceSize: 15
+	EOF
+	block_lines >> w.bb
+	wrong w.bb --slice-size 15 --loop-aligned
+	grep -qx "profile-check: w.bb:14: boundary 2 is 0x400538 3 (start 31), LoopPoint's rule gives no more" stdout
+	sed 's/ rule=loop / rule=loop-grid /' w.bb > g.bb
+	check --slice-size 15 --loop-grid "$D" "$S" g.bb
+	[ "$status" -eq 0 ] && [ ! -s stdout ] || { cat stdout stderr; false; }
 	# an empty slice that should have been joined is a boundary too many
 	excluded5 | sed '6a\
 # Slice ending at 5 global 5\

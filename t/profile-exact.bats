@@ -51,7 +51,7 @@ profile_all() {
 	[ ${#written[@]} -eq 0 ] || profile_check --slice-size "$size" "$@" "$dcfg" "$stream" "${written[@]}"
 }
 
-@test "gen-pair programs, nested loops and loops at an entry, 1 and 3 threads: every thread's profile is right, fixed and loop-aligned" {
+@test "gen-pair programs, nested loops and loops at an entry, 1 and 3 threads: every thread's profile is right, fixed, loop-aligned and loop-grid" {
 	# seeds 3 and 13 run loops three deep and loops headed at an entry
 	# with a loop inside (t/gen-pair.bats); slices of 7 cut inside most
 	# blocks, 10^12 is more than the run (one slice)
@@ -61,6 +61,8 @@ profile_all() {
 		for size in 7 4099 1000000000000; do
 			profile_all p/prog.dcfg.json p/s "$2" "$size" || { echo "seed $1, $2 threads"; false; }
 			profile_all p/prog.dcfg.json p/s "$2" "$size" --loop-aligned ||
+			    { echo "seed $1, $2 threads"; false; }
+			profile_all p/prog.dcfg.json p/s "$2" "$size" --loop-grid ||
 			    { echo "seed $1, $2 threads"; false; }
 		done
 		# loops of the main binary only; libc left out of the vectors
@@ -134,6 +136,7 @@ marker_starts() { # DCFG STREAM PROFILE
 	for size in 3 1000 100000; do
 		profile_all "$DATA/sample/prog.dcfg.json.gz" s 2 "$size"
 		profile_all "$DATA/sample/prog.dcfg.json.gz" s 2 "$size" --loop-aligned
+		profile_all "$DATA/sample/prog.dcfg.json.gz" s 2 "$size" --loop-grid
 	done
 	profile_all "$DATA/sample/prog.dcfg.json.gz" s 2 2000 --loop-aligned --loop-image prog --exclude-image libm.so.6
 }
@@ -161,6 +164,7 @@ real_walk() {
 	for size in 5 100 1000000; do
 		profile_all "$REAL" real.stream 8 "$size"
 		profile_all "$REAL" real.stream 8 "$size" --loop-aligned
+		profile_all "$REAL" real.stream 8 "$size" --loop-grid
 	done
 	profile_all "$REAL" real.stream 8 50 --exclude-image libgomp.so.1 --loop-aligned --loop-image libgomp.so.1
 }
@@ -263,13 +267,23 @@ real_walk() {
 		dcfg-expand --plan 5 $align p/chunks.trace.json > plan
 		# a plan that cuts a thread in windows, when aligned
 		[ -z "$align" ] || grep -q -- '--from-icount' plan
-		for opts in "--slice-size 1000" "--slice-size 7 --loop-aligned" "--slice-size 300 --exclude-image libc.so.6"; do
-			rm -f part.* m.T.*
+		for opts in "--slice-size 1000" "--slice-size 7 --loop-aligned" "--slice-size 7 --loop-grid" \
+		    "--slice-size 300 --exclude-image libc.so.6"; do
+			rm -f part.* sum.* m.T.*
+			k=0 starts=
+			# LoopPoint's rule: the shards' summaries first, merged into their starts
+			while [ "${opts%--loop-aligned}" != "$opts" ] && read -r line; do
+				k=$((k + 1))
+				dcfg-expand --chunks $line p/chunks.trace.json |
+				    dcfg-profile --dcfg p/prog.dcfg.json $opts --summary -o "sum.$k"
+				starts="--starts starts"
+			done < plan
+			[ -z "$starts" ] || dcfg-profile --dcfg p/prog.dcfg.json --merge -o starts sum.*
 			k=0
 			while read -r line; do
 				k=$((k + 1))
 				dcfg-expand --chunks $line p/chunks.trace.json |
-				    dcfg-profile --dcfg p/prog.dcfg.json $opts --part -o "part.$k"
+				    dcfg-profile --dcfg p/prog.dcfg.json $opts --part $starts -o "part.$k"
 			done < plan
 			dcfg-profile --dcfg p/prog.dcfg.json --merge -o m part.*
 			for t in 0 1; do

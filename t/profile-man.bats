@@ -57,6 +57,15 @@ in_man() {
 	in_man example2
 	{
 		echo '$ dcfg-expand prog.trace.json.bz2 |'
+		echo 'dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 --loop-grid --thread 0 |'
+		echo "grep '^# Slice'"
+		dcfg-expand prog.trace.json.bz2 |
+		    dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 --loop-grid --thread 0 |
+		    grep '^# Slice'
+	} > example2b
+	in_man example2b
+	{
+		echo '$ dcfg-expand prog.trace.json.bz2 |'
 		echo 'dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 \'
 		echo "--exclude-image \"\$(printf 'spin\\tlib.so')\" -o prog"
 		dcfg-expand prog.trace.json.bz2 |
@@ -89,6 +98,42 @@ in_man() {
 		diff -s merged.T.0.bb one.T.0.bb
 	} > example4
 	in_man example4
+	{
+		echo '$ k=0; while read -r shard; do k=$((k + 1))'
+		echo 'dcfg-expand --chunks $shard prog.trace.json.bz2 |'
+		echo 'dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 --loop-aligned \'
+		echo '--summary -o summary.$k'
+		echo 'done < plan'
+		k=0; while read -r shard; do k=$((k + 1))
+		    dcfg-expand --chunks $shard prog.trace.json.bz2 |
+		    dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 --loop-aligned \
+		    --summary -o summary.$k
+		done < plan
+		echo '$ dcfg-profile --dcfg prog.dcfg.json.bz2 --merge -o starts summary.*'
+		dcfg-profile --dcfg prog.dcfg.json.bz2 --merge -o starts summary.*
+		echo "\$ grep -v '^C:' starts"
+		grep -v '^C:' starts
+		echo '$ k=0; while read -r shard; do k=$((k + 1))'
+		echo 'dcfg-expand --chunks $shard prog.trace.json.bz2 |'
+		echo 'dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 --loop-aligned \'
+		echo '--part --starts starts -o part.$k'
+		echo 'done < plan'
+		rm part.*
+		k=0; while read -r shard; do k=$((k + 1))
+		    dcfg-expand --chunks $shard prog.trace.json.bz2 |
+		    dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 --loop-aligned \
+		    --part --starts starts -o part.$k
+		done < plan
+		echo '$ dcfg-profile --dcfg prog.dcfg.json.bz2 --merge -o merged part.*'
+		dcfg-profile --dcfg prog.dcfg.json.bz2 --merge -o merged part.*
+		echo '$ dcfg-expand prog.trace.json.bz2 |'
+		echo 'dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 --loop-aligned -o one'
+		dcfg-expand prog.trace.json.bz2 |
+		    dcfg-profile --dcfg prog.dcfg.json.bz2 --slice-size 10 --loop-aligned -o one
+		echo '$ diff -s merged.T.0.bb one.T.0.bb'
+		diff -s merged.T.0.bb one.T.0.bb
+	} > example5
+	in_man example5
 }
 
 @test "the man page's diagnostics are the messages the tests see" {

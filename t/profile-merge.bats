@@ -17,16 +17,29 @@ setup() {
 # shards DCFG TRACE N "PLAN OPTIONS" "EXPAND OPTIONS" PROFILE OPTIONS...: one
 # run's files (one.T.*, of what the plan's -p and -t select) and the merge
 # of the parts of a plan of N (m.T.*), which must be the same, byte for byte.
+# Under LoopPoint's rule (--loop-aligned) the parts take two passes: each
+# shard's summary, their merge into starts, then each shard's part with them.
 shards() {
-	local dcfg=$1 trace=$2 n=$3 planopts=$4 expandopts=$5 k=0 f
+	local dcfg=$1 trace=$2 n=$3 planopts=$4 expandopts=$5 k=0 f starts=
 	shift 5
-	rm -f one.T.* m.T.* part.* plan
+	rm -f one.T.* m.T.* part.* sum.* starts plan
 	dcfg-expand $expandopts $(echo " $planopts" | sed 's/ --dcfg [^ ]*//; s/ --align [^ ]*//') \
 	    "$trace" | dcfg-profile --dcfg "$dcfg" "$@" -o one
 	dcfg-expand --plan "$n" $planopts "$trace" > plan
+	case " $* " in
+	*" --loop-aligned "*)
+		while read -r line; do
+			k=$((k + 1))
+			dcfg-expand --chunks $expandopts $line "$trace" |
+			    dcfg-profile --dcfg "$dcfg" "$@" --summary -o "sum.$k"
+		done < plan
+		dcfg-profile --dcfg "$dcfg" --merge -o starts $(ls sum.* | sort -r)
+		starts="--starts starts" k=0 ;;
+	esac
 	while read -r line; do
 		k=$((k + 1))
-		dcfg-expand --chunks $expandopts $line "$trace" | dcfg-profile --dcfg "$dcfg" "$@" --part -o "part.$k"
+		dcfg-expand --chunks $expandopts $line "$trace" |
+		    dcfg-profile --dcfg "$dcfg" "$@" --part $starts -o "part.$k"
 	done < plan
 	# the parts in any order: the merge takes them in shard order
 	dcfg-profile --dcfg "$dcfg" --merge -o m $(ls part.* | sort -r)
@@ -39,7 +52,7 @@ shards() {
 
 @test "the hand-written program: shards merged are one run, for plans of 1 to 6, every rule" {
 	for n in 1 2 3 4 5 6; do
-		for rule in "" "--loop-aligned" "--loop-aligned --loop-image main"; do
+		for rule in "" "--loop-aligned" "--loop-aligned --loop-image main" --loop-grid; do
 			for size in 4 5 10 13; do
 				shards nest.json nest.trace.json "$n" "" "" --slice-size "$size" $rule
 				shards nest.json nest.trace.json "$n" "--align $size --dcfg nest.json" "" \
@@ -63,8 +76,25 @@ shards() {
 		shards p/prog.dcfg.json p/prog.trace.json "$n" "--align 777 --dcfg p/prog.dcfg.json" "" \
 		    --slice-size 777 --loop-aligned
 		shards p/prog.dcfg.json p/prog.trace.json "$n" "" "--runs" --slice-size 500 --loop-aligned
+		shards p/prog.dcfg.json p/prog.trace.json "$n" "--align 777 --dcfg p/prog.dcfg.json" "" \
+		    --slice-size 777 --loop-grid
 	done
 	[ "$(ls m.T.*)" = "$(printf '%s\n' m.T.0.bb m.T.1.bb m.T.2.bb)" ]
+}
+
+@test "LoopPoint's rule where loop heads are sparse: plans of 1 to 4, aligned or not, plain and --runs" {
+	gen-pair --seed 5 --threads 2 --edges 20000 --long-loops 300 p > /dev/null
+	dcfg-encode --dcfg p/prog.dcfg.json p/prog.edges > p/prog.trace.json
+	for n in 1 2 3 4; do
+		shards p/prog.dcfg.json p/prog.trace.json "$n" "" "" --slice-size 50 --loop-aligned
+		shards p/prog.dcfg.json p/prog.trace.json "$n" "--align 1000 --dcfg p/prog.dcfg.json" "" \
+		    --slice-size 777 --loop-aligned
+		shards p/prog.dcfg.json p/prog.trace.json "$n" "" "--runs" --slice-size 333 --loop-aligned \
+		    --loop-image prog --exclude-image libc.so.6
+	done
+	# the aligned plans cut threads into windows, whose thresholds the starts carry
+	dcfg-expand --plan 4 --align 1000 --dcfg p/prog.dcfg.json p/prog.trace.json | grep -q -- '--from-icount'
+	[ "$(grep -c '^# selection ' starts)" -eq "$(wc -l < plan)" ]
 }
 
 @test "a plan of a selection: its parts merge to one run of the selection" {

@@ -138,10 +138,47 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	[ "$(grep -c '^Block id: ' prof.T.2.bb)" -eq 8 ]
 }
 
-@test "loop-aligned: slices end at loop heads, nested ones and one headed at a routine's entry" {
+@test "loop-aligned: each slice ends at the first loop head N or more after the one before" {
 	dcfg_profile --dcfg nest.json --slice-size 10 --loop-aligned --thread 0 nest.stream
 	[ "$status" -eq 0 ] || { cat stderr; false; }
 	head -1 stdout | grep -q ' rule=loop '
+	# heads 11, 12, 20, 30. From 0, the first head at 10 or more: 13@12 is
+	# no head; 11@14 (11's 2nd). From 14, at 24 or more: 12@25 (12's 4th).
+	# From 25, at 35 or more: 21@36, 13@37, 14@39 head none, so the slice
+	# goes on to the end: 3 slices, each but the last 10 or more long.
+	#   [0,14): 10 2, 11 1, 12 9, 13 2 = 14     [14,25): 11 1, 30 5+5 = 11
+	#   [25,40): 12 3, 20 4+4, 21 1, 13 2, 14 1 = 15
+	cat > want <<-EOF
+	S: 0x1000 1 $MAIN + 0x0 # prog.c:5
+	# Slice ending at 14 global 14
+	# Unfiltered count 14
+	T:10:2 :11:1 :12:9 :13:2
+	S: 0x1004 2 $MAIN + 0x4 # prog.c:6
+	# Slice ending at 25 global 25
+	# Unfiltered count 11
+	T:11:1 :30:10
+	S: 0x1008 4 $MAIN + 0x8 # prog.c:7
+	# Slice ending at 40 global 40
+	# Unfiltered count 15
+	T:12:3 :13:2 :14:1 :20:8 :21:1
+	S: 0x1014 1 $MAIN + 0x14 # prog.c:9
+	Dynamic instruction count 40
+	Dynamic unfiltered instruction count 40
+	SliceSize: 10
+	EOF
+	slices stdout | diff want -
+	# without spin's loop (--loop-image main: heads 11, 12, 20) the same
+	# heads are chosen: 30@20 was not one
+	dcfg_profile --dcfg nest.json -N 10 -L --loop-image main --thread 0 nest.stream
+	[ "$status" -eq 0 ] || { cat stderr; false; }
+	slices stdout | diff want -
+}
+
+@test "loop-grid: slices end at loop heads on the grid, nested ones and one headed at a routine's entry" {
+	dcfg_profile --dcfg nest.json --slice-size 10 --loop-grid --thread 0 nest.stream
+	[ "$status" -eq 0 ] || { cat stderr; false; }
+	head -1 stdout | grep -q ' rule=loop-grid '
+	sed -n 3p stdout | grep -qx 'C: sum:dummy Command: dcfg-profile --slice-size 10 --loop-grid'
 	# heads 11, 12, 20, 30. Grid point 10: 13@12 is no head; 11@14 (11's 2nd).
 	# 20: 30@20 (30's 2nd). 30: 20@32 (20's 2nd: f's entry block heads its loop).
 	#   [0,14): 10 2, 11 1, 12 9, 13 2 = 14     [14,20): 11 1, 30 5 = 6
@@ -171,7 +208,7 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 }
 
 @test "--loop-image keeps only the loops of an image, named by basename or path" {
-	# heads 11, 12, 20 (not 30). Grid point 10: 11@14; 20: 12@25 (12's 4th); 30: 20@32.
+	# on the grid: heads 11, 12, 20 (not 30). Grid point 10: 11@14; 20: 12@25 (12's 4th); 30: 20@32.
 	#   [14,25): 11 1, 30 5+5 = 11          [25,32): 12 3, 20 4 = 7
 	cat > want <<-EOF
 	S: 0x1000 1 $MAIN + 0x0 # prog.c:5
@@ -195,10 +232,10 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	Dynamic unfiltered instruction count 40
 	SliceSize: 10
 	EOF
-	dcfg_profile --dcfg nest.json -N 10 -L --loop-image main --thread 0 nest.stream
+	dcfg_profile --dcfg nest.json -N 10 --loop-grid --loop-image main --thread 0 nest.stream
 	[ "$status" -eq 0 ] || { cat stderr; false; }
 	slices stdout | diff want -
-	dcfg_profile --dcfg nest.json -N 10 -L --loop-image '/opt/my prog/main' --thread 0 nest.stream
+	dcfg_profile --dcfg nest.json -N 10 --loop-grid --loop-image '/opt/my prog/main' --thread 0 nest.stream
 	[ "$status" -eq 0 ] || { cat stderr; false; }
 	slices stdout | diff want -
 }
@@ -324,7 +361,8 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	command -v python3 > /dev/null || skip "python3 is not installed"
 	tool="$BATS_TEST_DIRNAME/tools/profile-check.py"
 	for n in 1 2 3 4 5 6 7 10 12 13 20 40 41; do
-		for rule in "" "--loop-aligned" "--loop-aligned --loop-image main"; do
+		for rule in "" "--loop-aligned" "--loop-aligned --loop-image main" --loop-grid \
+		    "--loop-grid --loop-image main"; do
 			rm -f prof.T.*
 			dcfg-profile --dcfg nest.json --slice-size "$n" $rule -o prof nest.stream
 			python3 "$tool" --slice-size "$n" $rule nest.json nest.stream prof.T.0.bb prof.T.1.bb prof.T.2.bb ||
@@ -433,7 +471,10 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	head -1 stderr | grep -qx 'dcfg-profile: -o BASE is needed (the files are BASE.T.<tid>.bb), or --thread TID'
 	dcfg_profile --dcfg nest.json -N 10 --loop-image main -o p nest.stream
 	[ "$status" -eq 2 ]
-	head -1 stderr | grep -qx 'dcfg-profile: --loop-image chooses the loops of --loop-aligned: give both'
+	head -1 stderr | grep -qx 'dcfg-profile: --loop-image chooses the loops of --loop-aligned or --loop-grid: give one'
+	dcfg_profile --dcfg nest.json -N 10 --loop-aligned --loop-grid -o p nest.stream
+	[ "$status" -eq 2 ]
+	head -1 stderr | grep -qx 'dcfg-profile: --loop-aligned and --loop-grid are two rules: give one'
 	dcfg_profile --dcfg nest.json -N 10 --thread x nest.stream
 	[ "$status" -eq 2 ]
 	grep -q '^dcfg-profile: --thread x: ' stderr

@@ -281,6 +281,10 @@ current(struct dcfg_pinpoints *pr, const struct dcfg_stream_record *r,
 		return dcfg_error_at(pr->err, pr->name, r->lineno, 1, "thread %llu is not in the "
 		    "stream's \"# selection\": the stream was edited or joined after dcfg-expand "
 		    "wrote it", (unsigned long long)pr->cur->tid);
+	if (pr->cur && pr->cur->no_start)
+		return dcfg_error_at(pr->err, pr->name, r->lineno, 1, "thread %llu: the starts (%s) "
+		    "give it no threshold: they are of another stream", (unsigned long long)pr->cur->tid,
+		    pr->o->starts);
 	*t = pr->cur;
 	return 0;
 }
@@ -310,6 +314,8 @@ on_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
 		if (dcfg_pinpoints_setup_process(pr, p) < 0)
 			return -1;
 		if (pr->o->part) {
+			if (pr->o->starts && dcfg_pinpoints_starts_load(pr) < 0)
+				return -1;
 			dcfg_pinpoints_part_head(pr);
 			if (pr->has_sel)
 				dcfg_stream_write_selection(pr->o->out, &pr->sel);
@@ -387,6 +393,8 @@ on_chunk(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
 		    "would be counted without it", (unsigned long long)t->tid,
 		    (unsigned long long)pr->p->pid, (unsigned long long)r->preceding,
 		    (unsigned long long)t->pos);
+	if (!t->begun)
+		t->from = r->preceding;
 	t->begun = 1;
 	t->pos = r->preceding;
 	t->anchored = 1;
@@ -554,8 +562,11 @@ finish(struct dcfg_pinpoints *pr, struct dcfg_error *err)
 		return dcfg_error_set(err, pr->name, "the stream of shard %llu of %llu ends without "
 		    "its \"# trace\" line: it was cut short", (unsigned long long)pr->sel.shard,
 		    (unsigned long long)pr->sel.shards);
+	if (pr->traced && dcfg_pinpoints_starts_check_trace(pr) < 0)
+		return -1;
 	for (i = 0; i < pr->n_threads; i++)
-		dcfg_pinpoints_part_thread_end(pr, pr->threads[i]);
+		if (dcfg_pinpoints_part_thread_end(pr, pr->threads[i]) < 0)
+			return -1;
 	if (pr->traced)
 		dcfg_stream_write_trace(pr->o->out, pr->trace_crc, pr->trace_bytes);
 	return dcfg_output_failed(pr->o->out) ? 1 : 0;
@@ -579,6 +590,7 @@ dcfg_pinpoints_free(struct dcfg_pinpoints *pr)
 	free(pr->src);
 	free(pr->target);
 	dcfg_recorded_selection_free(&pr->sel);
+	dcfg_pinpoints_starts_free(pr);
 	dcfg_pinpoints_runs_free(pr);
 }
 

@@ -1,12 +1,15 @@
 /*
  * dcfg-profile's work: an edge stream and its DCFG made into PinPoints /
  * LoopPoint profiles, one per thread (dcfg-profile(1)). A thread's block
- * entries are cut into slices on a grid of SLICE_SIZE instructions: slice
- * k + 1 starts at the first eligible entry (any entry, or with the loop
- * rule an entry of a loop head) that starts at or after k * SLICE_SIZE,
- * so that a boundary depends on the grid alone and not on where the
- * slice before it ended. Each slice is written as its "T:" vector and the
- * "S:" marker (block address, execution count) that ends it.
+ * entries are cut into slices at eligible entries (any entry, or with a
+ * loop rule an entry of a loop head). On a grid of SLICE_SIZE
+ * instructions (the fixed rule and --loop-grid), slice k + 1 starts at
+ * the first eligible entry that starts at or after k * SLICE_SIZE, so
+ * that a boundary depends on the grid alone; under LoopPoint's rule
+ * (--loop-aligned), at the first that starts SLICE_SIZE or more after the
+ * boundary before (the thread's start, 0, for the first). Each slice is
+ * written as its "T:" vector and the "S:" marker (block address,
+ * execution count) that ends it.
  */
 #ifndef DCFG_PINPOINTS_H
 #define DCFG_PINPOINTS_H
@@ -20,7 +23,8 @@
 
 struct dcfg_pinpoints_options {
 	uint64_t slice_size;                 /* > 0 */
-	int loop_aligned;                    /* the loop rule: boundaries only at loop heads */
+	int loop_aligned;                    /* a loop rule: boundaries only at loop heads, */
+	int loop_grid;                       /* on the grid, not LoopPoint's (dcfg_pinpoints_chained) */
 	/* image paths or basenames: blocks left out of the vectors, loops kept */
 	const char *const *exclude; size_t n_exclude;
 	const char *const *loop_images; size_t n_loop_images;
@@ -29,6 +33,8 @@ struct dcfg_pinpoints_options {
 	struct dcfg_output *out;             /* with HAS_TID */
 	const char *base;                    /* without: BASE.T.<tid>.bb per thread */
 	int part;                            /* a shard's part for --merge, all threads to OUT */
+	int summary;                         /* with PART: the shard's summary (profile_summary.c) */
+	const char *starts;                  /* with PART, LoopPoint's rule: the merged summaries */
 	const char *const *inputs; size_t n_inputs;   /* refused as outputs */
 	/* a thread that leaves no instructions and so gets no file; may be NULL */
 	void (*no_profile)(void *ctx, uint64_t tid, const char *why);

@@ -8,7 +8,10 @@
  * instructions starts there, and is a boundary when it is eligible and
  * the grid interval of its start, start / SLICE_SIZE, passes that of the
  * eligible entry before it (0 before the first): exactly "the first
- * eligible entry at or after k * SLICE_SIZE" for each grid point k.
+ * eligible entry at or after k * SLICE_SIZE" for each grid point k. Under
+ * LoopPoint's rule it is one when its start reaches the thread's
+ * threshold, the boundary before's start plus SLICE_SIZE (SLICE_SIZE
+ * before the first), which the boundary then moves on.
  */
 #ifndef DCFG_PINPOINTS_INTERNAL_H
 #define DCFG_PINPOINTS_INTERNAL_H
@@ -21,6 +24,13 @@
 #include "stream/runwalk.h"
 
 #define DCFG_PINPOINTS_NONE UINT32_MAX
+
+/* LoopPoint's rule: each boundary placed by the one before it, not by the grid. */
+static inline int
+dcfg_pinpoints_chained(const struct dcfg_pinpoints_options *o)
+{
+	return o->loop_aligned && !o->loop_grid;
+}
 
 struct dcfg_pinpoints_pair {
 	uint32_t node;
@@ -53,12 +63,16 @@ struct dcfg_pinpoints_thread {
 	int headed;                   /* its file is open and its head written */
 	int seen_eligible;            /* --part: an eligible entry came */
 	int anchored;                 /* a chunk marker came */
+	int no_start;                 /* --starts gives it no threshold */
 	int begun;                    /* a data line or a chunk marker came */
 	char piece_kind;              /* --part: how the open piece starts: 'h' head, 'c', 'b' */
 	uint32_t piece_block;
 	uint64_t piece_start, piece_count;
 	uint32_t first_block;
 	uint64_t pos, last_q;
+	uint64_t threshold;           /* LoopPoint's rule: where an eligible entry ends the slice */
+	uint64_t from;                /* where the thread's stream starts (its first chunk marker) */
+	struct dcfg_pinpoints_chains *chains;   /* --summary (profile_summary.c) */
 	uint64_t replay_at;           /* --merge: where the pieces so far end, each the next's start */
 	uint64_t *counts;             /* per block: entries so far */
 	uint64_t *pc_counts;          /* per PC (pc_of): entries of its blocks so far, a marker's count */
@@ -106,6 +120,11 @@ struct dcfg_pinpoints {
 	uint32_t trace_crc;
 	uint64_t trace_bytes;
 	int overflow;                  /* a count went past 2^64 - 1 */
+	/* --part --starts: the thresholds of the shard's threads, and the trace they are of */
+	struct dcfg_pinpoints_starts *starts;
+	int starts_traced;
+	uint32_t starts_crc;
+	uint64_t starts_bytes;
 	/* the outermost open run and the runs in it, kept until it ends */
 	struct dcfg_runwalk runs;
 };
@@ -122,6 +141,8 @@ int dcfg_pinpoints_finish_threads(struct dcfg_pinpoints *pr, struct dcfg_error *
 void dcfg_pinpoints_free(struct dcfg_pinpoints *pr);
 
 /* ---- profile_slice.c ---- */
+/* The rule's name in the files' first line: "fixed", "loop" or "loop-grid". */
+const char *dcfg_pinpoints_rule_name(const struct dcfg_pinpoints_options *o);
 /* The "C:" line, from the options. */
 void dcfg_pinpoints_write_options(struct dcfg_pinpoints *pr, struct dcfg_output *out);
 /* qsort's order of pairs: by node. */
@@ -159,8 +180,8 @@ void dcfg_pinpoints_piece(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_threa
     uint32_t b);
 /* --part: the thread's first entry ("f" line), which the merge needs before any slice. */
 void dcfg_pinpoints_part_first(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t);
-/* --part: a thread's last piece and its summary lines. */
-void dcfg_pinpoints_part_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t);
+/* --part: a thread's last piece and its summary lines (--summary: its summary). 0 or -1. */
+int dcfg_pinpoints_part_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t);
 /* --part: the file's head: what the profile is, and the stream's selection. */
 void dcfg_pinpoints_part_head(struct dcfg_pinpoints *pr);
 
@@ -169,6 +190,30 @@ int dcfg_pinpoints_add(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *
     uint64_t times);
 /* The thread's end: its last slices and trailer. 0 written, 1 nothing to write, -1. */
 int dcfg_pinpoints_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t);
+
+/* ---- profile_summary.c ---- */
+/* --summary: an eligible entry at the thread's position. */
+int dcfg_pinpoints_summary_eligible(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t);
+/* --summary: the lowest start at which an eligible entry changes anything (0: any). */
+uint64_t dcfg_pinpoints_summary_lowest(const struct dcfg_pinpoints_thread *t);
+/* --summary: the thread's lines (the file's head is a part's, profile_part.c). */
+int dcfg_pinpoints_summary_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t);
+void dcfg_pinpoints_summary_free(struct dcfg_pinpoints_thread *t);
+
+/* ---- profile_starts.c ---- */
+struct dcfg_merge_part;
+/* Whether a part's first line is that of a --summary. */
+int dcfg_pinpoints_is_summary(const char *head);
+/* --merge of the N summaries BY_SHARD into the starts file PATH. 0, or -1 with PR->err set. */
+int dcfg_pinpoints_merge_summaries(struct dcfg_pinpoints *pr, struct dcfg_merge_part *const *by_shard,
+    size_t n, const char *path);
+/* --part --starts: the starts of the stream's shard read (PR->p and PR->sel known). */
+int dcfg_pinpoints_starts_load(struct dcfg_pinpoints *pr);
+/* The incoming threshold of thread TID: 0, or -1 when the starts have none. */
+int dcfg_pinpoints_starts_threshold(const struct dcfg_pinpoints *pr, uint64_t tid, uint64_t *threshold);
+/* At the end: the starts are of the stream's trace. */
+int dcfg_pinpoints_starts_check_trace(struct dcfg_pinpoints *pr);
+void dcfg_pinpoints_starts_free(struct dcfg_pinpoints *pr);
 
 /* ---- profile_runs.c ---- */
 /* A data line of the current thread: its edge moves the position by SRC and enters block B (or NONE). */

@@ -231,6 +231,12 @@ piece(struct reader *r, struct dcfg_pinpoints_thread *t)
 		if (start != t->replay_at)
 			return bad(r, "an entry that does not start where the piece before it ends: a "
 			    "\"p\" line was moved, deleted or edited");
+		if (dcfg_pinpoints_chained(pr->o) && (kind[0] != 'b' || start < t->threshold))
+			return bad(r, "under LoopPoint's rule, a piece that is not a boundary at or past "
+			    "its threshold: the part was edited, or made from other starts");
+		if (dcfg_pinpoints_chained(pr->o) &&
+		    __builtin_add_overflow(start, pr->o->slice_size, &t->threshold))
+			return dcfg_pinpoints_overflow(pr);
 		q = start / pr->o->slice_size;
 		if (kind[0] == 'b' || q > t->last_q) {
 			if (q > t->last_q)
@@ -248,6 +254,27 @@ piece(struct reader *r, struct dcfg_pinpoints_thread *t)
 	    __builtin_add_overflow(t->replay_at, unf, &t->replay_at))
 		return dcfg_pinpoints_overflow(pr);
 	return pairs(r, t, add_piece_instrs);
+}
+
+/*
+ * "s TID THRESHOLD": under LoopPoint's rule, the threshold the part's
+ * thread came in with (--starts) must be the one the shards before leave.
+ */
+static int
+threshold_in(struct reader *r, struct dcfg_pinpoints_thread *t)
+{
+	uint64_t in;
+
+	if (number(r, &in) < 0)
+		return -1;
+	if (!dcfg_pinpoints_chained(r->pr->o))
+		return bad(r, "an incoming threshold in a part of a grid rule");
+	if (in != t->threshold)
+		return dcfg_error_at(r->pr->err, r->path, r->line, 1, "thread %llu comes in with the "
+		    "threshold %llu, but the shards before leave %llu: parts made from the starts of "
+		    "another merge of summaries", (unsigned long long)t->tid, (unsigned long long)in,
+		    (unsigned long long)t->threshold);
+	return 0;
 }
 
 /* "f TID NODE": the thread's first entry, if no shard before had one */
@@ -296,6 +323,8 @@ summary(struct reader *r, struct dcfg_pinpoints_thread *t)
 		return bad(r, "a grid interval is missing");
 	if (number(r, &filt) < 0 || number(r, &unf) < 0)
 		return -1;
+	if (dcfg_pinpoints_chained(r->pr->o) && (strcmp(w, "-") == 0 || q != t->threshold))
+		return bad(r, "the threshold the thread leaves is not where its last boundary puts it");
 	if (first != DCFG_PINPOINTS_NONE && !t->started) {
 		t->started = 1;
 		t->first_block = first;
@@ -369,8 +398,8 @@ replay(struct dcfg_pinpoints *pr, const char *path, struct said *said)
 		if (line[0] == '#' || r.line <= 2)
 			continue;
 		kind = word(&r);
-		if (kind == NULL || strlen(kind) != 1 || strchr("fptc", kind[0]) == NULL) {
-			rc = bad(&r, "not a line of a part (\"f\", \"p\", \"t\" or \"c\")");
+		if (kind == NULL || strlen(kind) != 1 || strchr("fptcs", kind[0]) == NULL) {
+			rc = bad(&r, "not a line of a part (\"f\", \"p\", \"t\", \"c\" or \"s\")");
 			break;
 		}
 		if ((rc = number(&r, &tid)) < 0)
@@ -382,12 +411,32 @@ replay(struct dcfg_pinpoints *pr, const char *path, struct said *said)
 			break;
 		}
 		rc = kind[0] == 'p' ? piece(&r, t) : kind[0] == 't' ? summary(&r, t) :
+		    kind[0] == 's' ? threshold_in(&r, t) :
 		    kind[0] == 'f' ? first(&r, t) : pairs(&r, t, add_count) < 0 ? -1 : said_counted(&r, t);
 		if (rc < 0)
 			break;
 	}
 	dcfg_textlines_close(tl);
 	return rc < 0 ? -1 : 0;
+}
+
+/* Summaries (--summary) merge into starts, parts into profiles: never the two together. */
+static int
+merge_kinds(const struct dcfg_merge_part *pts, size_t n, const struct dcfg_pinpoints_options *o,
+    struct dcfg_error *err)
+{
+	int summary = dcfg_pinpoints_is_summary(pts[0].head);
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (dcfg_pinpoints_is_summary(pts[i].head) != summary)
+			return dcfg_error_at(err, pts[i].path, 1, 1, "a %s, but %s is a %s: merge the "
+			    "summaries into starts, then the parts made with them", summary ? "part" :
+			    "summary (--summary)", pts[0].path, summary ? "summary (--summary)" : "part");
+	if (summary && o->has_tid)
+		return dcfg_error_set(err, pts[0].path, "a merge of summaries writes the starts of "
+		    "every thread to -o FILE: no --thread");
+	return 0;
 }
 
 int
@@ -413,9 +462,13 @@ dcfg_pinpoints_merge(const struct dcfg *d, const char *const *paths, size_t n,
 		if (dcfg_merge_part_scan(&pts[i], err) < 0)
 			goto done;
 	}
-	if (dcfg_merge_parts_check(d, pts, n, by_shard, err) < 0 ||
+	if (merge_kinds(pts, n, o, err) < 0 || dcfg_merge_parts_check(d, pts, n, by_shard, err) < 0 ||
 	    dcfg_merge_part_head(&pts[0], &mo, &pid, err) < 0)
 		goto done;
+	if (dcfg_pinpoints_is_summary(pts[0].head)) {
+		rc = dcfg_pinpoints_merge_summaries(&pr, by_shard, n, o->base) < 0 ? -1 : 0;
+		goto done;
+	}
 	mo.part = 0;
 	mo.n_exclude = mo.n_loop_images = 0;
 	if ((p = dcfg_find_process(d, pid)) == NULL) {

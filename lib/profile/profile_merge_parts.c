@@ -154,7 +154,8 @@ dcfg_merge_part_head(const struct dcfg_merge_part *pt, struct dcfg_pinpoints_opt
 	if (s == NULL || r == NULL || p == NULL)
 		return dcfg_error_at(err, pt->path, 1, 1, "a first line without slice-size=, rule= or process=");
 	mo->slice_size = strtoull(s + 12, &end, 10);
-	mo->loop_aligned = strncmp(r + 6, "loop ", 5) == 0;
+	mo->loop_aligned = strncmp(r + 6, "loop", 4) == 0;
+	mo->loop_grid = strncmp(r + 6, "loop-grid ", 10) == 0;
 	*pid = strtoull(p + 9, NULL, 10);
 	if (mo->slice_size == 0)
 		return dcfg_error_at(err, pt->path, 1, 1, "a slice size of 0");

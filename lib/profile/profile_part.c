@@ -16,6 +16,10 @@
  * COUNT is the entry's count in the shard, its PC's executions (the merge
  * adds the earlier shards' entries of the blocks at that PC); FIRST and LAST are the shard's first and last entries' nodes
  * and LAST_Q the grid interval of its last eligible entry ("-": none).
+ * Under LoopPoint's rule a part is made with each thread's threshold
+ * known (--starts), so that every piece but the head starts at a
+ * boundary; an "s TID THRESHOLD" line, first, says which threshold it came
+ * in with, and LAST_Q is the threshold it leaves.
  */
 #include "profile_internal.h"
 
@@ -84,12 +88,14 @@ dcfg_pinpoints_part_first(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_threa
 	dcfg_out_char(out, '\n');
 }
 
-void
+int
 dcfg_pinpoints_part_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t)
 {
 	struct dcfg_output *out = pr->o->out;
 	size_t i;
 
+	if (pr->o->summary)
+		return dcfg_pinpoints_summary_thread_end(pr, t);
 	dcfg_pinpoints_piece(pr, t, 'h', DCFG_PINPOINTS_NONE);
 	dcfg_out_str(out, "t ");
 	dcfg_out_u64(out, t->tid);
@@ -98,7 +104,9 @@ dcfg_pinpoints_part_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_
 	dcfg_out_char(out, ' ');
 	dcfg_out_u64(out, t->pos);
 	dcfg_out_char(out, ' ');
-	if (t->seen_eligible)
+	if (dcfg_pinpoints_chained(pr->o))   /* the threshold it leaves for the next shard */
+		dcfg_out_u64(out, t->threshold);
+	else if (t->seen_eligible)
 		dcfg_out_u64(out, t->last_q);
 	else
 		dcfg_out_char(out, '-');
@@ -118,6 +126,7 @@ dcfg_pinpoints_part_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_
 		dcfg_out_u64(out, t->counts[b]);
 	}
 	dcfg_out_char(out, '\n');
+	return 0;
 }
 
 void
@@ -127,10 +136,13 @@ dcfg_pinpoints_part_head(struct dcfg_pinpoints *pr)
 
 	dcfg_out_str(out, "# dcfg-profile-part 1 slice-size=");
 	dcfg_out_u64(out, pr->o->slice_size);
-	dcfg_out_str(out, pr->o->loop_aligned ? " rule=loop dcfg=" : " rule=fixed dcfg=");
+	dcfg_out_str(out, " rule=");
+	dcfg_out_str(out, dcfg_pinpoints_rule_name(pr->o));
+	dcfg_out_str(out, " dcfg=");
 	dcfg_out_crc_bytes(out, pr->d->crc32, pr->d->bytes);
 	dcfg_out_str(out, " process=");
 	dcfg_out_u64(out, pr->p->pid);
-	dcfg_out_char(out, '\n');
+	/* a summary (profile_summary.c) is read by the checks of parts, and told apart by this */
+	dcfg_out_str(out, pr->o->summary ? " kind=summary\n" : "\n");
 	dcfg_pinpoints_write_options(pr, out);
 }

@@ -77,6 +77,24 @@ add_copies(void *ctx, const struct dcfg_runwalk *rw, uint32_t run, uint64_t k)
 }
 
 /*
+ * whole() under LoopPoint's rule: copy j (from 0) holds no boundary while
+ * its last eligible entry, at B + j S, starts below the threshold (with
+ * --summary, the lowest at which anything happens).
+ */
+static uint64_t
+whole_chained(const struct dcfg_pinpoints *pr, const struct dcfg_pinpoints_thread *t,
+    const struct dcfg_runwalk_item *r, uint64_t left)
+{
+	uint64_t below = pr->o->summary ? dcfg_pinpoints_summary_lowest(t) : t->threshold;
+	uint64_t b, room;
+
+	if (__builtin_add_overflow(t->pos, r->last, &b) || b >= below)
+		return 0;
+	room = below - 1 - b;
+	return r->s == 0 || room / r->s >= left ? left : room / r->s + 1;
+}
+
+/*
  * How many of the LEFT copies of run R, from the position on, hold no
  * boundary and can be added at once. 0: the next copy must be walked (it
  * may hold a boundary, or the thread's first entry).
@@ -92,6 +110,8 @@ whole(void *ctx, const struct dcfg_runwalk_item *r, uint64_t left)
 		return 0;
 	if (r->first > r->last)
 		return left;
+	if (dcfg_pinpoints_chained(pr->o))
+		return whole_chained(pr, t, r, left);
 	if (pr->o->part && !t->seen_eligible)   /* a candidate: its piece starts there */
 		return 0;
 	if (__builtin_add_overflow(t->pos, r->last, &b) || b / n != t->last_q)

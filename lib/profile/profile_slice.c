@@ -14,7 +14,7 @@ int
 dcfg_pinpoints_thread_init(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint64_t tid)
 {
 	*t = (struct dcfg_pinpoints_thread){ .tid = tid, .last_block = DCFG_PINPOINTS_NONE,
-	    .piece_kind = 'h' };
+	    .piece_kind = 'h', .threshold = pr->o->slice_size };
 	if ((t->counts = calloc(pr->n_blocks + 1, sizeof *t->counts)) == NULL ||
 	    (t->pc_counts = calloc(pr->n_pcs + 1, sizeof *t->pc_counts)) == NULL ||
 	    (t->marked = calloc(pr->n_pcs + 1, 1)) == NULL ||
@@ -25,6 +25,15 @@ dcfg_pinpoints_thread_init(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thre
 		t->counts = t->pc_counts = NULL;
 		t->marked = NULL;
 		return -1;
+	}
+	if (pr->starts) {
+		/* --part --starts: the threshold it comes in with, for the merge to check */
+		t->no_start = dcfg_pinpoints_starts_threshold(pr, tid, &t->threshold) < 0;
+		dcfg_out_str(pr->o->out, "s ");
+		dcfg_out_u64(pr->o->out, tid);
+		dcfg_out_char(pr->o->out, ' ');
+		dcfg_out_u64(pr->o->out, t->threshold);
+		dcfg_out_char(pr->o->out, '\n');
 	}
 	return 0;
 }
@@ -44,6 +53,7 @@ dcfg_pinpoints_thread_free(struct dcfg_pinpoints_thread *t)
 	dcfg_tally_free(&t->tally);
 	free(t->held.v);
 	free(t->scratch.v);
+	dcfg_pinpoints_summary_free(t);
 }
 
 /* ---- lines ---- */
@@ -105,6 +115,12 @@ write_marker(struct dcfg_pinpoints *pr, struct dcfg_output *out, uint32_t b, uin
 	dcfg_out_char(out, '\n');
 }
 
+const char *
+dcfg_pinpoints_rule_name(const struct dcfg_pinpoints_options *o)
+{
+	return !o->loop_aligned ? "fixed" : o->loop_grid ? "loop-grid" : "loop";
+}
+
 /*
  * The C: line: the options that make the profile, not the files, so that
  * a merge of shards' parts writes the line one run writes.
@@ -118,7 +134,7 @@ dcfg_pinpoints_write_options(struct dcfg_pinpoints *pr, struct dcfg_output *out)
 	dcfg_out_str(out, "C: sum:dummy Command: dcfg-profile --slice-size ");
 	dcfg_out_u64(out, o->slice_size);
 	if (o->loop_aligned)
-		dcfg_out_str(out, " --loop-aligned");
+		dcfg_out_str(out, o->loop_grid ? " --loop-grid" : " --loop-aligned");
 	for (k = 0; k < o->n_loop_images; k++) {
 		dcfg_out_str(out, " --loop-image ");
 		out_words(out, o->loop_images[k]);
@@ -140,7 +156,9 @@ write_head(struct dcfg_pinpoints *pr, struct dcfg_output *out, uint64_t tid)
 
 	dcfg_out_str(out, "# dcfg-profile 1 slice-size=");
 	dcfg_out_u64(out, o->slice_size);
-	dcfg_out_str(out, o->loop_aligned ? " rule=loop dcfg=" : " rule=fixed dcfg=");
+	dcfg_out_str(out, " rule=");
+	dcfg_out_str(out, dcfg_pinpoints_rule_name(o));
+	dcfg_out_str(out, " dcfg=");
 	dcfg_out_crc_bytes(out, d->crc32, d->bytes);
 	dcfg_out_str(out, " process=");
 	dcfg_out_u64(out, pr->p->pid);
@@ -392,10 +410,21 @@ dcfg_pinpoints_entry(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t,
 	if (!t->started) {
 		t->first_block = b;
 		t->started = 1;
-		if (pr->o->part)
+		if (pr->o->part && !pr->o->summary)
 			dcfg_pinpoints_part_first(pr, t);
 	}
-	if (pr->blocks[b].eligible) {
+	if (pr->o->summary)   /* the summary needs the eligible entries' places alone */
+		return pr->blocks[b].eligible ? dcfg_pinpoints_summary_eligible(pr, t) : 0;
+	if (pr->blocks[b].eligible && dcfg_pinpoints_chained(pr->o)) {
+		if (t->pos >= t->threshold) {
+			if (__builtin_add_overflow(t->pos, pr->o->slice_size, &t->threshold))
+				return overflow(pr);
+			if (pr->o->part)   /* its threshold known (--starts): a boundary for sure */
+				dcfg_pinpoints_piece(pr, t, 'b', b);
+			else if (dcfg_pinpoints_boundary(pr, t, b, t->pos, t->pc_counts[pr->pc_of[b]] + 1) < 0)
+				return -1;
+		}
+	} else if (pr->blocks[b].eligible) {
 		uint64_t q = t->pos / pr->o->slice_size;
 		if (pr->o->part) {
 			/* a shard's first eligible entry may be a boundary: the merge decides */

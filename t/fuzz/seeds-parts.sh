@@ -3,7 +3,8 @@
 # t/fuzz/seeds/parts, and the gen-pair DCFG it reads them with into
 # t/fuzz/parts-prog.dcfg.json: the parts `dcfg-profile --part` writes for
 # the shards of `dcfg-expand --plan N` (with and without --align and
-# --runs, of the whole trace and of a selection), fixed and loop rules, --exclude-image, several threads, of the
+# --runs, of the whole trace and of a selection), fixed, grid and LoopPoint's rules (these with
+# their summaries' starts), --exclude-image, several threads, of the
 # hand-written t/data/profile-nest (t/profile-merge.bats) and of a small
 # gen-pair trace. ok-*: a plan's whole set of parts joined by "%%" lines,
 # which merges; part-*: one part alone (a plan of one merges, the others
@@ -34,12 +35,23 @@ dcfg-encode --dcfg "$tmp/nest.json" --chunk-edges 3 "$data/profile-nest.stream" 
 seed() {
 	name=$1 dcfg=$2 trace=$3 n=$4 planopts=$5 expandopts=$6 k=0
 	shift 6
-	rm -f "$tmp"/part.*
+	rm -f "$tmp"/part.* "$tmp"/sum.* "$tmp/starts"
 	dcfg-expand --plan "$n" $planopts "$trace" > "$tmp/plan"
+	starts=
+	case " $* " in
+	*" --loop-aligned "*)   # LoopPoint's rule: the summaries and their starts first
+		while read -r line; do
+			k=$((k + 1))
+			dcfg-expand --chunks $expandopts $line "$trace" |
+			    dcfg-profile --dcfg "$dcfg" "$@" --summary -o "$tmp/sum.$k"
+		done < "$tmp/plan"
+		dcfg-profile --dcfg "$dcfg" --merge -o "$tmp/starts" "$tmp"/sum.*
+		starts="--starts $tmp/starts" k=0 ;;
+	esac
 	while read -r line; do
 		k=$((k + 1))
 		dcfg-expand --chunks $expandopts $line "$trace" |
-		    dcfg-profile --dcfg "$dcfg" "$@" --part -o "$tmp/part.$k"
+		    dcfg-profile --dcfg "$dcfg" "$@" --part $starts -o "$tmp/part.$k"
 	done < "$tmp/plan"
 	n=$k k=1   # a plan may have fewer shards than asked for
 
@@ -65,6 +77,8 @@ seed nest-2-loop5 "$tmp/nest.json" "$tmp/nest.trace.json" 2 "" "" --slice-size 5
 seed nest-6-loop4 "$tmp/nest.json" "$tmp/nest.trace.json" 6 "" "" --slice-size 4 --loop-aligned
 seed nest-3-loop-main5 "$tmp/nest.json" "$tmp/nest.trace.json" 3 "$align 5" "" --slice-size 5 \
     --loop-aligned --loop-image main
+seed nest-3-grid-main5 "$tmp/nest.json" "$tmp/nest.trace.json" 3 "$align 5" "" --slice-size 5 \
+    --loop-grid --loop-image main
 seed nest-4-exclude5 "$tmp/nest.json" "$tmp/nest.trace.json" 4 "" "" --slice-size 5 \
     --exclude-image "$(printf 'spin\tlib.so')"
 seed nest-2-runs4 "$tmp/nest.json" "$tmp/nest.trace.json" 2 "" "--runs" --slice-size 4 --loop-aligned
@@ -76,6 +90,7 @@ seed gp-4-align500 "$tmp/gp/prog.dcfg.json" "$tmp/gp.trace.json" 4 "$align 500" 
 seed gp-2-loop777 "$tmp/gp/prog.dcfg.json" "$tmp/gp.trace.json" 2 "" "" --slice-size 777 --loop-aligned
 seed gp-5-align-loop600 "$tmp/gp/prog.dcfg.json" "$tmp/gp.trace.json" 5 "$align 600" "" \
     --slice-size 600 --loop-aligned
+seed gp-4-grid700 "$tmp/gp/prog.dcfg.json" "$tmp/gp.trace.json" 4 "" "" --slice-size 700 --loop-grid
 seed gp-3-runs-loop900 "$tmp/gp/prog.dcfg.json" "$tmp/gp.trace.json" 3 "" "--runs" --slice-size 900 \
     --loop-aligned
 seed gp-3-exclude-libc800 "$tmp/gp/prog.dcfg.json" "$tmp/gp.trace.json" 3 "" "" --slice-size 800 \

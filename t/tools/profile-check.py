@@ -2,7 +2,7 @@
 """profile-check: checks per-thread profiles (.bb) of dcfg-profile(1)
 against their edge stream and DCFG, by a second method, each on its own.
 
-usage: profile-check.py --slice-size N [--loop-aligned] [--loop-image NAME]...
+usage: profile-check.py --slice-size N [--loop-aligned | --loop-grid] [--loop-image NAME]...
                         [--exclude-image NAME]... DCFG STREAM PROFILE...
        profile-check.py --none TID [-p PID] [--exclude-image NAME]... DCFG STREAM
 
@@ -13,8 +13,9 @@ The profile's thread is its "P:" line, its process the header's process=.
 From the DCFG and the stream alone (dcfg-stream(5) version 1, plain, gzip or
 bzip2) it works out the thread's block entries and their start positions
 (dcfg-count(1) BASIC-BLOCK VECTORS, dcfg-expand(1) INSTRUCTION WINDOWS), the
-executions of every PC, the slice boundaries of the grid rule of issue 26's
-contract (fixed, or --loop-aligned with --loop-image), and then checks every
+executions of every PC, the slice boundaries of the rule (the grid of
+issue 26's contract, fixed or --loop-grid; LoopPoint's, --loop-aligned;
+with --loop-image), and then checks every
 line of the profile: the header, P:, G:, the markers (each S: but the last
 found again as the count-th execution of its PC, starting exactly at the
 "# Slice ending at" value; the first the thread's first entry, count 1; the
@@ -38,7 +39,7 @@ import sys
 import zlib
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from profile_model import (InputError, Process, escape_word, expected_slices, grid_boundaries,
+from profile_model import (InputError, Process, boundaries, escape_word, expected_slices,
                            image_matches, raw, read_bytes, read_thread)
 
 PROG = "profile-check"
@@ -192,8 +193,12 @@ class Profile:
 # ---- the checks -------------------------------------------------------------------
 
 
+def rule_of(opt):
+    return "loop" if opt.loop_aligned else "loop-grid" if opt.loop_grid else "fixed"
+
+
 def check_header(p, f, opt, dcfg_id, pid):
-    want = {"slice-size": str(opt.slice_size), "rule": "loop" if opt.loop_aligned else "fixed",
+    want = {"slice-size": str(opt.slice_size), "rule": rule_of(opt),
             "dcfg": dcfg_id, "process": str(pid), "thread": str(p.tid)}
     for k, v in want.items():
         if p.header.get(k) != v:
@@ -314,8 +319,9 @@ def fmt_vec(v):
     return "T" + " ".join(":%d:%d" % x for x in v) if v else "(empty)"
 
 
-def check_grid(p, f, entries, at, want):
-    """The markers between the slices are the grid rule's boundaries."""
+def check_grid(p, f, entries, at, want, rule):
+    """The markers between the slices are the rule's boundaries."""
+    name = "LoopPoint's rule" if rule == "loop" else "the grid rule"
     got = at[1:-1]
     want_at = [s[0] for s in want[1:]]
     if got == want_at:
@@ -327,7 +333,7 @@ def check_grid(p, f, entries, at, want):
             line = p.markers[k + 1][0] if k + 1 < len(p.markers) else p.markers[-1][0]
             wt = "0x%x %d (start %d)" % (entries[w][3], entries[w][2], entries[w][1]) if w is not None else "no more"
             gt = "0x%x %d (start %d)" % (entries[g][3], entries[g][2], entries[g][1]) if g is not None else "?"
-            f.add(line, "boundary %d is %s, the grid rule gives %s" % (k + 1, gt, wt))
+            f.add(line, "boundary %d is %s, %s gives %s" % (k + 1, gt, name, wt))
             return
 
 
@@ -392,6 +398,7 @@ def main():
     ap.add_argument("--none", type=int, metavar="TID")
     ap.add_argument("-p", "--pid", type=int)
     ap.add_argument("--loop-aligned", action="store_true")
+    ap.add_argument("--loop-grid", action="store_true")
     ap.add_argument("--loop-image", action="append", default=[])
     ap.add_argument("--exclude-image", action="append", default=[])
     ap.add_argument("dcfg")
@@ -443,7 +450,7 @@ def check_profile(opt, dcfg, dcfg_id, path):
             return kept_of[b]
 
         def eligible(b):
-            if not opt.loop_aligned:
+            if not opt.loop_aligned and not opt.loop_grid:
                 return True
             return b in proc.heads and (not loop_names or image_matches(proc.blocks[b]["path"], loop_names))
         check_header(p, f, opt, dcfg_id, proc.pid)
@@ -453,7 +460,7 @@ def check_profile(opt, dcfg, dcfg_id, path):
         if not entries:
             f.add(1, "thread %d enters no block in the stream: it should have no profile" % tid)
         else:
-            want = expected_slices(entries, grid_boundaries(entries, eligible, opt.slice_size), kept)
+            want = expected_slices(entries, boundaries(rule_of(opt), entries, eligible, opt.slice_size), kept)
             if not want:
                 f.add(1, "every block of thread %d is excluded: it should have no profile" % tid)
             for line, m in p.markers:
@@ -462,7 +469,7 @@ def check_profile(opt, dcfg, dcfg_id, path):
             at = locate_markers(p, f, entries)
             check_slices(p, f, entries, thread.final, at, kept)
             if want and None not in at:
-                check_grid(p, f, entries, at, want)
+                check_grid(p, f, entries, at, want, rule_of(opt))
             check_totals(p, f, entries, kept)
             check_blocks(p, f, proc, entries)
     for msg in f.list[:MAX_FINDINGS]:

@@ -1,7 +1,8 @@
 """The second method's model for profile-check.py: the DCFG read by
 Python's json module, the edge stream line by line (dcfg-stream(5) version
 1), a thread's block entries placed as dcfg-count(1) BASIC-BLOCK VECTORS
-says, the grid rule of issue 26's contract, and the escape of names of
+says, the slicing rules (the grid of issue 26's contract, and LoopPoint's,
+each boundary N or more after the one before), and the escape of names of
 dcfg-stream(5) "Names". Nothing here comes from the C code."""
 import bz2
 import gzip
@@ -221,6 +222,24 @@ def grid_boundaries(entries, eligible, n):
             out.append(i)
             k = start // n + 1
     return out
+
+
+def looppoint_boundaries(entries, eligible, n):
+    """Entry indices of the boundaries under LoopPoint's rule: each the
+    first eligible entry that starts N or more after the boundary before
+    (after 0, the thread's start, for the first)."""
+    out = []
+    last = 0
+    for i, e in enumerate(entries):
+        if eligible(e[0]) and e[1] >= last + n:
+            out.append(i)
+            last = e[1]
+    return out
+
+
+def boundaries(rule, entries, eligible, n):
+    """The boundaries of RULE: "fixed" and "loop-grid" on the grid, "loop" LoopPoint's."""
+    return (looppoint_boundaries if rule == "loop" else grid_boundaries)(entries, eligible, n)
 
 
 def expected_slices(entries, boundaries, kept):

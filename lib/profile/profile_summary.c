@@ -1,0 +1,195 @@
+/*
+ * dcfg-profile --summary: what a shard does to LoopPoint's rule, for the
+ * merge of summaries that finds each shard's incoming threshold
+ * (dcfg-profile(1), SHARDS). Under that rule a boundary is the first
+ * eligible entry that starts at or after the thread's threshold (the
+ * boundary before's start plus N), so a shard's boundaries depend on the
+ * threshold it inherits, and the threshold it passes on is a function of
+ * that one alone. This file computes the function, in memory that grows
+ * with the shard's candidates, never with its length.
+ *
+ * An incoming threshold T is at most FROM + N (FROM: the shard's start),
+ * as the boundary before the shard starts at or before FROM. The
+ * thresholds in (s', s], s and s' consecutive eligible entries (s' = -inf
+ * for the first), all pick the entry at s as their first boundary: that
+ * range is a class. Classes are made up to the first eligible entry at or
+ * after FROM + N, which every T left reaches. From then on what matters
+ * is a class's current threshold; the classes that share one are a
+ * group, and will share every boundary after. The groups wait in a FIFO
+ * in the order of their thresholds: an eligible entry at s fires the
+ * groups at the front whose threshold is at most s (and the class that
+ * ends at s), and they become one group of threshold s + N, which is the
+ * largest, at the back. Each entry pops what it fires and pushes one
+ * group, so the work is O(1) amortised per eligible entry. Groups need
+ * not be ranges of classes, nor come to one: a loop of a constant
+ * iteration keeps ceil(N / iteration) of them apart for ever.
+ *
+ * The summary writes, per thread of the shard:
+ *
+ *   w TID FROM TO              the thread's first and final positions
+ *   m TID UPPER OUT            the thresholds up to UPPER (above the line
+ *                              before's) leave OUT; those above the last
+ *                              UPPER leave the shard with no boundary: as they came
+ */
+#include "profile_internal.h"
+
+#include <stdlib.h>
+
+#include "common/vec.h"
+
+#define NO_CLASS UINT32_MAX
+
+struct dcfg_pinpoints_group {
+	uint64_t threshold;
+	uint32_t head, tail;       /* its classes, a list through NEXT */
+};
+
+struct dcfg_pinpoints_chains {
+	uint64_t *upper; uint32_t *next; size_t n, cap, cap_next;   /* the classes, in order */
+	struct dcfg_pinpoints_group *q; size_t q_cap, q_first, q_len;   /* the FIFO, a ring */
+	uint64_t reach;            /* FROM + N: no incoming threshold is above */
+	int closed;                /* an eligible entry at or after REACH came: no class is left to make */
+};
+
+static int
+oom(struct dcfg_pinpoints *pr)
+{
+	return dcfg_error_set(pr->err, pr->name, "out of memory");
+}
+
+static struct dcfg_pinpoints_chains *
+chains_of(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t)
+{
+	if (t->chains == NULL && (t->chains = calloc(1, sizeof *t->chains)) != NULL &&
+	    __builtin_add_overflow(t->from, pr->o->slice_size, &t->chains->reach))
+		t->chains->reach = UINT64_MAX;
+	return t->chains;
+}
+
+/* Group G at the FIFO's back. */
+static int
+push(struct dcfg_pinpoints_chains *c, struct dcfg_pinpoints_group g)
+{
+	if (c->q_len == c->q_cap) {
+		size_t cap = c->q_cap ? 2 * c->q_cap : 16, i;
+		struct dcfg_pinpoints_group *q = malloc(cap * sizeof *q);
+		if (q == NULL)
+			return -1;
+		for (i = 0; i < c->q_len; i++)
+			q[i] = c->q[(c->q_first + i) % c->q_cap];
+		free(c->q);
+		c->q = q;
+		c->q_cap = cap;
+		c->q_first = 0;
+	}
+	c->q[(c->q_first + c->q_len++) % c->q_cap] = g;
+	return 0;
+}
+
+/* The classes of FROM appended to those of G. */
+static void
+join(struct dcfg_pinpoints_chains *c, struct dcfg_pinpoints_group *g, uint32_t head, uint32_t tail)
+{
+	if (head == NO_CLASS)
+		return;
+	if (g->head == NO_CLASS)
+		g->head = head;
+	else
+		c->next[g->tail] = head;
+	g->tail = tail;
+}
+
+int
+dcfg_pinpoints_summary_eligible(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t)
+{
+	struct dcfg_pinpoints_chains *c = chains_of(pr, t);
+	struct dcfg_pinpoints_group g = { 0, NO_CLASS, NO_CLASS };
+	uint64_t s = t->pos;
+
+	if (c == NULL)
+		return oom(pr);
+	if (__builtin_add_overflow(s, pr->o->slice_size, &g.threshold))
+		return dcfg_pinpoints_overflow(pr);
+	if (!c->closed) {
+		uint32_t k = (uint32_t)c->n;
+		if (c->n >= NO_CLASS || dcfg_reserve((void **)&c->upper, &c->cap, c->n + 1,
+		    sizeof *c->upper) < 0 || dcfg_reserve((void **)&c->next, &c->cap_next, c->n + 1,
+		    sizeof *c->next) < 0)
+			return oom(pr);
+		c->upper[k] = s;
+		c->next[k] = NO_CLASS;
+		c->n++;
+		join(c, &g, k, k);
+		c->closed = s >= c->reach;
+	}
+	while (c->q_len > 0 && c->q[c->q_first].threshold <= s) {
+		struct dcfg_pinpoints_group *f = &c->q[c->q_first];
+		join(c, &g, f->head, f->tail);
+		c->q_first = (c->q_first + 1) % c->q_cap;
+		c->q_len--;
+	}
+	if (g.head != NO_CLASS && push(c, g) < 0)
+		return oom(pr);
+	return 0;
+}
+
+uint64_t
+dcfg_pinpoints_summary_lowest(const struct dcfg_pinpoints_thread *t)
+{
+	const struct dcfg_pinpoints_chains *c = t->chains;
+
+	if (c == NULL || !c->closed)
+		return 0;   /* a class still to make: any eligible entry makes one */
+	return c->q_len ? c->q[c->q_first].threshold : UINT64_MAX;
+}
+
+void
+dcfg_pinpoints_summary_free(struct dcfg_pinpoints_thread *t)
+{
+	if (t->chains) {
+		free(t->chains->upper);
+		free(t->chains->next);
+		free(t->chains->q);
+		free(t->chains);
+		t->chains = NULL;
+	}
+}
+
+static void
+out_line(struct dcfg_output *out, char kind, uint64_t tid, uint64_t a, uint64_t b)
+{
+	dcfg_out_char(out, kind);
+	dcfg_out_char(out, ' ');
+	dcfg_out_u64(out, tid);
+	dcfg_out_char(out, ' ');
+	dcfg_out_u64(out, a);
+	dcfg_out_char(out, ' ');
+	dcfg_out_u64(out, b);
+	dcfg_out_char(out, '\n');
+}
+
+int
+dcfg_pinpoints_summary_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t)
+{
+	struct dcfg_pinpoints_chains *c = t->chains;
+	uint64_t *leave;
+	size_t i, k;
+
+	out_line(pr->o->out, 'w', t->tid, t->from, t->pos);
+	if (c == NULL || c->n == 0)
+		return 0;
+	if ((leave = malloc(c->n * sizeof *leave)) == NULL)
+		return oom(pr);
+	for (i = 0; i < c->q_len; i++) {
+		const struct dcfg_pinpoints_group *g = &c->q[(c->q_first + i) % c->q_cap];
+		uint32_t j;
+		for (j = g->head; j != NO_CLASS; j = c->next[j])
+			leave[j] = g->threshold;
+	}
+	/* classes side by side that leave the same threshold make one line */
+	for (k = 0; k < c->n; k++)
+		if (k + 1 == c->n || leave[k + 1] != leave[k])
+			out_line(pr->o->out, 'm', t->tid, c->upper[k], leave[k]);
+	free(leave);
+	return 0;
+}
