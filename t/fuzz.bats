@@ -416,6 +416,8 @@ count() {
 	for f in "$SEEDS"/regions/*; do
 		FUZZ_REGIONS_SHOW=1 capture fuzz-regions "$f"
 		[ "$status" -eq 0 ] || { show; return 1; }
+		grep '^written (' stdout >> written || true
+		# the CSV's refusals ("refused (FORMAT)" is the other format's, proven by the DCFG)
 		n=$(grep -c '^refused: ' stdout || true)
 		case "${f##*/}" in
 		ok-*) [ "$n" -eq 0 ] || { echo "${f##*/}: refused"; cat stdout; return 1; }
@@ -433,12 +435,17 @@ count() {
 	grep -q '\\\\' ok-names && grep -q "$(printf '\302\240')" ok-names
 	grep -q '^S: 0xffffffffffffffff 18446744073709551615 ' ok-limits
 	[ "$(grep -c '^%%$' ok-no-labels)" -eq 2 ] && [ "$(grep -c '^%%$' ok-labels)" -eq 3 ]
-	# the target's options come from the size: every format, warmup factor and --thread
+	# the other formats are written from some seeds, with the DCFG's proof
+	grep -qxF 'written (looppoint-json)' "$top/written"
+	grep -qxF 'written (sde-control)' "$top/written"
+	# the target's options come from the size: every format, warmup factor, --thread
+	# and (sde-control) --global-counts
 	for f in ok-*; do
 		n=$(wc -c < "$f")
-		echo "format $((n % 3)) warmup $((n / 3 % 3)) thread $((n / 9 % 2))"
+		echo "format $((n % 3)) warmup $((n / 3 % 3)) thread $((n / 9 % 2)) global $((n / 18 % 2))"
 	done > "$top/options"
-	for want in 'format 0' 'format 1' 'format 2' 'warmup 0' 'warmup 1' 'warmup 2' 'thread 0' 'thread 1'; do
+	for want in 'format 0' 'format 1' 'format 2' 'warmup 0' 'warmup 1' 'warmup 2' 'thread 0' 'thread 1' \
+	    'format 2 .* global 0' 'format 2 .* global 1'; do
 		grep -q "$want" "$top/options" || { echo "no ok seed with $want"; cat "$top/options"; return 1; }
 	done
 }

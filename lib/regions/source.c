@@ -61,13 +61,13 @@ dcfg_rg_source_of(struct dcfg_rg_source *s, const struct dcfg_rg_profile *p,
 	if (o->dcfg == NULL)
 		return 0;
 	s->d = o->dcfg;
-	s->dcfg_path = dcfg_path;
+	s->dcfg_path = dcfg_path ? dcfg_path : "the DCFG";
 	if (process_of(s, p, o, err) < 0)
 		return -1;
 	if (s->tid >= s->process->threads)
 		return dcfg_error_set(err, p->path, "a profile of thread %llu, but process %llu of %s "
 		    "has %lu threads (0 to %lu)", (unsigned long long)s->tid,
-		    (unsigned long long)s->process->pid, dcfg_path, (unsigned long)s->process->threads,
+		    (unsigned long long)s->process->pid, s->dcfg_path, (unsigned long)s->process->threads,
 		    (unsigned long)s->process->threads - 1);
 	return 0;
 }

@@ -1,16 +1,20 @@
 /*
  * dcfg-regions: the input is a profile, t.simpoints, t.weights and
  * (optionally) t.labels, one after another, each ended by a line "%%";
- * each goes into a file of its own. The format, the warmup factor and
- * --thread come from the input's size. Every way these hand-editable
- * files can break must be an error, never a crash, a hang or a wrong
- * region; and what is written must keep the readers' rules: the oracle
+ * each goes into a file of its own. The format, the warmup factor,
+ * --thread and --global-counts come from the input's size; the
+ * looppoint-json and sde-control runs have the hand-made profile's DCFG,
+ * t/data/regions/prog.dcfg.json, whose proof they need. Every way these
+ * hand-editable files can break must be an error, never a crash, a hang
+ * or a wrong region; and what is written must keep the readers' rules: the oracle
  * reads a region CSV back and checks that every data line has 16 fields,
  * none but the first holding a blank, a weight <= 1 and a relative count
  * no larger than the end's absolute count (abort: a finding). Then
  * --check's table (TSV): its BBV distance must be 0 to 2, and its last
  * line the summary.
- * FUZZ_REGIONS_SHOW=1 prints each CSV it checks, and each refusal.
+ * FUZZ_REGIONS_SHOW=1 prints each CSV and table it checks, each refusal
+ * of the CSV ("refused: ...") and of the other format ("refused (FORMAT):
+ * ..."), and "written (FORMAT)" for the other format written.
  */
 #include "fuzz.h"
 
@@ -113,13 +117,30 @@ run_check(const struct dcfg_regions_files *files, const struct dcfg_regions_opti
 	check_table();
 }
 
+/* The DCFG of the hand-made profile the seeds are made of, loaded once. */
+static const struct dcfg *
+regions_dcfg(void)
+{
+	static struct dcfg *d;
+	struct dcfg_load_options lo = { .keep = DCFG_KEEP_ALL };
+	struct dcfg_error err;
+
+	if (d == NULL && (d = dcfg_load(FUZZ_DATA "/regions/prog.dcfg.json", &lo, &err)) == NULL) {
+		fprintf(stderr, "fuzz: %s: %s\n", err.file, err.message);
+		abort();
+	}
+	return d;
+}
+
 static void
 run(const struct dcfg_regions_files *files, struct dcfg_regions_options *o,
     enum dcfg_regions_format format)
 {
+	static const char *const names[] = { "csv", "looppoint-json", "sde-control" };
 	static struct dcfg_output out;
 	struct dcfg_error err;
 	uint64_t warmup = o->warmup_factor;
+	int show = getenv("FUZZ_REGIONS_SHOW") != NULL;
 
 	o->format = format;
 	if (format == DCFG_REGIONS_SDE_CONTROL)
@@ -127,14 +148,19 @@ run(const struct dcfg_regions_files *files, struct dcfg_regions_options *o,
 	if (dcfg_output_open(&out, fuzz_put(FILES, (const uint8_t *)"", 0), &err) < 0)
 		abort();
 	if (dcfg_regions_run(files, o, &out, &err) < 0) {
-		if (getenv("FUZZ_REGIONS_SHOW"))
+		if (show && format == DCFG_REGIONS_CSV)
 			printf("refused: %s:%lu:%lu: %s\n", err.file, err.line, err.column, err.message);
+		else if (show)
+			printf("refused (%s): %s:%lu:%lu: %s\n", names[format], err.file, err.line,
+			    err.column, err.message);
 		dcfg_output_discard(&out);
 	} else {
 		if (dcfg_output_close(&out, &err) < 0)
 			abort();
 		if (format == DCFG_REGIONS_CSV)
 			check_csv();
+		else if (show)
+			printf("written (%s)\n", names[format]);
 	}
 	o->warmup_factor = warmup;
 }
@@ -142,8 +168,10 @@ run(const struct dcfg_regions_files *files, struct dcfg_regions_options *o,
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct dcfg_regions_options o = { .format = (enum dcfg_regions_format)(size % 3),
-	    .warmup_factor = size / 3 % 3, .has_thread = size / 9 % 2, .thread = 3 };
+	/* run() sets o.format: the format the size picks is kept apart */
+	enum dcfg_regions_format picked = (enum dcfg_regions_format)(size % 3);
+	struct dcfg_regions_options o = { .warmup_factor = size / 3 % 3, .has_thread = size / 9 % 2,
+	    .thread = 3 };
 	const char *names[FILES] = { NULL, NULL, NULL, NULL };
 	struct dcfg_regions_files files;
 	size_t at = 0, n = 0;
@@ -164,11 +192,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 	}
 	files = (struct dcfg_regions_files){ names[0], names[1], names[2], names[3], NULL };
-	/* the CSV, checked by the oracle; then the format the size picks */
+	/* the CSV and --check, checked by the oracles; then the format the size picks, proven by the DCFG */
 	run(&files, &o, DCFG_REGIONS_CSV);
-	if (o.format != DCFG_REGIONS_CSV)
-		run(&files, &o, o.format);
 	run_check(&files, &o);
+	if (picked != DCFG_REGIONS_CSV) {
+		o.dcfg = regions_dcfg();
+		o.global_counts = picked == DCFG_REGIONS_SDE_CONTROL && size / 18 % 2;
+		run(&files, &o, picked);
+	}
 	return 0;
 }
 
