@@ -122,14 +122,8 @@ static const struct dcfg *
 regions_dcfg(void)
 {
 	static struct dcfg *d;
-	struct dcfg_load_options lo = { .keep = DCFG_KEEP_ALL };
-	struct dcfg_error err;
 
-	if (d == NULL && (d = dcfg_load(FUZZ_DATA "/regions/prog.dcfg.json", &lo, &err)) == NULL) {
-		fprintf(stderr, "fuzz: %s: %s\n", err.file, err.message);
-		abort();
-	}
-	return d;
+	return fuzz_dcfg_once(&d, FUZZ_DATA "/regions/prog.dcfg.json");
 }
 
 static void

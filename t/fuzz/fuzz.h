@@ -106,6 +106,20 @@ fuzz_put(int k, const uint8_t *data, size_t len)
 #define FUZZ_DATA "t/data"
 #endif
 
+/* The DCFG at PATH into *D, loaded the first time (all of it); a failure aborts. */
+static inline const struct dcfg *
+fuzz_dcfg_once(struct dcfg **d, const char *path)
+{
+	struct dcfg_load_options lo = { .keep = DCFG_KEEP_ALL };
+	struct dcfg_error err;
+
+	if (*d == NULL && (*d = dcfg_load(path, &lo, &err)) == NULL) {
+		fprintf(stderr, "fuzz: %s: %s\n", err.file, err.message);
+		abort();
+	}
+	return *d;
+}
+
 /*
  * The bundled sample's DCFG, loaded once: the stages of the stream target
  * and the trace target's plans with --align read the fuzzed input against
@@ -115,14 +129,8 @@ static inline const struct dcfg *
 fuzz_sample_dcfg(void)
 {
 	static struct dcfg *d;
-	struct dcfg_load_options lo = { .keep = DCFG_KEEP_ALL };
-	struct dcfg_error err;
 
-	if (d == NULL && (d = dcfg_load(FUZZ_DATA "/sample/prog.dcfg.json.gz", &lo, &err)) == NULL) {
-		fprintf(stderr, "fuzz: %s: %s\n", err.file, err.message);
-		abort();
-	}
-	return d;
+	return fuzz_dcfg_once(&d, FUZZ_DATA "/sample/prog.dcfg.json.gz");
 }
 
 #endif
