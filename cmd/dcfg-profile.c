@@ -15,7 +15,7 @@ static const char help[] =
     "       dcfg-profile ... --thread TID [-o FILE] [STREAM]\n"
     "       dcfg-profile ... --part [--starts STARTS] [-o PART] [SHARD-STREAM]\n"
     "       dcfg-profile ... --loop-aligned --summary [-o SUMMARY] [SHARD-STREAM]\n"
-    "       dcfg-profile --dcfg FILE --merge [--thread TID] -o BASE PART...\n"
+    "       dcfg-profile --dcfg FILE --merge [-p PID] [--thread TID] -o BASE PART...\n"
     "       dcfg-profile --dcfg FILE --merge -o STARTS SUMMARY...\n"
     "Write a PinPoints/LoopPoint profile (.bb: SimPoint's vectors, slice markers\n"
     "and block table) of each thread of a process: BASE.T.<tid>.bb.\n"
@@ -27,7 +27,8 @@ static const char help[] =
     "      --loop-grid           entries of loop heads, on the grid of multiples of N\n"
     "      --loop-image NAME     only the loops of this image (path or basename)\n"
     "  -x, --exclude-image NAME  leave this image's blocks out of the vectors\n"
-    "  -p, --pid PID             the process (default: the stream's only one)\n"
+    "  -p, --pid PID             the process (default: the stream's only one; with\n"
+    "                            --part, every one the stream holds)\n"
     "  -t, --thread TID          only this thread, to -o FILE or standard output\n"
     "  -o, --output BASE         write BASE.T.<tid>.bb (with --thread: the file)\n"
     "      --part                write a shard's part (all threads) for --merge\n"
@@ -81,10 +82,10 @@ merge_parts(int argc, char **argv, const struct dcfg_stage_args *a, struct dcfg_
 	int rc;
 
 	if (o->slice_size || o->loop_aligned || o->n_exclude || o->n_loop_images || o->part ||
-	    o->has_pid || o->starts)
+	    o->starts)
 		return usage("--merge takes the profile's options from the parts: no --slice-size, "
-		    "--loop-aligned, --loop-grid, --loop-image, --exclude-image, --part, --summary, "
-		    "--starts or -p");
+		    "--loop-aligned, --loop-grid, --loop-image, --exclude-image, --part, --summary "
+		    "or --starts");
 	if (n == 0)
 		return usage("--merge needs the parts to merge");
 	if (a->dcfg_path == NULL)

@@ -189,7 +189,7 @@ parts() {
 	# not a part at all
 	capture dcfg-profile --dcfg nest.json --merge -o m part.1 part.2 nest.json
 	[ "$status" -eq 2 ]
-	[ "$(cat stderr)" = "dcfg-profile: nest.json:1:1: not a part of dcfg-profile --part: its first line is not \"# dcfg-profile-part 1 ...\"" ]
+	[ "$(cat stderr)" = "dcfg-profile: nest.json:1:1: not a part of dcfg-profile --part: its first line is not \"# dcfg-profile-part 2 ...\"" ]
 	[ -z "$(ls m.* 2> /dev/null)" ]
 }
 

@@ -306,20 +306,19 @@ on_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
 		return dcfg_error_set(pr->err, pr->name, "process %llu is not in the stream's \"# "
 		    "selection\": the stream was edited or joined after dcfg-expand wrote it",
 		    (unsigned long long)p->pid);
-	if (pr->o->has_pid ? p->pid != pr->o->pid : pr->p != NULL && p != pr->p)
-		return pr->o->has_pid ? 0 : dcfg_error_set(pr->err, pr->name, "the stream holds "
-		    "processes %llu and %llu: choose one with -p", (unsigned long long)pr->p->pid,
-		    (unsigned long long)p->pid);
-	if (pr->p == NULL) {
-		if (dcfg_pinpoints_setup_process(pr, p) < 0)
+	if (pr->o->part)
+		dcfg_pinpoints_part_begin(pr);
+	if (pr->o->has_pid && p->pid != pr->o->pid)
+		return 0;
+	/* a part keeps every process, a section each; one run profiles one */
+	if (pr->o->part && p != pr->p) {
+		if (dcfg_pinpoints_part_process(pr, p) < 0)
 			return -1;
-		if (pr->o->part) {
-			if (pr->o->starts && dcfg_pinpoints_starts_load(pr) < 0)
-				return -1;
-			dcfg_pinpoints_part_head(pr);
-			if (pr->has_sel)
-				dcfg_stream_write_selection(pr->o->out, &pr->sel);
-		}
+	} else if (pr->p != NULL && p != pr->p) {
+		return dcfg_error_set(pr->err, pr->name, "the stream holds processes %llu and %llu: "
+		    "choose one with -p", (unsigned long long)pr->p->pid, (unsigned long long)p->pid);
+	} else if (pr->p == NULL && dcfg_pinpoints_setup_process(pr, p) < 0) {
+		return -1;
 	}
 	pr->in_process = 1;
 	return 0;
@@ -413,40 +412,19 @@ on_run(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
 	return t == NULL ? 0 : dcfg_pinpoints_run(pr, r);
 }
 
-/*
- * --part: the stream's selection and trace (provenance.h), which the part
- * records for the merge's checks; nothing may follow the trace line.
- */
+/* Without --part, where the stream's window starts (not_from_start); with it, profile_part.c's. */
 static int
 on_meta(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
 {
 	struct dcfg_pinpoints *pr = ctx;
 	const char *why;
 
-	if (!pr->o->part) {
-		/* where the stream's window starts: not_from_start */
-		if (!pr->has_sel && dcfg_is_selection_line(r->line, r->len)) {
-			if (dcfg_recorded_selection_parse(r->line, r->len, &pr->sel, &why) < 0)
-				return dcfg_error_at(err, pr->name, r->lineno, 1, "%s", why);
-			pr->has_sel = 1;
-		}
-		return 0;
-	}
-	if (pr->traced)
-		return dcfg_error_at(err, pr->name, r->lineno, 1, "the stream goes on after its "
-		    "\"# trace\" line: streams joined together are not one shard");
-	if (dcfg_is_selection_line(r->line, r->len)) {
-		if (pr->has_sel || pr->p != NULL)
-			return dcfg_error_at(err, pr->name, r->lineno, 1, "a second \"# selection\" "
-			    "line, or one after \"# process\"");
+	if (pr->o->part)
+		return dcfg_pinpoints_part_meta(pr, r, err);
+	if (!pr->has_sel && dcfg_is_selection_line(r->line, r->len)) {
 		if (dcfg_recorded_selection_parse(r->line, r->len, &pr->sel, &why) < 0)
 			return dcfg_error_at(err, pr->name, r->lineno, 1, "%s", why);
 		pr->has_sel = 1;
-	} else if (dcfg_is_trace_line(r->line, r->len)) {
-		if (dcfg_trace_id_parse(r->line, r->len, &pr->trace_crc, &pr->trace_bytes) < 0)
-			return dcfg_error_at(err, pr->name, r->lineno, 1,
-			    "a \"# trace\" line that is not \"# trace CRC:BYTES\"");
-		pr->traced = 1;
 	}
 	return 0;
 }
@@ -547,9 +525,10 @@ dcfg_pinpoints_finish_threads(struct dcfg_pinpoints *pr, struct dcfg_error *err)
 static int
 finish(struct dcfg_pinpoints *pr, struct dcfg_error *err)
 {
-	size_t i;
+	int shard = pr->has_sel && pr->sel.shards;
 
-	if (pr->p == NULL)
+	/* a shard of a plan may hold nothing of the process: its part says so */
+	if (pr->p == NULL && !(pr->o->part && shard))
 		return pr->o->has_pid ? dcfg_error_set(err, pr->name, "process %llu is not in the "
 		    "stream", (unsigned long long)pr->o->pid) :
 		    dcfg_error_set(err, pr->name, "the stream holds no process");
@@ -558,22 +537,22 @@ finish(struct dcfg_pinpoints *pr, struct dcfg_error *err)
 		    (unsigned long long)pr->o->tid, (unsigned long long)pr->p->pid);
 	if (!pr->o->part)
 		return dcfg_pinpoints_finish_threads(pr, err);
-	if (pr->has_sel && pr->sel.shards && !pr->traced)
+	if (shard && !pr->traced)
 		return dcfg_error_set(err, pr->name, "the stream of shard %llu of %llu ends without "
 		    "its \"# trace\" line: it was cut short", (unsigned long long)pr->sel.shard,
 		    (unsigned long long)pr->sel.shards);
 	if (pr->traced && dcfg_pinpoints_starts_check_trace(pr) < 0)
 		return -1;
-	for (i = 0; i < pr->n_threads; i++)
-		if (dcfg_pinpoints_part_thread_end(pr, pr->threads[i]) < 0)
-			return -1;
+	dcfg_pinpoints_part_begin(pr);
+	if (dcfg_pinpoints_part_process_end(pr) < 0)
+		return -1;
 	if (pr->traced)
 		dcfg_stream_write_trace(pr->o->out, pr->trace_crc, pr->trace_bytes);
 	return dcfg_output_failed(pr->o->out) ? 1 : 0;
 }
 
 void
-dcfg_pinpoints_free(struct dcfg_pinpoints *pr)
+dcfg_pinpoints_process_free(struct dcfg_pinpoints *pr)
 {
 	size_t i;
 
@@ -589,6 +568,21 @@ dcfg_pinpoints_free(struct dcfg_pinpoints *pr)
 	free(pr->warned);
 	free(pr->src);
 	free(pr->target);
+	pr->threads = NULL;
+	pr->n_threads = pr->cap_threads = 0;
+	pr->blocks = NULL;
+	pr->by_node = pr->by_addr = pr->pc_of = pr->target = NULL;
+	pr->warned = NULL;
+	pr->src = NULL;
+	pr->p = NULL;
+	pr->cur = NULL;
+}
+
+void
+dcfg_pinpoints_free(struct dcfg_pinpoints *pr)
+{
+	dcfg_pinpoints_process_free(pr);
+	free(pr->parted);
 	dcfg_recorded_selection_free(&pr->sel);
 	dcfg_pinpoints_starts_free(pr);
 	dcfg_pinpoints_runs_free(pr);

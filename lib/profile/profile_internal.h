@@ -117,6 +117,9 @@ struct dcfg_pinpoints {
 	/* --part: what the stream says it covers (provenance.h) */
 	struct dcfg_recorded_selection sel;
 	int has_sel, traced;
+	int part_begun;                /* the part's head and selection are written */
+	/* --part without -p: the processes whose sections are written, each once */
+	uint64_t *parted; size_t n_parted, cap_parted;
 	uint32_t trace_crc;
 	uint64_t trace_bytes;
 	int overflow;                  /* a count went past 2^64 - 1 */
@@ -138,6 +141,8 @@ struct dcfg_pinpoints_thread *dcfg_pinpoints_thread_for(struct dcfg_pinpoints *p
 uint64_t dcfg_pinpoints_last_pc(const struct dcfg_block *b);
 /* Every thread's end, and the files renamed into place. 0, 1 (a write failed), -1. */
 int dcfg_pinpoints_finish_threads(struct dcfg_pinpoints *pr, struct dcfg_error *err);
+/* The process's state (its blocks and threads) freed, for the next process of a part. */
+void dcfg_pinpoints_process_free(struct dcfg_pinpoints *pr);
 void dcfg_pinpoints_free(struct dcfg_pinpoints *pr);
 
 /* ---- profile_slice.c ---- */
@@ -182,8 +187,19 @@ void dcfg_pinpoints_piece(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_threa
 void dcfg_pinpoints_part_first(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t);
 /* --part: a thread's last piece and its summary lines (--summary: its summary). 0 or -1. */
 int dcfg_pinpoints_part_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t);
-/* --part: the file's head: what the profile is, and the stream's selection. */
-void dcfg_pinpoints_part_head(struct dcfg_pinpoints *pr);
+/* --part: the file's head (what the profile is) and the stream's selection, once. */
+void dcfg_pinpoints_part_begin(struct dcfg_pinpoints *pr);
+/*
+ * --part: the process P starts a section of the part ("# process PID"),
+ * the section before it (another process's) ended first. -1 with
+ * PR->err set.
+ */
+int dcfg_pinpoints_part_process(struct dcfg_pinpoints *pr, const struct dcfg_process *p);
+/* --part: a "# selection" or "# trace" line, or another comment of the stream. */
+int dcfg_pinpoints_part_meta(struct dcfg_pinpoints *pr, const struct dcfg_stream_record *r,
+    struct dcfg_error *err);
+/* --part: the section of the process profiled ends: its threads' last pieces and summaries. 0 or -1. */
+int dcfg_pinpoints_part_process_end(struct dcfg_pinpoints *pr);
 
 /* TIMES more entries of block B in the open slice, none of them a boundary. */
 int dcfg_pinpoints_add(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint32_t b,

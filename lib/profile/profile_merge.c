@@ -383,6 +383,7 @@ replay(struct dcfg_pinpoints *pr, const char *path, struct said *said)
 {
 	struct reader r = { .pr = pr, .path = path, .said = said };
 	struct dcfg_textlines *tl = dcfg_textlines_open(path, pr->err);
+	int section = -1;   /* the lines are of the process merged (1), of another (0), of none yet */
 	char *line;
 	size_t len;
 	int rc;
@@ -391,12 +392,18 @@ replay(struct dcfg_pinpoints *pr, const char *path, struct said *said)
 		return -1;
 	while ((rc = dcfg_textlines_next(tl, &line, &len, pr->err)) == 1) {
 		struct dcfg_pinpoints_thread *t;
-		uint64_t tid;
+		uint64_t tid, pid;
 		char *kind;
 		r.line = dcfg_textlines_lineno(tl);
 		r.p = line;
-		if (line[0] == '#' || r.line <= 2)
+		if (r.line > 2 && dcfg_merge_process_line(line, len, &pid) == 0)   /* read in pass 1 */
+			section = pid == pr->p->pid;
+		if (line[0] == '#' || r.line <= 2 || section == 0)
 			continue;
+		if (section < 0) {
+			rc = bad(&r, "a line before the part's first \"# process\" line");
+			break;
+		}
 		kind = word(&r);
 		if (kind == NULL || strlen(kind) != 1 || strchr("fptcs", kind[0]) == NULL) {
 			rc = bad(&r, "not a line of a part (\"f\", \"p\", \"t\", \"c\" or \"s\")");
@@ -436,6 +443,14 @@ merge_kinds(const struct dcfg_merge_part *pts, size_t n, const struct dcfg_pinpo
 	if (summary && o->has_tid)
 		return dcfg_error_set(err, pts[0].path, "a merge of summaries writes the starts of "
 		    "every thread to -o FILE: no --thread");
+	if (summary && o->has_pid)
+		return dcfg_error_set(err, pts[0].path, "a merge of summaries writes the starts of "
+		    "every process the summaries keep: no -p");
+	/* a summary that kept another process alone would leave its threads' thresholds unmoved */
+	for (i = 1; summary && i < n; i++)
+		if (pts[i].keeps_all != pts[0].keeps_all || pts[i].kept != pts[0].kept)
+			return dcfg_error_at(err, pts[i].path, 1, 1, "a summary made with another -p than "
+			    "%s: make them all with the same -p, or none", pts[0].path);
 	return 0;
 }
 
@@ -463,12 +478,14 @@ dcfg_pinpoints_merge(const struct dcfg *d, const char *const *paths, size_t n,
 			goto done;
 	}
 	if (merge_kinds(pts, n, o, err) < 0 || dcfg_merge_parts_check(d, pts, n, by_shard, err) < 0 ||
-	    dcfg_merge_part_head(&pts[0], &mo, &pid, err) < 0)
+	    dcfg_merge_part_head(&pts[0], &mo, err) < 0)
 		goto done;
 	if (dcfg_pinpoints_is_summary(pts[0].head)) {
 		rc = dcfg_pinpoints_merge_summaries(&pr, by_shard, n, o->base) < 0 ? -1 : 0;
 		goto done;
 	}
+	if (dcfg_merge_parts_process(pts, n, o->has_pid, o->pid, &pid, err) < 0)
+		goto done;
 	mo.part = 0;
 	mo.n_exclude = mo.n_loop_images = 0;
 	if ((p = dcfg_find_process(d, pid)) == NULL) {

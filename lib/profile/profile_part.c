@@ -20,9 +20,25 @@
  * known (--starts), so that every piece but the head starts at a
  * boundary; an "s TID THRESHOLD" line, first, says which threshold it came
  * in with, and LAST_Q is the threshold it leaves.
+ *
+ * A shard of a plan of the whole trace may hold several processes, and a
+ * merge writes the files of one of them, as one run does. So the part
+ * keeps every process of the stream (process=all on its first line), or,
+ * with -p, the one (process=PID) even when the shard has nothing of it,
+ * and its lines come in a section per process, each once:
+ *
+ *   # dcfg-profile-part 2 slice-size=N rule=RULE dcfg=CRC:BYTES process=PID|all
+ *   C: ...                       the options, as the profiles' "C:" line
+ *   # selection ...              the shard's (provenance.h)
+ *   # process PID                then its f, s, p, t and c lines
+ *   # trace CRC:BYTES
+ *
+ * A summary (--summary, profile_summary.c) is laid out the same, its
+ * first line ending " kind=summary".
  */
 #include "profile_internal.h"
 
+#include "common/vec.h"
 #include "stream/provenance.h"
 #include "stream/writer.h"
 
@@ -129,20 +145,108 @@ dcfg_pinpoints_part_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_
 	return 0;
 }
 
-void
-dcfg_pinpoints_part_head(struct dcfg_pinpoints *pr)
+static void
+part_head(struct dcfg_pinpoints *pr)
 {
 	struct dcfg_output *out = pr->o->out;
 
-	dcfg_out_str(out, "# dcfg-profile-part 1 slice-size=");
+	dcfg_out_str(out, "# dcfg-profile-part 2 slice-size=");
 	dcfg_out_u64(out, pr->o->slice_size);
 	dcfg_out_str(out, " rule=");
 	dcfg_out_str(out, dcfg_pinpoints_rule_name(pr->o));
 	dcfg_out_str(out, " dcfg=");
 	dcfg_out_crc_bytes(out, pr->d->crc32, pr->d->bytes);
 	dcfg_out_str(out, " process=");
-	dcfg_out_u64(out, pr->p->pid);
+	if (pr->o->has_pid)
+		dcfg_out_u64(out, pr->o->pid);
+	else
+		dcfg_out_str(out, "all");
 	/* a summary (profile_summary.c) is read by the checks of parts, and told apart by this */
 	dcfg_out_str(out, pr->o->summary ? " kind=summary\n" : "\n");
 	dcfg_pinpoints_write_options(pr, out);
+}
+
+void
+dcfg_pinpoints_part_begin(struct dcfg_pinpoints *pr)
+{
+	if (pr->part_begun)
+		return;
+	pr->part_begun = 1;
+	part_head(pr);
+	if (pr->has_sel)
+		dcfg_stream_write_selection(pr->o->out, &pr->sel);
+}
+
+int
+dcfg_pinpoints_part_process_end(struct dcfg_pinpoints *pr)
+{
+	size_t i;
+
+	for (i = 0; i < pr->n_threads; i++)
+		if (dcfg_pinpoints_part_thread_end(pr, pr->threads[i]) < 0)
+			return -1;
+	return 0;
+}
+
+int
+dcfg_pinpoints_part_process(struct dcfg_pinpoints *pr, const struct dcfg_process *p)
+{
+	size_t i;
+
+	if (pr->p != NULL) {
+		if (dcfg_pinpoints_part_process_end(pr) < 0)
+			return -1;
+		if (dcfg_reserve((void **)&pr->parted, &pr->cap_parted, pr->n_parted + 1,
+		    sizeof *pr->parted) < 0)
+			return dcfg_error_set(pr->err, pr->name, "out of memory");
+		pr->parted[pr->n_parted++] = pr->p->pid;
+		dcfg_pinpoints_process_free(pr);
+	}
+	/* its threads' state went with its section: a second section would start them again */
+	for (i = 0; i < pr->n_parted; i++)
+		if (pr->parted[i] == p->pid)
+			return dcfg_error_set(pr->err, pr->name, "process %llu again, after process "
+			    "%llu: a part holds each process once (streams joined together are not "
+			    "one shard)", (unsigned long long)p->pid,
+			    (unsigned long long)pr->parted[pr->n_parted - 1]);
+	if (dcfg_pinpoints_setup_process(pr, p) < 0)
+		return -1;
+	/* the thresholds of this process's threads (LoopPoint's rule) */
+	dcfg_pinpoints_starts_free(pr);
+	if (pr->o->starts && dcfg_pinpoints_starts_load(pr) < 0)
+		return -1;
+	dcfg_pinpoints_part_begin(pr);
+	dcfg_out_str(pr->o->out, "# process ");
+	dcfg_out_u64(pr->o->out, p->pid);
+	dcfg_out_char(pr->o->out, '\n');
+	return 0;
+}
+
+/*
+ * The stream's selection and trace (provenance.h), which the part records
+ * for the merge's checks; nothing may follow the trace line.
+ */
+int
+dcfg_pinpoints_part_meta(struct dcfg_pinpoints *pr, const struct dcfg_stream_record *r,
+    struct dcfg_error *err)
+{
+	const char *why;
+
+	if (pr->traced)
+		return dcfg_error_at(err, pr->name, r->lineno, 1, "the stream goes on after its "
+		    "\"# trace\" line: streams joined together are not one shard");
+	if (dcfg_is_selection_line(r->line, r->len)) {
+		if (pr->has_sel || pr->part_begun)
+			return dcfg_error_at(err, pr->name, r->lineno, 1, "a second \"# selection\" "
+			    "line, or one after \"# process\"");
+		if (dcfg_recorded_selection_parse(r->line, r->len, &pr->sel, &why) < 0)
+			return dcfg_error_at(err, pr->name, r->lineno, 1, "%s", why);
+		pr->has_sel = 1;
+	} else if (dcfg_is_trace_line(r->line, r->len)) {
+		if (dcfg_trace_id_parse(r->line, r->len, &pr->trace_crc, &pr->trace_bytes) < 0)
+			return dcfg_error_at(err, pr->name, r->lineno, 1,
+			    "a \"# trace\" line that is not \"# trace CRC:BYTES\"");
+		pr->traced = 1;
+	}
+	return 0;
 }

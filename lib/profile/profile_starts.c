@@ -4,11 +4,15 @@
  * gives each shard's threads the threshold they come in with, and its
  * reading by --part --starts.
  *
- *   # dcfg-profile-starts 1 slice-size=N rule=loop dcfg=CRC:SIZE process=PID
+ *   # dcfg-profile-starts 2 slice-size=N rule=loop dcfg=CRC:SIZE process=PID|all
  *   C: sum:dummy Command: ...
  *   # selection ... shard=K/SHARDS      each shard's selection, in shard order,
- *   s TID THRESHOLD                     then its threads' incoming thresholds
+ *   # process PID                       then, per process the summary kept,
+ *   s TID THRESHOLD                     its threads' incoming thresholds
  *   # trace CRC:BYTES
+ *
+ * The process word is the summaries' (profile_part.c): all, or the one
+ * --summary -p kept.
  */
 #include "profile_internal.h"
 #include "profile_merge_parts.h"
@@ -21,8 +25,8 @@
 #include "common/vec.h"
 #include "stream/writer.h"
 
-static const char part_magic[] = "# dcfg-profile-part 1 ";
-static const char starts_magic[] = "# dcfg-profile-starts 1 ";
+static const char part_magic[] = "# dcfg-profile-part 2 ";
+static const char starts_magic[] = "# dcfg-profile-starts 2 ";
 static const char summary_kind[] = " kind=summary";
 
 struct dcfg_pinpoints_starts {
@@ -59,12 +63,13 @@ dcfg_pinpoints_is_summary(const char *head)
 /* ---- the merge of summaries ---- */
 
 struct chain_state {
-	uint64_t tid, threshold, to;
+	uint64_t pid, tid, threshold, to;
 };
 
 struct walk {
 	struct chain_state *v; size_t n, cap;
 	struct chain_state *cur;   /* the thread of the last "w" line */
+	uint64_t pid;              /* the process of the last "# process" line */
 	uint64_t upper;            /* its last "m" line's UPPER */
 	int settled;               /* an "m" line has taken its threshold */
 	uint64_t leaves;
@@ -76,11 +81,11 @@ state_of(struct walk *w, uint64_t tid, uint64_t n0)
 	size_t i;
 
 	for (i = 0; i < w->n; i++)
-		if (w->v[i].tid == tid)
+		if (w->v[i].pid == w->pid && w->v[i].tid == tid)
 			return &w->v[i];
 	if (dcfg_reserve((void **)&w->v, &w->cap, w->n + 1, sizeof *w->v) < 0)
 		return NULL;
-	w->v[w->n] = (struct chain_state){ tid, n0, 0 };
+	w->v[w->n] = (struct chain_state){ w->pid, tid, n0, 0 };
 	return &w->v[w->n++];
 }
 
@@ -145,6 +150,12 @@ walk_summary(struct dcfg_pinpoints *pr, struct walk *w, struct dcfg_output *out,
 		return -1;
 	while ((rc = dcfg_textlines_next(tl, &line, &len, pr->err)) == 1) {
 		unsigned long no = dcfg_textlines_lineno(tl);
+		if (no > 2 && dcfg_merge_process_line(line, len, &w->pid) == 0) {
+			settle(w);   /* its threads are another process's */
+			dcfg_out_bytes(out, line, len);
+			dcfg_out_char(out, '\n');
+			continue;
+		}
 		if (no <= 2 || line[0] == '#')
 			continue;
 		if ((rc = summary_line(pr, w, out, path, no, line)) < 0)
@@ -175,6 +186,11 @@ dcfg_pinpoints_merge_summaries(struct dcfg_pinpoints *pr, struct dcfg_merge_part
 	dcfg_out_str(out, starts_magic);
 	dcfg_out_bytes(out, head + sizeof part_magic - 1,
 	    strlen(head) - (sizeof part_magic - 1) - (sizeof summary_kind - 1));
+	dcfg_out_str(out, " process=");
+	if (by_shard[0]->keeps_all)
+		dcfg_out_str(out, "all");
+	else
+		dcfg_out_u64(out, by_shard[0]->kept);
 	dcfg_out_char(out, '\n');
 	dcfg_out_str(out, by_shard[0]->c_line);
 	dcfg_out_char(out, '\n');
@@ -224,9 +240,13 @@ starts_head(struct dcfg_pinpoints *pr, unsigned long no, const char *line)
 	int same;
 
 	if (no == 1) {
-		snprintf(want, sizeof want, "%sslice-size=%llu rule=loop dcfg=%08x:%llu process=%llu",
+		/* starts of every process, or of this one alone */
+		snprintf(want, sizeof want, "%sslice-size=%llu rule=loop dcfg=%08x:%llu process=%s",
 		    starts_magic, (unsigned long long)pr->o->slice_size, (unsigned)pr->d->crc32,
-		    (unsigned long long)pr->d->bytes, (unsigned long long)pr->p->pid);
+		    (unsigned long long)pr->d->bytes, strstr(line, " process=all") ? "all" : "");
+		if (strstr(line, " process=all") == NULL)
+			snprintf(want + strlen(want), sizeof want - strlen(want), "%llu",
+			    (unsigned long long)pr->p->pid);
 		if (strncmp(line, starts_magic, sizeof starts_magic - 1) != 0)
 			return dcfg_error_at(pr->err, path, 1, 1, "not a starts file (dcfg-profile --merge "
 			    "of --summary files): its first line is not \"%s...\"", starts_magic);
@@ -283,7 +303,8 @@ is_this_shard(struct dcfg_pinpoints *pr, unsigned long no, const char *line, siz
 static int
 read_starts(struct dcfg_pinpoints *pr, struct dcfg_textlines *tl, struct dcfg_pinpoints_starts *st)
 {
-	int rc, in = 0, found = 0, same_plan = 0;
+	int rc, in = 0, found = 0, same_plan = 0, in_process = 0;
+	uint64_t pid = 0;
 	char *line;
 	size_t len;
 
@@ -291,13 +312,17 @@ read_starts(struct dcfg_pinpoints *pr, struct dcfg_textlines *tl, struct dcfg_pi
 		unsigned long no = dcfg_textlines_lineno(tl);
 		if (no <= 2)
 			rc = starts_head(pr, no, line);
-		else if (dcfg_is_selection_line(line, len))
+		else if (dcfg_merge_process_line(line, len, &pid) == 0)
+			in_process = 1;
+		else if (dcfg_is_selection_line(line, len)) {
 			found |= in = rc = is_this_shard(pr, no, line, len, &same_plan);
+			in_process = 0;
+		}
 		else if (dcfg_is_trace_line(line, len))
 			rc = dcfg_trace_id_parse(line, len, &pr->starts_crc, &pr->starts_bytes) < 0 ?
 			    dcfg_error_at(pr->err, pr->o->starts, no, 1, "a \"# trace\" line that is "
 			    "not \"# trace CRC:BYTES\"") : (pr->starts_traced = 1, 0);
-		else if (in)
+		else if (in && in_process && pid == pr->p->pid)   /* this shard's, and this process's */
 			rc = add_start(pr, st, no, line);
 		if (rc < 0)
 			return -1;

@@ -443,7 +443,12 @@ cut_name(const struct dcfg_recorded_selection *x, char *buf, size_t size)
 /*
  * Disjoint windows of one thread tile it when each starts at 0 or where
  * another ends, and the last ends at the thread's end: taken in order,
- * each then starts where the one before it ends.
+ * each then starts where the one before it ends. Windows are of one
+ * thread when their processes and threads meet, not when they are the
+ * same: a plan puts a thread without edges, or a process without
+ * threads, on the line of a window as one more -t or -p (dcfg-expand(1),
+ * Lines), and the cut thread is the only one the lines of its windows
+ * share.
  */
 int
 dcfg_recorded_selections_tile(const struct dcfg_recorded_selection *const *s, size_t n,
@@ -460,8 +465,8 @@ dcfg_recorded_selections_tile(const struct dcfg_recorded_selection *const *s, si
 			continue;
 		for (j = 0; j < n; j++) {
 			const struct dcfg_recorded_selection *y = s[j];
-			if (j == i || !windowed(y) || !same_ids(x->pids, x->n_pids, y->pids, y->n_pids) ||
-			    !same_ids(x->tids, x->n_tids, y->tids, y->n_tids))
+			if (j == i || !windowed(y) || !meet(x->pids, x->n_pids, y->pids, y->n_pids) ||
+			    !meet(x->tids, x->n_tids, y->tids, y->n_tids))
 				continue;
 			joined |= y->to == x->from;
 			last &= y->to < x->to;

@@ -4,7 +4,8 @@
  * "%%"; each goes into a file of its own and the merge reads them all,
  * against t/data/profile-nest.dcfg.json or, when the first part names it,
  * the gen-pair DCFG the other seeds were made with (both loaded once).
- * --thread comes from the input's size. Parts are text that may be cut
+ * --thread comes from the input's size, and its thread from the first
+ * "f" line, so that a seed of any plan names one of its threads. Parts are text that may be cut
  * short or edited by hand, so every way one can break must be an error,
  * never a crash, a hang, an unbounded allocation or a merged profile that
  * is silently wrong. The oracle reads every profile the merge wrote: the
@@ -255,6 +256,22 @@ check_dir(int merged)
 	closedir(dp);
 }
 
+/* The thread of the input's first "f TID" line; 0 without one. */
+static unsigned long long
+first_thread(const uint8_t *data, size_t size)
+{
+	unsigned long long tid = 0;
+	size_t k;
+
+	for (k = 0; k + 2 < size; k++)
+		if ((k == 0 || data[k - 1] == '\n') && data[k] == 'f' && data[k + 1] == ' ') {
+			for (k += 2; k < size && data[k] >= '0' && data[k] <= '9' && tid < 1000000; k++)
+				tid = tid * 10 + (unsigned)(data[k] - '0');
+			break;
+		}
+	return tid;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -262,7 +279,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static char base[80];
 	const struct dcfg *d = dcfg_for(data, size);
 	const char *names[FILES];
-	struct dcfg_pinpoints_options o = { .has_tid = size % 5 == 4, .tid = size / 5 % 3 };
+	struct dcfg_pinpoints_options o = { .has_tid = size % 5 == 4, .tid = first_thread(data, size) };
 	struct dcfg_error err;
 	size_t at = 0, n = 0;
 	int rc;
