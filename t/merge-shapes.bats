@@ -245,11 +245,12 @@ nest() {
 	[ "$(cut -d' ' -f5 two | tr '\n' ' ')" = "6 12 " ]
 	l1=$(sed -n 1p two | cut -d: -f1)
 	l2=$(sed -n 2p two | cut -d: -f1)
+	# the first moved after the second (an "n" line between them stays)
 	cp part.1 swapped
 	sed -i "${l1}{h;d};${l2}G" swapped
-	[ "$(sed -n "${l1}p" swapped | cut -d' ' -f5)" = 12 ]
+	[ "$(sed -n "$((l2 - 1))p" swapped | cut -d' ' -f5)" = 12 ]
 	capture dcfg-profile --dcfg nest.json --merge -o m swapped part.2
-	expect_error "dcfg-profile: swapped:$l1:1: an entry that does not start where the piece before it ends: a \"p\" line was moved, deleted or edited"
+	expect_error "dcfg-profile: swapped:$((l2 - 1)):1: an entry that does not start where the piece before it ends: a \"p\" line was moved, deleted or edited"
 	# the thread's end moved past its last instruction: 40, by hand
 	t=$(grep -n '^t 0 ' part.1 | cut -d: -f1)
 	[ "$(sed -n "${t}p" part.1 | cut -d' ' -f5)" = 40 ]

@@ -13,6 +13,9 @@
 #   start   0  5  7  8 11 17 19 20 23 29  31  32  35  41  43  45
 # and the EXIT edge out of 11 ends the thread at 46. A block's count at an
 # entry is its entries so far: 6 is entered at #3, #7, #11 (counts 1-3).
+#
+# A vector's dimensions are the blocks numbered in the order the thread
+# first entered them: 10:1 4:2 5:3 6:4 9:5 7:6 8:7 11:8 (#0-#5, #14, #15).
 
 load test_helper
 
@@ -29,21 +32,21 @@ head_lines() { # SLICE RULE
 	echo "G: /lib64/ld-linux-x86-64.so.2 LowAddress: 0x2aaaaaaab000 LoadOffset: 0x0"
 	echo "S: 0x2aaaaaaacc90 1 /lib64/ld-linux-x86-64.so.2 0x2aaaaaaab000 + 0x1c90 # Unknown:0"
 }
-# every block with its entries in thread 1, from the table above, from
-# its address to its last instruction's (ADDR_OFFSET + LAST_INSTR_OFFSET:
+# every block thread 1 entered, by dimension, with its entries, from the
+# table above, from its address to its last instruction's (ADDR_OFFSET + LAST_INSTR_OFFSET:
 # 4 is 0x530 + 4, 10 0x1c90 + 10); the
 # source lines of SOURCE_DATA: 0x538+16 is line 8, 0x548+8 line 9, 0x550
 # line 3; ld.so has none (Unknown:0)
 block_lines() {
 	cat <<-'EOF'
-	Block id: 4 0x400530:0x400534 static instructions: 2 block count: 1 block size: 8
-	Block id: 5 0x400538:0x400538 static instructions: 1 block count: 3 block size: 4
-	Block id: 6 0x40053c:0x400543 static instructions: 3 block count: 3 block size: 12
-	Block id: 7 0x400548:0x40054c static instructions: 2 block count: 3 block size: 6
-	Block id: 8 0x40054e:0x40054f static instructions: 2 block count: 1 block size: 2
-	Block id: 9 0x400550:0x40055d static instructions: 6 block count: 3 block size: 14
-	Block id: 10 0x2aaaaaaacc90:0x2aaaaaaacc9a static instructions: 5 block count: 1 block size: 15
-	Block id: 11 0x2aaaaaaacc9f:0x2aaaaaaacc9f static instructions: 1 block count: 1 block size: 1
+	Block id: 1 0x2aaaaaaacc90:0x2aaaaaaacc9a static instructions: 5 block count: 1 block size: 15
+	Block id: 2 0x400530:0x400534 static instructions: 2 block count: 1 block size: 8
+	Block id: 3 0x400538:0x400538 static instructions: 1 block count: 3 block size: 4
+	Block id: 4 0x40053c:0x400543 static instructions: 3 block count: 3 block size: 12
+	Block id: 5 0x400550:0x40055d static instructions: 6 block count: 3 block size: 14
+	Block id: 6 0x400548:0x40054c static instructions: 2 block count: 3 block size: 6
+	Block id: 7 0x40054e:0x40054f static instructions: 2 block count: 1 block size: 2
+	Block id: 8 0x2aaaaaaacc9f:0x2aaaaaaacc9f static instructions: 1 block count: 1 block size: 1
 	End of bb
 	EOF
 }
@@ -52,21 +55,22 @@ LAST="S: 0x2aaaaaaacc9f 1 /lib64/ld-linux-x86-64.so.2 0x2aaaaaaab000 + 0x1c9f # 
 # Fixed slices of 20: boundaries at the first entries starting at 20 or
 # more (#7, 6's 2nd) and 40 or more (#13, 7's 3rd); slice 0 is #0-#6
 # (10:5 4:2 5:1+1 6:3 9:6 7:2 = 20), slice 1 #7-#12 (6:3+3 9:6+6 7:2 5:1
-# = 21), slice 2 #13-#15 (7:2 8:2 11:1 = 5), ending at 46.
+# = 21), slice 2 #13-#15 (7:2 8:2 11:1 = 5), ending at 46; each vector by
+# dimension (10 is 1, 4 is 2, ...).
 fixed20() {
 	head_lines 20 fixed
 	cat <<-EOF
 	# Slice ending at 20 global 20
 	# Unfiltered count 20
-	T:4:2 :5:2 :6:3 :7:2 :9:6 :10:5
+	T:1:5 :2:2 :3:2 :4:3 :5:6 :6:2
 	S: 0x40053c 2 hello-world 0x400000 + 0x53c # hello-world.c:8
 	# Slice ending at 41 global 41
 	# Unfiltered count 21
-	T:5:1 :6:6 :7:2 :9:12
+	T:3:1 :4:6 :5:12 :6:2
 	S: 0x400548 3 hello-world 0x400000 + 0x548 # hello-world.c:9
 	# Slice ending at 46 global 46
 	# Unfiltered count 5
-	T:7:2 :8:2 :11:1
+	T:6:2 :7:2 :8:1
 	$LAST
 	Dynamic instruction count 46
 	Dynamic unfiltered instruction count 46
@@ -83,11 +87,11 @@ loop20() {
 	cat <<-EOF
 	# Slice ending at 31 global 31
 	# Unfiltered count 31
-	T:4:2 :5:2 :6:6 :7:4 :9:12 :10:5
+	T:1:5 :2:2 :3:2 :4:6 :5:12 :6:4
 	S: 0x400538 3 hello-world 0x400000 + 0x538 # hello-world.c:8
 	# Slice ending at 46 global 46
 	# Unfiltered count 15
-	T:5:1 :6:3 :7:2 :8:2 :9:6 :11:1
+	T:3:1 :4:3 :5:6 :6:2 :7:2 :8:1
 	$LAST
 	Dynamic instruction count 46
 	Dynamic unfiltered instruction count 46
@@ -123,41 +127,42 @@ loop15() {
 # both), #5 (17), #7 (20), #9 (29, 25 too), #10 (31), #12 (35), #13 (41)
 # and #15 (45). Slice #0 holds only 10, of ld.so: empty, joined to the
 # next (#0-#3); the last, #15, holds only 11: joined to the one before
-# (#13-#15). The T lines add up to 46 - 5 - 1 = 40.
+# (#13-#15). The T lines add up to 46 - 5 - 1 = 40; 10 and 11 keep their
+# dimensions, 1 and 8, though no vector holds them.
 excluded5() {
 	head_lines 5 fixed
 	cat <<-EOF
 	# Slice ending at 11 global 11
 	# Unfiltered count 11
-	T:4:2 :5:1 :6:3
+	T:2:2 :3:1 :4:3
 	S: 0x400550 1 hello-world 0x400000 + 0x550 # hello-world.c:3
 	# Slice ending at 17 global 17
 	# Unfiltered count 6
-	T:9:6
+	T:5:6
 	S: 0x400548 1 hello-world 0x400000 + 0x548 # hello-world.c:9
 	# Slice ending at 20 global 20
 	# Unfiltered count 3
-	T:5:1 :7:2
+	T:3:1 :6:2
 	S: 0x40053c 2 hello-world 0x400000 + 0x53c # hello-world.c:8
 	# Slice ending at 29 global 29
 	# Unfiltered count 9
-	T:6:3 :9:6
+	T:4:3 :5:6
 	S: 0x400548 2 hello-world 0x400000 + 0x548 # hello-world.c:9
 	# Slice ending at 31 global 31
 	# Unfiltered count 2
-	T:7:2
+	T:6:2
 	S: 0x400538 3 hello-world 0x400000 + 0x538 # hello-world.c:8
 	# Slice ending at 35 global 35
 	# Unfiltered count 4
-	T:5:1 :6:3
+	T:3:1 :4:3
 	S: 0x400550 3 hello-world 0x400000 + 0x550 # hello-world.c:3
 	# Slice ending at 41 global 41
 	# Unfiltered count 6
-	T:9:6
+	T:5:6
 	S: 0x400548 3 hello-world 0x400000 + 0x548 # hello-world.c:9
 	# Slice ending at 46 global 46
 	# Unfiltered count 5
-	T:7:2 :8:2
+	T:6:2 :7:2
 	$LAST
 	Dynamic instruction count 40
 	Dynamic unfiltered instruction count 46
@@ -226,13 +231,17 @@ wrong() {
 }
 
 @test "a T line that is not the sum between its markers, or is empty" {
-	fixed20 | sed 's/^T:5:1 :6:6 :7:2 :9:12$/T:5:1 :6:6 :7:2 :9:11/' > w.bb
+	fixed20 | sed 's/^T:3:1 :4:6 :5:12 :6:2$/T:3:1 :4:6 :5:11 :6:2/' > w.bb
 	wrong w.bb --slice-size 20
-	grep -qx 'profile-check: w.bb:13: T line T:5:1 :6:6 :7:2 :9:11, the entries between its markers give T:5:1 :6:6 :7:2 :9:12' stdout
+	grep -qx 'profile-check: w.bb:13: T line T:3:1 :4:6 :5:11 :6:2, the entries between its markers give T:3:1 :4:6 :5:12 :6:2' stdout
 	# the vector of an excluded image's block, left in
-	excluded5 | sed 's/^T:4:2 :5:1 :6:3$/T:4:2 :5:1 :6:3 :10:5/' > w.bb
+	excluded5 | sed 's/^T:2:2 :3:1 :4:3$/T:1:5 :2:2 :3:1 :4:3/' > w.bb
 	wrong w.bb --slice-size 5 --exclude-image ld-linux-x86-64.so.2
-	grep -q 'w.bb:9: T line T:4:2 :5:1 :6:3 :10:5, the entries between its markers give T:4:2 :5:1 :6:3$' stdout
+	grep -q 'w.bb:9: T line T:1:5 :2:2 :3:1 :4:3, the entries between its markers give T:2:2 :3:1 :4:3$' stdout
+	# dimensions numbered by node id, not by first entry: 4 before 10
+	fixed20 | sed 's/^T:1:5 :2:2 :3:2 :4:3 :5:6 :6:2$/T:1:2 :2:5 :3:2 :4:3 :5:6 :6:2/' > w.bb
+	wrong w.bb --slice-size 20
+	grep -q 'w.bb:9: T line T:1:2 :2:5 :3:2 :4:3 :5:6 :6:2, the entries between its markers give T:1:5 :2:2 ' stdout
 	# an empty slice not joined: a T line with nothing
 	excluded5 | sed '6a\
 # Slice ending at 5 global 5\
@@ -242,7 +251,7 @@ S: 0x400530 1 hello-world 0x400000 + 0x530 # hello-world.c:7' > w.bb
 	wrong w.bb --slice-size 5 --exclude-image ld-linux-x86-64.so.2
 	grep -q 'w.bb:9: an empty T line' stdout
 	# ids out of order
-	fixed20 | sed 's/^T:7:2 :8:2 :11:1$/T:8:2 :7:2 :11:1/' > w.bb
+	fixed20 | sed 's/^T:6:2 :7:2 :8:1$/T:7:2 :6:2 :8:1/' > w.bb
 	wrong w.bb --slice-size 20
 	grep -q "w.bb:17: T line's ids are not ascending" stdout
 }
@@ -254,15 +263,15 @@ S: 0x400530 1 hello-world 0x400000 + 0x530 # hello-world.c:7' > w.bb
 	cat >> w.bb <<-EOF
 	# Slice ending at 19 global 19
 	# Unfiltered count 19
-	T:4:2 :5:1 :6:3 :7:2 :9:6 :10:5
+	T:1:5 :2:2 :3:1 :4:3 :5:6 :6:2
 	S: 0x400538 2 hello-world 0x400000 + 0x538 # hello-world.c:8
 	# Slice ending at 41 global 41
 	# Unfiltered count 22
-	T:5:2 :6:6 :7:2 :9:12
+	T:3:2 :4:6 :5:12 :6:2
 	S: 0x400548 3 hello-world 0x400000 + 0x548 # hello-world.c:9
 	# Slice ending at 46 global 46
 	# Unfiltered count 5
-	T:7:2 :8:2 :11:1
+	T:6:2 :7:2 :8:1
 	$LAST
 	Dynamic instruction count 46
 	Dynamic unfiltered instruction count 46
@@ -311,7 +320,7 @@ S: 0x400530 1 hello-world 0x400000 + 0x530 # hello-world.c:7' > w.bb
 	excluded5 | sed '6a\
 # Slice ending at 5 global 5\
 # Unfiltered count 5\
-T:10:5\
+T:1:5\
 S: 0x400530 1 hello-world 0x400000 + 0x530 # hello-world.c:7' | sed 's/^# Unfiltered count 11$/# Unfiltered count 6/' > w.bb
 	wrong w.bb --slice-size 5 --exclude-image ld-linux-x86-64.so.2
 	grep -q 'w.bb:10: boundary 1 is 0x400530 1 (start 5), the grid rule gives 0x400550 1 (start 11)' stdout
@@ -355,10 +364,19 @@ S: 0x400530 1 hello-world 0x400000 + 0x530 # hello-world.c:7' | sed 's/^# Unfilt
 	fixed20 | sed 's/^SliceSize: 20/SliceSize: 10/' > w.bb
 	wrong w.bb --slice-size 20
 	grep -q 'w.bb:21: SliceSize: 10, expected 20' stdout
-	fixed20 | sed '/^Block id: 6 /s/block count: 3/block count: 2/' > w.bb
+	fixed20 | sed '/^Block id: 4 /s/block count: 3/block count: 2/' > w.bb
 	wrong w.bb --slice-size 20
-	grep -q "w.bb:24: 'Block id: 6 0x40053c:0x400543 static instructions: 3 block count: 2 block size: 12', expected 'Block id: 6 0x40053c:0x400543 static instructions: 3 block count: 3 block size: 12'" stdout
-	fixed20 | sed '/^Block id: 6 /d' > w.bb
+	grep -q "w.bb:25: 'Block id: 4 0x40053c:0x400543 static instructions: 3 block count: 2 block size: 12', expected 'Block id: 4 0x40053c:0x400543 static instructions: 3 block count: 3 block size: 12'" stdout
+	# a block the thread never entered has no line
+	fixed20 | sed '/^End of bb/i\
+Block id: 9 0x400500:0x400504 static instructions: 2 block count: 0 block size: 6' > w.bb
+	wrong w.bb --slice-size 20
+	grep -q "w.bb:30: 'Block id: 9 0x400500:.*', expected None" stdout
+	# by node id, not by dimension
+	fixed20 | sed 's/^Block id: 1 0x2aaaaaaacc90:/Block id: 10 0x2aaaaaaacc90:/' > w.bb
+	wrong w.bb --slice-size 20
+	grep -q "w.bb:22: 'Block id: 10 0x2aaaaaaacc90:.*', expected 'Block id: 1 0x2aaaaaaacc90:" stdout
+	fixed20 | sed '/^Block id: 4 /d' > w.bb
 	wrong w.bb --slice-size 20
 	grep -q 'w.bb:10: no Block id line covers the marker.s PC 0x40053c' stdout
 	fixed20 | sed '1s/process=13723/process=13724/' > w.bb
@@ -392,7 +410,7 @@ S: 0x400530 1 hello-world 0x400000 + 0x530 # hello-world.c:7' | sed 's/^# Unfilt
 	sed 's/\[ 11, "0x1c9f", 1, 1, 0, 2 \]/[ 11, "0x1c90", 1, 1, 0, 2 ]/' "$D" > dup.dcfg.json
 	right() {
 		fixed20 | sed "s|^$LAST\$|S: 0x2aaaaaaacc90 $1 /lib64/ld-linux-x86-64.so.2 0x2aaaaaaab000 + 0x1c90 # Unknown:0|;
-		    s|^Block id: 11 0x2aaaaaaacc9f:0x2aaaaaaacc9f |Block id: 11 0x2aaaaaaacc90:0x2aaaaaaacc90 |;
+		    s|^Block id: 8 0x2aaaaaaacc9f:0x2aaaaaaacc9f |Block id: 8 0x2aaaaaaacc90:0x2aaaaaaacc90 |;
 		    1s/dcfg=[^ ]*/dcfg=$(dcfg_id dup.dcfg.json)/"
 	}
 	right 2 > r.bb
@@ -410,7 +428,7 @@ S: 0x400530 1 hello-world 0x400000 + 0x530 # hello-world.c:7' | sed 's/^# Unfilt
 	# Executions of 5 run the instruction at 0x40053c too
 	sed 's/\[ 5, "0x538", 4, 1, 0, 7 \]/[ 5, "0x538", 8, 1, 4, 7 ]/' "$D" > in.dcfg.json
 	grown() {
-		fixed20 | sed "s|^Block id: 5 0x400538:0x400538 static instructions: 1 block count: 3 block size: 4|Block id: 5 0x400538:$1 static instructions: 1 block count: 3 block size: 8|;
+		fixed20 | sed "s|^Block id: 3 0x400538:0x400538 static instructions: 1 block count: 3 block size: 4|Block id: 3 0x400538:$1 static instructions: 1 block count: 3 block size: 8|;
 		    1s/dcfg=[^ ]*/dcfg=$(dcfg_id "$2")/"
 	}
 	grown 0x40053c in.dcfg.json > w.bb

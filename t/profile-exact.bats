@@ -3,7 +3,7 @@
 # output: t/tools/profile-check.py (proven by t/profile-check.bats) checks
 # every thread's file of gen-pair programs, of t/data/sample and of a walk
 # of the real DCFG; awk over the expanded trace counts the markers again;
-# dcfg-count --bbv gives the fixed rule's vectors.
+# dcfg-count --bbv gives the fixed rule's vectors (by node id: mapped back).
 
 load test_helper
 
@@ -73,7 +73,28 @@ profile_all() {
 	done
 }
 
-@test "the fixed rule's T lines are dcfg-count --bbv's vectors, thread by thread" {
+# by_node DCFG PROFILE: the profile's T lines, each dimension made its
+# block's node id again (through its Block id line's address, and the
+# DCFG's blocks as profile_model.py reads them), by node id as dcfg-count
+# --bbv writes them
+by_node() {
+	python3 - "$BATS_TEST_DIRNAME/tools" "$1" "$2" <<-'EOF'
+	import json, sys
+	sys.path.insert(0, sys.argv[1])
+	sys.dont_write_bytecode = True
+	from profile_model import Process, read_bytes
+	proc = Process(json.loads(read_bytes(sys.argv[2])), None)
+	node = {"0x%x" % b["pc"]: n for n, b in proc.blocks.items() if b["ninstr"] > 0}
+	lines = open(sys.argv[3]).read().splitlines()
+	dim = {w[2]: node[w[3].split(":")[0]] for w in (l.split(" ") for l in lines if l.startswith("Block id: "))}
+	for l in lines:
+	    if l.startswith("T"):
+	        v = sorted((dim[d], x) for _, d, x in (t.split(":") for t in l[1:].split(" ")))
+	        print("T" + " ".join(":%d:%s" % p for p in v))
+	EOF
+}
+
+@test "the fixed rule's T lines are dcfg-count --bbv's vectors, thread by thread, dimensions mapped back to node ids" {
 	pair 3 3 20000
 	for size in 7 4099; do
 		profile_all p/prog.dcfg.json p/s 3 "$size"
@@ -81,7 +102,8 @@ profile_all() {
 		for t in 0 1 2; do
 			awk -v t="$t" '/^# thread / { on = $3 == t; next } on && /^T/' bbv > want
 			[ -s want ]
-			grep '^T' "out/prog.T.$t.bb" | diff -u want - || { echo "--slice-size $size thread $t"; false; }
+			by_node p/prog.dcfg.json "out/prog.T.$t.bb" | diff -u want - ||
+			    { echo "--slice-size $size thread $t"; false; }
 		done
 	done
 }
@@ -179,12 +201,16 @@ real_walk() {
 		grep '^G: ' "prog.T.$t.bb" | sed 's/ LoadOffset: .*//' | sort | diff -u want.g -
 		# each block of NUM_INSTRS > 0, from its address to its last
 		# instruction's (+ LAST_INSTR_OFFSET), with its entries in thread
-		# t: the sum of COUNT_PER_THREAD[t] over the edges into it
+		# t: the sum of COUNT_PER_THREAD[t] over the edges into it; one
+		# line for each block the thread entered, numbered 1, 2, ... (in
+		# the order of first entries, which profile-check.py checks)
 		rq '(reduce edges[] as $e ({}; .[$e.TARGET_NODE_ID | tostring] += ($e.COUNT_PER_THREAD[$t] // 0))) as $in |
-		    [blocks[] | select(.NUM_INSTRS > 0)] | sort_by(.NODE_ID)[] |
+		    blocks[] | select(.NUM_INSTRS > 0 and ($in[.NODE_ID | tostring] // 0) > 0) |
 		    (.LOAD + (.ADDR_OFFSET | num)) as $a |
-		    "Block id: \(.NODE_ID) 0x\($a | hex):0x\($a + .LAST_INSTR_OFFSET | hex) static instructions: \(.NUM_INSTRS) block count: \($in[.NODE_ID | tostring] // 0) block size: \(.SIZE)"' --argjson t "$t" > want.b
-		grep '^Block id: ' "prog.T.$t.bb" | diff -u want.b -
+		    "0x\($a | hex):0x\($a + .LAST_INSTR_OFFSET | hex) static instructions: \(.NUM_INSTRS) block count: \($in[.NODE_ID | tostring]) block size: \(.SIZE)"' --argjson t "$t" |
+		    sort > want.b
+		grep '^Block id: ' "prog.T.$t.bb" | cut -d' ' -f4- | sort | diff -u want.b -
+		[ "$(grep '^Block id: ' "prog.T.$t.bb" | cut -d' ' -f3)" = "$(seq "$(wc -l < want.b)")" ]
 		# each marker: its image, load address and offset, from jq's blocks
 		rq 'names as $n | images as $im | blocks[] | (.LOAD + (.ADDR_OFFSET | num)) as $a | .IMAGE_ID as $i |
 		    "0x\($a | hex) \($n[($im[] | select(.IMAGE_ID == $i) | .IMAGE_DATA.FILE_NAME_ID) | tostring]) 0x\(.LOAD | hex) + 0x\(.ADDR_OFFSET | num | hex)"' |
@@ -205,20 +231,22 @@ real_walk() {
 	# by hand: thread 1 enters 10 first (edge 101) and 11 last (edge 111):
 	# the 2nd execution of 0x2aaaaaaacc90; each block's own count stays 1
 	[ "$(grep '^S: ' p.bb | tail -1)" = "S: 0x2aaaaaaacc90 2 /lib64/ld-linux-x86-64.so.2 0x2aaaaaaab000 + 0x1c90 # Unknown:0" ]
-	grep -qx 'Block id: 10 0x2aaaaaaacc90:.* block count: 1 block size: 15' p.bb
-	grep -qx 'Block id: 11 0x2aaaaaaacc90:0x2aaaaaaacc90 static instructions: 1 block count: 1 block size: 1' p.bb
+	# (10 is the thread's first block, dimension 1; 11 its last, 8)
+	grep -qx 'Block id: 1 0x2aaaaaaacc90:.* block count: 1 block size: 15' p.bb
+	grep -qx 'Block id: 8 0x2aaaaaaacc90:0x2aaaaaaacc90 static instructions: 1 block count: 1 block size: 1' p.bb
 }
 
 @test "Block id lines end at the last instruction (LAST_INSTR_OFFSET), or at the last byte when that offset is not in the block" {
 	# hello's block 4: 0x400530, 8 bytes, its last instruction at offset
-	# 4; block 9: 0x400550, 14 bytes, at offset 13 (its last byte)
+	# 4; block 9: 0x400550, 14 bytes, at offset 13 (its last byte). Thread
+	# 1 enters them second and fifth (t/profile-check.bats): dimensions 2, 5
 	dcfg-profile -d "$DATA/hello.dcfg.json" --slice-size 20 --thread 1 -o p.bb "$DATA/stage-hello.stream"
-	grep -qx 'Block id: 4 0x400530:0x400534 static instructions: 2 block count: 1 block size: 8' p.bb
-	grep -qx 'Block id: 9 0x400550:0x40055d static instructions: 6 block count: 3 block size: 14' p.bb
+	grep -qx 'Block id: 2 0x400530:0x400534 static instructions: 2 block count: 1 block size: 8' p.bb
+	grep -qx 'Block id: 5 0x400550:0x40055d static instructions: 6 block count: 3 block size: 14' p.bb
 	# block 4's offset made 8, past its 8 bytes: its last byte, 0x400537
 	sed 's/\[ 4, "0x530", 8, 2, 4, 2 \]/[ 4, "0x530", 8, 2, 8, 2 ]/' "$DATA/hello.dcfg.json" > past.dcfg.json
 	dcfg-profile -d past.dcfg.json --slice-size 20 --thread 1 -o q.bb "$DATA/stage-hello.stream"
-	grep -qx 'Block id: 4 0x400530:0x400537 static instructions: 2 block count: 1 block size: 8' q.bb
+	grep -qx 'Block id: 2 0x400530:0x400537 static instructions: 2 block count: 1 block size: 8' q.bb
 	profile_check --slice-size 20 past.dcfg.json "$DATA/stage-hello.stream" q.bb
 	[ "$(diff p.bb q.bb | grep -c '^[<>]')" -eq 4 ]   # the header's dcfg= and that line
 }

@@ -189,7 +189,12 @@ parts() {
 	# not a part at all
 	capture dcfg-profile --dcfg nest.json --merge -o m part.1 part.2 nest.json
 	[ "$status" -eq 2 ]
-	[ "$(cat stderr)" = "dcfg-profile: nest.json:1:1: not a part of dcfg-profile --part: its first line is not \"# dcfg-profile-part 2 ...\"" ]
+	[ "$(cat stderr)" = "dcfg-profile: nest.json:1:1: not a part of dcfg-profile --part: its first line is not \"# dcfg-profile-part 3 ...\"" ]
+	# a part of format 2, whose vectors had no "n" lines to number the blocks by
+	sed '1s/^# dcfg-profile-part 3 /# dcfg-profile-part 2 /' part.3 > old.3
+	capture dcfg-profile --dcfg nest.json --merge -o m part.1 part.2 old.3
+	[ "$status" -eq 2 ]
+	[ "$(cat stderr)" = "dcfg-profile: old.3:1:1: a part of another version of dcfg-profile --part: make it again with this one" ]
 	[ -z "$(ls m.* 2> /dev/null)" ]
 }
 
@@ -210,13 +215,16 @@ parts() {
 @test "a part edited by hand but well-formed is refused, never merged into a wrong profile" {
 	parts 3 --slice-size 10
 	cp part.2 good.2 && cp part.3 good.3
-	# thread 0 in shard 2 enters block 20 (4 instructions) twice; thread 2 starts in shard 3
-	grep -qx 'p 0 b 20 32 2 8 :13:2 :14:1 :20:4 :21:1' good.2 && grep -qx 'c 0 :12:1 :13:1 :14:1 :20:2 :21:1' good.2
-	grep -qx 'f 2 30' good.3
+	# thread 0 in shard 2 enters block 20 (4 instructions) twice, and first
+	# enters 21, 13 and 14 (in this order) in its piece from 20@32; thread 2
+	# starts in shard 3; thread 1 enters 10, 11 and 30
+	grep -qx 'p 0 b 20 32 2 8 :20:4 :21:1 :13:2 :14:1' good.2 && grep -qx 'c 0 :12:1 :20:2 :21:1 :13:1 :14:1' good.2
+	grep -qx 'n 0 21 13 14' good.2 && grep -qx 'f 2 30' good.3 && grep -qx 'n 1 10 11 30' good.3
 	# a vector's instructions edited (the "t" line says 15); the block counts lost;
-	# a marker past block 20's 2 entries; thread 2's first entry lost
-	for bad in '2 s/:20:4 :21:1$/:20:8 :21:1/' '2 /^c 0 /d' '2 s/^p 0 b 20 32 2 /p 0 b 20 32 3 /' \
-	    '3 /^f 2 /d'; do
+	# a marker past block 20's 2 entries; thread 2's first entry lost; the
+	# blocks first entered lost, or one added that no "c" line counts
+	for bad in '2 s/:20:4 :21:1 /:20:8 :21:1 /' '2 /^c 0 /d' '2 s/^p 0 b 20 32 2 /p 0 b 20 32 3 /' \
+	    '3 /^f 2 /d' '2 /^n 0 21 /d' '3 s/^n 1 10 11 30$/n 1 10 11 30 12/'; do
 		cp good.2 part.2 && cp good.3 part.3
 		sed "${bad#? }" "good.${bad%% *}" > "part.${bad%% *}"
 		cmp -s "good.${bad%% *}" "part.${bad%% *}" && { echo "no change: $bad"; false; }

@@ -208,7 +208,7 @@ merged() {
 	    dcfg-profile --dcfg two.json -N 1000 -p 5857 --part -o p3
 	# the head, the options, the shard and its trace: nothing of process 5857
 	[ "$(sed 's/dcfg=[0-9a-f]*:[0-9]*/dcfg=D/; s/^# trace .*/# trace T/' p3)" = "$(printf '%s\n' \
-	    '# dcfg-profile-part 2 slice-size=1000 rule=fixed dcfg=D process=5857' \
+	    '# dcfg-profile-part 3 slice-size=1000 rule=fixed dcfg=D process=5857' \
 	    'C: sum:dummy Command: dcfg-profile --slice-size 1000' '# selection shard=3/3 process=9' '# trace T')" ]
 	for n in 1 3 5; do
 		merged two.json two.trace.json 5857 "$n" "" "" "-p 5857" --slice-size 1000
@@ -280,7 +280,7 @@ merged() {
 	capture dcfg-profile --dcfg two.json --merge -p 9 -o m none.1
 	[ "$status" -eq 2 ]
 	grep -q "^dcfg-profile: none.1:4:1: a line before the part's first \"# process\" line$" stderr
-	sed '1s/^# dcfg-profile-part 2 /# dcfg-profile-part 1 /' part.1 > old.1
+	sed '1s/^# dcfg-profile-part 3 /# dcfg-profile-part 1 /' part.1 > old.1
 	capture dcfg-profile --dcfg two.json --merge -p 9 -o m old.1
 	[ "$status" -eq 2 ]
 	[ "$(cat stderr)" = "dcfg-profile: old.1:1:1: a part of another version of dcfg-profile --part: make it again with this one" ]

@@ -106,6 +106,7 @@ wrap() {
 	#   [0, 2000000003):  10 2, 11 1, 30 x 4*10^8 = 2000000000
 	#   [.., 4000000003): 30 x 4*10^8 = 2000000000
 	#   [.., 5000000014): 30 x (10^9 - 8*10^8 + 1) = 200000001 x 5 = 1000000005, 12 3, 13 2, 14 1
+	# Dimensions in the order of first entries: 10 1, 11 2, 30 3, 12 4, 13 5, 14 6.
 	printf '%s\n' '# dcfg-stream 2' '# process 7' '# thread 0' 1 2 13 \
 	    '# run 1000000000' 14 '# end run' 15 5 7 8 > huge.stream
 	dcfg-profile --dcfg "$NEST" -N 2000000000 --thread 0 huge.stream > got
@@ -113,22 +114,22 @@ wrap() {
 	S: 0x1000 1 /opt/my\x20prog/main 0x1000 + 0x0 # prog.c:5
 	# Slice ending at 2000000003 global 2000000003
 	# Unfiltered count 2000000003
-	T:10:2 :11:1 :30:2000000000
+	T:1:2 :2:1 :3:2000000000
 	S: 0x8000 400000001 /lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2
 	# Slice ending at 4000000003 global 4000000003
 	# Unfiltered count 2000000000
-	T:30:2000000000
+	T:3:2000000000
 	S: 0x8000 800000001 /lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2
 	# Slice ending at 5000000014 global 5000000014
 	# Unfiltered count 1000000011
-	T:12:3 :13:2 :14:1 :30:1000000005
+	T:3:1000000005 :4:3 :5:2 :6:1
 	S: 0x1014 1 /opt/my\x20prog/main 0x1000 + 0x14 # prog.c:9
 	Dynamic instruction count 5000000014
 	Dynamic unfiltered instruction count 5000000014
 	SliceSize: 2000000000
 	EOF
 	sed -n '/^S: /,/^SliceSize: /p' got | diff want -
-	grep -qx 'Block id: 30 0x8000:0x8008 static instructions: 5 block count: 1000000001 block size: 10' got
+	grep -qx 'Block id: 3 0x8000:0x8008 static instructions: 5 block count: 1000000001 block size: 10' got
 	# the same copies as 10^6 runs of 10^3: the same file
 	printf '%s\n' '# dcfg-stream 2' '# process 7' '# thread 0' 1 2 13 \
 	    '# run 1000000' '# run 1000' 14 '# end run' '# end run' 15 5 7 8 > huge.stream
@@ -139,11 +140,11 @@ wrap() {
 	S: 0x1000 1 /opt/my\x20prog/main 0x1000 + 0x0 # prog.c:5
 	# Slice ending at 5000000008 global 5000000008
 	# Unfiltered count 5000000008
-	T:10:2 :11:1 :30:5000000005
+	T:1:2 :2:1 :3:5000000005
 	S: 0x1008 1 /opt/my\x20prog/main 0x1000 + 0x8 # prog.c:7
 	# Slice ending at 5000000014 global 5000000014
 	# Unfiltered count 6
-	T:12:3 :13:2 :14:1
+	T:4:3 :5:2 :6:1
 	S: 0x1014 1 /opt/my\x20prog/main 0x1000 + 0x14 # prog.c:9
 	Dynamic instruction count 5000000014
 	Dynamic unfiltered instruction count 5000000014

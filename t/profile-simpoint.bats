@@ -105,9 +105,11 @@ loads_all() {
 
 # wide N INSTRS: a DCFG of one thread running N blocks once each, the
 # first of INSTRS instructions and the others of 4, with node ids of ten
-# digits (1000000001...), and its stream. One slice holds them all, so
-# its T line is "T:1000000001:INSTRS" and N - 1 of " :10000000NN:4": 14 N
-# bytes with INSTRS of one digit, one more with two digits.
+# digits (1000000001...), and its stream. One slice holds them all, its
+# dimensions 1 to N in the order the blocks ran, so its T line is
+# "T:1:INSTRS" and " :I:4" for I = 2 to N: with N = 99999 + M, 4 +
+# digits(INSTRS) + 4 (N - 1) + the digits of 2 to N (488888 + 6 M) =
+# 888884 + digits(INSTRS) + 10 M bytes.
 wide() {
 	awk -v n="$1" -v first="$2" 'BEGIN {
 		print "{ \"MAJOR_VERSION\" : 1, \"MINOR_VERSION\" : 0,"
@@ -131,36 +133,38 @@ wide() {
 }
 
 @test "a T line too long for stock SimPoint (1 MiB - 2 bytes or more): a warning naming the thread and slice; the file is written" {
-	# 74898 blocks: 14 * 74898 = 1048572 bytes; with a first block of 10
-	# instructions 1048573, the longest line SimPoint reads (fgets fills
-	# at most 1 MiB - 1 bytes, the newline one of them, and SimPoint
-	# refuses a line that fills them): no warning
-	for first in 4 10; do
-		wide 74898 $first
+	# 115967 blocks (M = 15968): 1048565 bytes; with a first block of 10^8
+	# instructions (9 digits) 1048573, the longest line SimPoint reads
+	# (fgets fills at most 1 MiB - 1 bytes, the newline one of them, and
+	# SimPoint refuses a line that fills them): no warning
+	for first in 4 100000000; do
+		wide 115967 $first
 		dcfg-profile -d wide.dcfg.json --slice-size 1000000000 --thread 0 -o w.bb wide.s 2> err
 		[ ! -s err ] || { cat err; false; }
 		loads_all w.bb
 	done
 	[ "$(grep '^T' w.bb | tr -d '\n' | wc -c)" -eq 1048573 ]
-	# a first block of 100 instructions: 1048574 bytes, the first length
+	# a first block of 10^9 instructions: 1048574 bytes, the first length
 	# warned of, and the first simpoint-fv-check.py fails. The thread ends
-	# at instruction 100 + 4 * 74896 = 299684 (the last block's own
+	# at instruction 10^9 + 4 * 115965 = 1000463860 (the last block's own
 	# instructions are not before any edge)
-	wide 74898 100
-	capture dcfg-profile -d wide.dcfg.json --slice-size 1000000000 --thread 0 -o w.bb wide.s
+	wide 115967 1000000000
+	capture dcfg-profile -d wide.dcfg.json --slice-size 10000000000 --thread 0 -o w.bb wide.s
 	[ "$status" -eq 0 ] && [ ! -s stdout ]
-	[ "$(cat stderr)" = "dcfg-profile: warning: thread 0: slice 1 (ending at instruction 299684): its T line is 1048574 bytes long; stock SimPoint refuses a line of 1048574 bytes or more (Intel's build reads 16 MiB)" ]
+	[ "$(cat stderr)" = "dcfg-profile: warning: thread 0: slice 1 (ending at instruction 1000463860): its T line is 1048574 bytes long; stock SimPoint refuses a line of 1048574 bytes or more (Intel's build reads 16 MiB)" ]
 	[ "$(grep '^T' w.bb | tr -d '\n' | wc -c)" -eq 1048574 ]
-	grep -qx '# Slice ending at 299684 global 299684' w.bb
+	grep -qx '# Slice ending at 1000463860 global 1000463860' w.bb
 	fv w.bb
 	[ "$status" -eq 1 ]
 	grep -q 'w.bb:8: a line of 1048574 bytes and its newline' stderr
-	# a block more, 1048587 bytes: warned too. In slices of 150000
-	# instructions (about 37500 blocks each), no line is that long
-	wide 74899 10
+	# a block more, with a first block of 10: 888884 + 2 + 159690 = 1048576
+	# bytes, warned too; the thread ends at 10 + 4 * 115966 = 463874. In
+	# slices of 250000 instructions (62500 blocks, about 625000 bytes, in
+	# the first), no line is that long
+	wide 115968 10
 	capture dcfg-profile -d wide.dcfg.json --slice-size 1000000000 --thread 0 -o w.bb wide.s
-	grep -q '^dcfg-profile: warning: thread 0: slice 1 (ending at instruction 299598): its T line is 1048587 bytes long;' stderr
-	capture dcfg-profile -d wide.dcfg.json --slice-size 150000 --thread 0 -o two.bb wide.s
+	grep -q '^dcfg-profile: warning: thread 0: slice 1 (ending at instruction 463874): its T line is 1048576 bytes long;' stderr
+	capture dcfg-profile -d wide.dcfg.json --slice-size 250000 --thread 0 -o two.bb wide.s
 	[ "$status" -eq 0 ] && [ ! -s stderr ] || { cat stderr; false; }
 	[ "$(grep -c '^T' two.bb)" -eq 2 ]
 	loads_all two.bb

@@ -61,6 +61,9 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	#   [12,20): 13 2, 11 1, 30 5                             8
 	#   [20,32): 30 5, 12 3, 20 4                            12
 	#   [32,40): 20 4, 21 1, 13 2, 14 1; the last marker is the last entry, 14's 1st
+	# Each vector by dimension, the blocks numbered as the thread first
+	# entered them: 10 1, 11 2, 12 3, 13 4, 30 5, 20 6, 21 7, 14 8; the Block
+	# id lines map them back, one per block entered.
 	cat > want <<-EOF
 	# dcfg-profile 1 slice-size=10 rule=fixed dcfg=$(dcfg_id nest.json) process=7 thread=0
 	P: 0
@@ -70,31 +73,31 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	S: 0x1000 1 $MAIN + 0x0 # prog.c:5
 	# Slice ending at 12 global 12
 	# Unfiltered count 12
-	T:10:2 :11:1 :12:9
+	T:1:2 :2:1 :3:9
 	S: 0x1010 1 $MAIN + 0x10 # prog.c:8
 	# Slice ending at 20 global 20
 	# Unfiltered count 8
-	T:11:1 :13:2 :30:5
+	T:2:1 :4:2 :5:5
 	S: 0x8000 2 $SPIN
 	# Slice ending at 32 global 32
 	# Unfiltered count 12
-	T:12:3 :20:4 :30:5
+	T:3:3 :5:5 :6:4
 	S: 0x1020 2 $MAIN + 0x20 # Unknown:0
 	# Slice ending at 40 global 40
 	# Unfiltered count 8
-	T:13:2 :14:1 :20:4 :21:1
+	T:4:2 :6:4 :7:1 :8:1
 	S: 0x1014 1 $MAIN + 0x14 # prog.c:9
 	Dynamic instruction count 40
 	Dynamic unfiltered instruction count 40
 	SliceSize: 10
-	Block id: 10 0x1000:0x1002 static instructions: 2 block count: 1 block size: 4
-	Block id: 11 0x1004:0x1004 static instructions: 1 block count: 2 block size: 4
-	Block id: 12 0x1008:0x100e static instructions: 3 block count: 4 block size: 8
-	Block id: 13 0x1010:0x1012 static instructions: 2 block count: 2 block size: 4
-	Block id: 14 0x1014:0x1014 static instructions: 1 block count: 1 block size: 2
-	Block id: 20 0x1020:0x1024 static instructions: 4 block count: 2 block size: 6
-	Block id: 21 0x1026:0x1026 static instructions: 1 block count: 1 block size: 2
-	Block id: 30 0x8000:0x8008 static instructions: 5 block count: 2 block size: 10
+	Block id: 1 0x1000:0x1002 static instructions: 2 block count: 1 block size: 4
+	Block id: 2 0x1004:0x1004 static instructions: 1 block count: 2 block size: 4
+	Block id: 3 0x1008:0x100e static instructions: 3 block count: 4 block size: 8
+	Block id: 4 0x1010:0x1012 static instructions: 2 block count: 2 block size: 4
+	Block id: 5 0x8000:0x8008 static instructions: 5 block count: 2 block size: 10
+	Block id: 6 0x1020:0x1024 static instructions: 4 block count: 2 block size: 6
+	Block id: 7 0x1026:0x1026 static instructions: 1 block count: 1 block size: 2
+	Block id: 8 0x1014:0x1014 static instructions: 1 block count: 1 block size: 2
 	End of bb
 	EOF
 	diff want prof.T.0.bb
@@ -106,15 +109,16 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	[ "$(ls prof.*)" = "$(printf '%s\n' prof.T.0.bb prof.T.1.bb prof.T.2.bb)" ]
 	# thread 1: grid point 10 -> 30@13, 30's 3rd entry
 	#   [0,13): 10 2, 11 1, 30 5+5      [13,18): 30 5, last entry 30's 3rd
+	# dimensions 10 1, 11 2, 30 3
 	cat > want <<-EOF
 	S: 0x1000 1 $MAIN + 0x0 # prog.c:5
 	# Slice ending at 13 global 13
 	# Unfiltered count 13
-	T:10:2 :11:1 :30:10
+	T:1:2 :2:1 :3:10
 	S: 0x8000 3 $SPIN
 	# Slice ending at 18 global 18
 	# Unfiltered count 5
-	T:30:5
+	T:3:5
 	S: 0x8000 3 $SPIN
 	Dynamic instruction count 18
 	Dynamic unfiltered instruction count 18
@@ -122,20 +126,22 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	EOF
 	slices prof.T.1.bb | diff want -
 	head -2 prof.T.1.bb | tail -1 | grep -qx 'P: 1'
-	grep -q '^Block id: 12 .* block count: 0 block size: 8$' prof.T.1.bb
-	# thread 2: no entry at or after 10: one slice, 30's 1st to its 2nd
+	# a Block id line for each block the thread entered, none for 12..14, 20, 21
+	[ "$(grep '^Block id: ' prof.T.1.bb | cut -d' ' -f3,4)" = "$(printf '%s\n' 1\ 0x1000:0x1002 2\ 0x1004:0x1004 3\ 0x8000:0x8008)" ]
+	# thread 2: no entry at or after 10: one slice, 30's 1st to its 2nd;
+	# 30 is its only block, dimension 1
 	cat > want <<-EOF
 	S: 0x8000 1 $SPIN
 	# Slice ending at 10 global 10
 	# Unfiltered count 10
-	T:30:10
+	T:1:10
 	S: 0x8000 2 $SPIN
 	Dynamic instruction count 10
 	Dynamic unfiltered instruction count 10
 	SliceSize: 10
 	EOF
 	slices prof.T.2.bb | diff want -
-	[ "$(grep -c '^Block id: ' prof.T.2.bb)" -eq 8 ]
+	[ "$(grep '^Block id: ' prof.T.2.bb)" = 'Block id: 1 0x8000:0x8008 static instructions: 5 block count: 2 block size: 10' ]
 }
 
 @test "loop-aligned: each slice ends at the first loop head N or more after the one before" {
@@ -186,19 +192,19 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	S: 0x1000 1 $MAIN + 0x0 # prog.c:5
 	# Slice ending at 14 global 14
 	# Unfiltered count 14
-	T:10:2 :11:1 :12:9 :13:2
+	T:1:2 :2:1 :3:9 :4:2
 	S: 0x1004 2 $MAIN + 0x4 # prog.c:6
 	# Slice ending at 20 global 20
 	# Unfiltered count 6
-	T:11:1 :30:5
+	T:2:1 :5:5
 	S: 0x8000 2 $SPIN
 	# Slice ending at 32 global 32
 	# Unfiltered count 12
-	T:12:3 :20:4 :30:5
+	T:3:3 :5:5 :6:4
 	S: 0x1020 2 $MAIN + 0x20 # Unknown:0
 	# Slice ending at 40 global 40
 	# Unfiltered count 8
-	T:13:2 :14:1 :20:4 :21:1
+	T:4:2 :6:4 :7:1 :8:1
 	S: 0x1014 1 $MAIN + 0x14 # prog.c:9
 	Dynamic instruction count 40
 	Dynamic unfiltered instruction count 40
@@ -214,19 +220,19 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	S: 0x1000 1 $MAIN + 0x0 # prog.c:5
 	# Slice ending at 14 global 14
 	# Unfiltered count 14
-	T:10:2 :11:1 :12:9 :13:2
+	T:1:2 :2:1 :3:9 :4:2
 	S: 0x1004 2 $MAIN + 0x4 # prog.c:6
 	# Slice ending at 25 global 25
 	# Unfiltered count 11
-	T:11:1 :30:10
+	T:2:1 :5:10
 	S: 0x1008 4 $MAIN + 0x8 # prog.c:7
 	# Slice ending at 32 global 32
 	# Unfiltered count 7
-	T:12:3 :20:4
+	T:3:3 :6:4
 	S: 0x1020 2 $MAIN + 0x20 # Unknown:0
 	# Slice ending at 40 global 40
 	# Unfiltered count 8
-	T:13:2 :14:1 :20:4 :21:1
+	T:4:2 :6:4 :7:1 :8:1
 	S: 0x1014 1 $MAIN + 0x14 # prog.c:9
 	Dynamic instruction count 40
 	Dynamic unfiltered instruction count 40
@@ -250,27 +256,27 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	S: 0x1000 1 $MAIN + 0x0 # prog.c:5
 	# Slice ending at 6 global 6
 	# Unfiltered count 6
-	T:10:2 :11:1 :12:3
+	T:1:2 :2:1 :3:3
 	S: 0x1008 2 $MAIN + 0x8 # prog.c:7
 	# Slice ending at 12 global 12
 	# Unfiltered count 6
-	T:12:6
+	T:3:6
 	S: 0x1010 1 $MAIN + 0x10 # prog.c:8
 	# Slice ending at 15 global 15
 	# Unfiltered count 3
-	T:11:1 :13:2
+	T:2:1 :4:2
 	S: 0x8000 1 $SPIN
 	# Slice ending at 32 global 32
 	# Unfiltered count 17
-	T:12:3 :20:4
+	T:3:3 :6:4
 	S: 0x1020 2 $MAIN + 0x20 # Unknown:0
 	# Slice ending at 36 global 36
 	# Unfiltered count 4
-	T:20:4
+	T:6:4
 	S: 0x1026 1 $MAIN + 0x26 # Unknown:0
 	# Slice ending at 40 global 40
 	# Unfiltered count 4
-	T:13:2 :14:1 :21:1
+	T:4:2 :7:1 :8:1
 	S: 0x1014 1 $MAIN + 0x14 # prog.c:9
 	Dynamic instruction count 30
 	Dynamic unfiltered instruction count 40
@@ -283,7 +289,7 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	S: 0x1000 1 $MAIN + 0x0 # prog.c:5
 	# Slice ending at 18 global 18
 	# Unfiltered count 18
-	T:10:2 :11:1
+	T:1:2 :2:1
 	S: 0x8000 3 $SPIN
 	Dynamic instruction count 3
 	Dynamic unfiltered instruction count 18
@@ -293,8 +299,8 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	# thread 2 ran only the excluded image: no file, and a word on stderr
 	[ ! -e prof.T.2.bb ]
 	[ "$(cat stderr)" = "dcfg-profile: thread 2: no instructions outside the excluded images: no profile written" ]
-	# the image's blocks stay in the block table
-	grep -q '^Block id: 30 0x8000:0x8008 static instructions: 5 block count: 3 block size: 10$' prof.T.1.bb
+	# the image's blocks stay in the block table, numbered when first entered (10 1, 11 2, 30 3)
+	grep -q '^Block id: 3 0x8000:0x8008 static instructions: 5 block count: 3 block size: 10$' prof.T.1.bb
 }
 
 @test "a block that spans several grid points makes one boundary" {
@@ -306,15 +312,15 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	S: 0x1000 1 $MAIN + 0x0 # prog.c:5
 	# Slice ending at 8 global 8
 	# Unfiltered count 8
-	T:10:2 :11:1 :30:5
+	T:1:2 :2:1 :3:5
 	S: 0x8000 2 $SPIN
 	# Slice ending at 13 global 13
 	# Unfiltered count 5
-	T:30:5
+	T:3:5
 	S: 0x8000 3 $SPIN
 	# Slice ending at 18 global 18
 	# Unfiltered count 5
-	T:30:5
+	T:3:5
 	S: 0x8000 3 $SPIN
 	Dynamic instruction count 18
 	Dynamic unfiltered instruction count 18
@@ -525,7 +531,7 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	dcfg_profile --dcfg two.json -N 10 -p 9 -o p two.stream
 	[ "$status" -eq 0 ] || { cat stderr; false; }
 	[ "$(ls p.*)" = "p.T.1.bb" ]
-	grep -qx 'T:10:2 :11:1 :12:3 :13:2 :14:1' p.T.1.bb
+	grep -qx 'T:1:2 :2:1 :3:3 :4:2 :5:1' p.T.1.bb
 	head -1 p.T.1.bb | grep -q ' process=9 thread=1$'
 }
 

@@ -87,25 +87,6 @@ image_of(const struct dcfg_pinpoints *pr, const struct dcfg_block *b)
 	return b->image - pr->p->images.first;
 }
 
-static int
-blocks_by_node(struct dcfg_pinpoints *pr)
-{
-	struct dcfg_pinpoints_pair *v = malloc((pr->n_blocks + 1) * sizeof *v);
-	size_t i;
-
-	if (v == NULL || (pr->by_node = malloc((pr->n_blocks + 1) * sizeof *pr->by_node)) == NULL) {
-		free(v);
-		return -1;
-	}
-	for (i = 0; i < pr->n_blocks; i++)
-		v[i] = (struct dcfg_pinpoints_pair){ pr->blocks[i].node, i };
-	qsort(v, pr->n_blocks, sizeof *v, dcfg_pinpoints_pair_cmp);
-	for (i = 0; i < pr->n_blocks; i++)
-		pr->by_node[i] = (uint32_t)v[i].value;
-	free(v);
-	return 0;
-}
-
 uint64_t
 dcfg_pinpoints_last_pc(const struct dcfg_block *b)
 {
@@ -211,7 +192,7 @@ dcfg_pinpoints_setup_process(struct dcfg_pinpoints *pr, const struct dcfg_proces
 		pr->src[i] = s == DCFG_NONE ? 0 : pr->blocks[s].ni;
 		pr->target[i] = b == DCFG_NONE || pr->blocks[b].ni == 0 ? DCFG_PINPOINTS_NONE : b;
 	}
-	if (blocks_by_node(pr) < 0 || blocks_by_addr(pr) < 0) {
+	if (blocks_by_addr(pr) < 0) {
 		dcfg_error_set(pr->err, pr->name, "out of memory");
 		goto done;
 	}
@@ -562,7 +543,6 @@ dcfg_pinpoints_process_free(struct dcfg_pinpoints *pr)
 	}
 	free(pr->threads);
 	free(pr->blocks);
-	free(pr->by_node);
 	free(pr->by_addr);
 	free(pr->pc_of);
 	free(pr->warned);
@@ -571,7 +551,7 @@ dcfg_pinpoints_process_free(struct dcfg_pinpoints *pr)
 	pr->threads = NULL;
 	pr->n_threads = pr->cap_threads = 0;
 	pr->blocks = NULL;
-	pr->by_node = pr->by_addr = pr->pc_of = pr->target = NULL;
+	pr->by_addr = pr->pc_of = pr->target = NULL;
 	pr->warned = NULL;
 	pr->src = NULL;
 	pr->p = NULL;

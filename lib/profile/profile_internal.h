@@ -3,7 +3,12 @@
  * state, and the runs of a version 2 stream kept until they end.
  *
  * Blocks are numbered within the process (an index in its BASIC_BLOCKS
- * rows). A thread's position is the instruction count before its next
+ * rows). A thread's vectors number them again, from 1, in the order the
+ * thread first entered them (PinPoints' dimensions): SimPoint's memory
+ * grows with the largest dimension, and a node id may be near 2^32. A
+ * part numbers them in the order of their first entries in the shard, and
+ * lists each piece's new ones, so that the merge numbers them as one run
+ * does. A thread's position is the instruction count before its next
  * edge (dcfg-count(1), BASIC-BLOCK VECTORS); each entry of a block of
  * instructions starts there, and is a boundary when it is eligible and
  * the grid interval of its start, start / SLICE_SIZE, passes that of the
@@ -24,6 +29,12 @@
 #include "stream/runwalk.h"
 
 #define DCFG_PINPOINTS_NONE UINT32_MAX
+/*
+ * The first words of a part's (and a summary's) first line: 3 since parts
+ * list each piece's new blocks ("n" lines), from which the merge numbers
+ * the dimensions.
+ */
+#define DCFG_PINPOINTS_PART_MAGIC "# dcfg-profile-part 3 "
 
 /* LoopPoint's rule: each boundary placed by the one before it, not by the grid. */
 static inline int
@@ -32,8 +43,9 @@ dcfg_pinpoints_chained(const struct dcfg_pinpoints_options *o)
 	return o->loop_aligned && !o->loop_grid;
 }
 
+/* A vector's entry: a block's dimension in the thread, its instructions. */
 struct dcfg_pinpoints_pair {
-	uint32_t node;
+	uint32_t dim;
 	uint64_t value;
 };
 
@@ -75,6 +87,10 @@ struct dcfg_pinpoints_thread {
 	struct dcfg_pinpoints_chains *chains;   /* --summary (profile_summary.c) */
 	uint64_t replay_at;           /* --merge: where the pieces so far end, each the next's start */
 	uint64_t *counts;             /* per block: entries so far */
+	uint32_t *dim;                /* per block: its dimension, 0 before its first entry */
+	uint32_t *by_dim;             /* the blocks entered, by dimension (dimension - 1) */
+	uint32_t n_dims;
+	uint32_t dims_listed;         /* --part: the first of BY_DIM that no "n" line lists yet */
 	uint64_t *pc_counts;          /* per PC (pc_of): entries of its blocks so far, a marker's count */
 	uint8_t *marked;              /* per PC: a marker of the file names it */
 	struct dcfg_tally tally;           /* per block: instructions in the open slice, kept blocks */
@@ -96,7 +112,6 @@ struct dcfg_pinpoints {
 	const char *c_line;            /* a merge: the parts' "C:" line, else NULL */
 	struct dcfg_error *err;
 	struct dcfg_pinpoints_block *blocks; size_t n_blocks;
-	uint32_t *by_node;             /* the blocks in ascending node id */
 	/*
 	 * A simulator counts a PC's executions, not a block's entries: blocks
 	 * that start at one address (an image loaded over an unloaded one,
@@ -150,8 +165,8 @@ void dcfg_pinpoints_free(struct dcfg_pinpoints *pr);
 const char *dcfg_pinpoints_rule_name(const struct dcfg_pinpoints_options *o);
 /* The "C:" line, from the options. */
 void dcfg_pinpoints_write_options(struct dcfg_pinpoints *pr, struct dcfg_output *out);
-/* qsort's order of pairs: by node. */
-int dcfg_pinpoints_pair_cmp(const void *a, const void *b);
+/* Block B's dimension in thread T, the next one at its first entry. */
+uint32_t dcfg_pinpoints_dim(struct dcfg_pinpoints_thread *t, uint32_t b);
 int dcfg_pinpoints_thread_init(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint64_t tid);
 void dcfg_pinpoints_thread_free(struct dcfg_pinpoints_thread *t);
 /*
@@ -170,9 +185,8 @@ int dcfg_pinpoints_add_instrs(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_t
  */
 int dcfg_pinpoints_boundary(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint32_t b,
     uint64_t start, uint64_t count);
-/* The open slice's vector into SL, sorted by node; the tally cleared. */
-void dcfg_pinpoints_take_vector(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t,
-    struct dcfg_pinpoints_slice *sl);
+/* The open slice's vector into SL, by dimension; the tally cleared. */
+void dcfg_pinpoints_take_vector(struct dcfg_pinpoints_thread *t, struct dcfg_pinpoints_slice *sl);
 
 /* ---- profile_part.c ---- */
 /*

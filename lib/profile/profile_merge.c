@@ -189,6 +189,9 @@ add_piece_instrs(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uin
 	if (!t->started)
 		return dcfg_error_set(pr->err, pr->name, "thread %llu: instructions before its first entry "
 		    "(its \"f\" line)", (unsigned long long)t->tid);
+	if (t->dim[b] == 0)
+		return dcfg_error_set(pr->err, pr->name, "thread %llu: instructions of block %lu before "
+		    "an \"n\" line lists it", (unsigned long long)t->tid, (unsigned long)pr->blocks[b].node);
 	if (x == 0 || pr->blocks[b].ni == 0 || x % pr->blocks[b].ni != 0)
 		return dcfg_error_set(pr->err, pr->name, "thread %llu: %llu instructions of block %lu, "
 		    "not a nonzero multiple of its %llu", (unsigned long long)t->tid, (unsigned long long)x,
@@ -274,6 +277,20 @@ threshold_in(struct reader *r, struct dcfg_pinpoints_thread *t)
 		    "threshold %llu, but the shards before leave %llu: parts made from the starts of "
 		    "another merge of summaries", (unsigned long long)t->tid, (unsigned long long)in,
 		    (unsigned long long)t->threshold);
+	return 0;
+}
+
+/* "n TID NODE ...": blocks first entered in the shard, numbered unless a shard before listed them */
+static int
+new_blocks(struct reader *r, struct dcfg_pinpoints_thread *t)
+{
+	uint32_t b;
+
+	while (*r->p != '\0') {
+		if (block(r, &b, 0) < 0)
+			return -1;
+		dcfg_pinpoints_dim(t, b);
+	}
 	return 0;
 }
 
@@ -368,6 +385,8 @@ check_said(struct dcfg_pinpoints *pr, const struct said *said, const char *last)
 				return dcfg_pinpoints_overflow(pr);
 			if (said->v[i].marked && said->v[i].marked[b] > 0)
 				uncounted = 1;   /* markers after the last "c" line */
+			if ((t->counts[b] > 0) != (t->dim[b] > 0))
+				uncounted = 1;   /* entered, by the "c" lines, or not, by the "n" lines */
 		}
 		if (counted != t->total_unfiltered || uncounted || (t->started && t->counts[t->first_block] == 0) ||
 		    (t->last_block != DCFG_PINPOINTS_NONE && t->counts[t->last_block] == 0))
@@ -405,8 +424,8 @@ replay(struct dcfg_pinpoints *pr, const char *path, struct said *said)
 			break;
 		}
 		kind = word(&r);
-		if (kind == NULL || strlen(kind) != 1 || strchr("fptcs", kind[0]) == NULL) {
-			rc = bad(&r, "not a line of a part (\"f\", \"p\", \"t\", \"c\" or \"s\")");
+		if (kind == NULL || strlen(kind) != 1 || strchr("fnptcs", kind[0]) == NULL) {
+			rc = bad(&r, "not a line of a part (\"f\", \"n\", \"p\", \"t\", \"c\" or \"s\")");
 			break;
 		}
 		if ((rc = number(&r, &tid)) < 0)
@@ -418,7 +437,7 @@ replay(struct dcfg_pinpoints *pr, const char *path, struct said *said)
 			break;
 		}
 		rc = kind[0] == 'p' ? piece(&r, t) : kind[0] == 't' ? summary(&r, t) :
-		    kind[0] == 's' ? threshold_in(&r, t) :
+		    kind[0] == 's' ? threshold_in(&r, t) : kind[0] == 'n' ? new_blocks(&r, t) :
 		    kind[0] == 'f' ? first(&r, t) : pairs(&r, t, add_count) < 0 ? -1 : said_counted(&r, t);
 		if (rc < 0)
 			break;

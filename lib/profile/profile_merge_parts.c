@@ -23,20 +23,20 @@ copy(const char *s)
 }
 
 /*
- * The first line: "# dcfg-profile-part 2 ... process=PID|all", kept
+ * The first line: "# dcfg-profile-part 3 ... process=PID|all", kept
  * without its process word, which parts of one profile may differ in.
  */
 static int
 scan_head(struct dcfg_merge_part *pt, char *line, size_t len, struct dcfg_error *err)
 {
-	static const char magic[] = "# dcfg-profile-part 2 ", older[] = "# dcfg-profile-part ";
+	static const char magic[] = DCFG_PINPOINTS_PART_MAGIC, older[] = "# dcfg-profile-part ";
 	char *w, *end;
 	size_t word;
 
 	if (strncmp(line, magic, sizeof magic - 1) != 0)
 		return dcfg_error_at(err, pt->path, 1, 1, strncmp(line, older, sizeof older - 1) == 0 ?
 		    "a part of another version of dcfg-profile --part: make it again with this one" :
-		    "not a part of dcfg-profile --part: its first line is not \"# dcfg-profile-part 2 ...\"");
+		    "not a part of dcfg-profile --part: its first line is not \"" DCFG_PINPOINTS_PART_MAGIC "...\"");
 	if ((w = strstr(line, " process=")) == NULL)
 		return dcfg_error_at(err, pt->path, 1, 1, "a first line without process=PID or process=all");
 	end = strchr(w + 1, ' ');

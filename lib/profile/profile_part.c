@@ -7,6 +7,7 @@
  * boundary to the next:
  *
  *   f TID NODE                                         the first entry
+ *   n TID NODE ...                                     the piece's new blocks
  *   p TID h UNFILTERED :NODE:INSTRS ...                the head, before any
  *   p TID c NODE START COUNT UNFILTERED :NODE:INSTRS   from the candidate
  *   p TID b NODE START COUNT UNFILTERED :NODE:INSTRS   from a boundary
@@ -27,7 +28,7 @@
  * with -p, the one (process=PID) even when the shard has nothing of it,
  * and its lines come in a section per process, each once:
  *
- *   # dcfg-profile-part 2 slice-size=N rule=RULE dcfg=CRC:BYTES process=PID|all
+ *   # dcfg-profile-part 3 slice-size=N rule=RULE dcfg=CRC:BYTES process=PID|all
  *   C: ...                       the options, as the profiles' "C:" line
  *   # selection ...              the shard's (provenance.h)
  *   # process PID                then its f, s, p, t and c lines
@@ -35,6 +36,11 @@
  *
  * A summary (--summary, profile_summary.c) is laid out the same, its
  * first line ending " kind=summary".
+ *
+ * An "n" line, before its piece's "p" line, lists the blocks first
+ * entered in the shard within the piece, in the order of those entries:
+ * the merge numbers the dimensions from them, each block the first time
+ * a shard lists it, as one run numbers them by the thread's first entries.
  */
 #include "profile_internal.h"
 
@@ -42,14 +48,16 @@
 #include "stream/provenance.h"
 #include "stream/writer.h"
 
+/* The vector, each dimension (the shard's) as its block's node id. */
 static void
-out_vector(struct dcfg_output *out, const struct dcfg_pinpoints_slice *sl)
+out_vector(struct dcfg_output *out, const struct dcfg_pinpoints *pr,
+    const struct dcfg_pinpoints_thread *t, const struct dcfg_pinpoints_slice *sl)
 {
 	size_t i;
 
 	for (i = 0; i < sl->n; i++) {
 		dcfg_out_str(out, " :");
-		dcfg_out_u64(out, sl->v[i].node);
+		dcfg_out_u64(out, pr->blocks[t->by_dim[sl->v[i].dim - 1]].node);
 		dcfg_out_char(out, ':');
 		dcfg_out_u64(out, sl->v[i].value);
 	}
@@ -66,11 +74,27 @@ out_node_or_none(struct dcfg_output *out, const struct dcfg_pinpoints *pr, uint3
 		dcfg_out_u64(out, pr->blocks[b].node);
 }
 
+/* "n TID NODE ...": the blocks first entered since the last "n" line, if any. */
+static void
+list_new_blocks(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t)
+{
+	struct dcfg_output *out = pr->o->out;
+
+	if (t->dims_listed == t->n_dims)
+		return;
+	dcfg_out_str(out, "n ");
+	dcfg_out_u64(out, t->tid);
+	for (; t->dims_listed < t->n_dims; t->dims_listed++)
+		out_node_or_none(out, pr, t->by_dim[t->dims_listed]);
+	dcfg_out_char(out, '\n');
+}
+
 void
 dcfg_pinpoints_piece(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, char kind, uint32_t b)
 {
 	struct dcfg_output *out = pr->o->out;
 
+	list_new_blocks(pr, t);
 	dcfg_out_str(out, "p ");
 	dcfg_out_u64(out, t->tid);
 	dcfg_out_char(out, ' ');
@@ -84,8 +108,8 @@ dcfg_pinpoints_piece(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t,
 	}
 	dcfg_out_char(out, ' ');
 	dcfg_out_u64(out, t->unfiltered);
-	dcfg_pinpoints_take_vector(pr, t, &t->scratch);
-	out_vector(out, &t->scratch);
+	dcfg_pinpoints_take_vector(t, &t->scratch);
+	out_vector(out, pr, t, &t->scratch);
 	t->unfiltered = 0;
 	t->piece_kind = kind;
 	t->piece_block = b;
@@ -132,10 +156,8 @@ dcfg_pinpoints_part_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_
 	dcfg_out_u64(out, t->total_unfiltered);
 	dcfg_out_str(out, "\nc ");
 	dcfg_out_u64(out, t->tid);
-	for (i = 0; i < pr->n_blocks; i++) {
-		uint32_t b = pr->by_node[i];
-		if (t->counts[b] == 0)
-			continue;
+	for (i = 0; i < t->n_dims; i++) {
+		uint32_t b = t->by_dim[i];
 		dcfg_out_str(out, " :");
 		dcfg_out_u64(out, pr->blocks[b].node);
 		dcfg_out_char(out, ':');
@@ -150,7 +172,7 @@ part_head(struct dcfg_pinpoints *pr)
 {
 	struct dcfg_output *out = pr->o->out;
 
-	dcfg_out_str(out, "# dcfg-profile-part 2 slice-size=");
+	dcfg_out_str(out, DCFG_PINPOINTS_PART_MAGIC "slice-size=");
 	dcfg_out_u64(out, pr->o->slice_size);
 	dcfg_out_str(out, " rule=");
 	dcfg_out_str(out, dcfg_pinpoints_rule_name(pr->o));

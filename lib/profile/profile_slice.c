@@ -16,14 +16,12 @@ dcfg_pinpoints_thread_init(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thre
 	*t = (struct dcfg_pinpoints_thread){ .tid = tid, .last_block = DCFG_PINPOINTS_NONE,
 	    .piece_kind = 'h', .threshold = pr->o->slice_size };
 	if ((t->counts = calloc(pr->n_blocks + 1, sizeof *t->counts)) == NULL ||
+	    (t->dim = calloc(pr->n_blocks + 1, sizeof *t->dim)) == NULL ||
+	    (t->by_dim = malloc((pr->n_blocks + 1) * sizeof *t->by_dim)) == NULL ||
 	    (t->pc_counts = calloc(pr->n_pcs + 1, sizeof *t->pc_counts)) == NULL ||
 	    (t->marked = calloc(pr->n_pcs + 1, 1)) == NULL ||
 	    dcfg_tally_init(&t->tally, pr->n_blocks, 1) < 0) {
-		free(t->counts);
-		free(t->pc_counts);
-		free(t->marked);
-		t->counts = t->pc_counts = NULL;
-		t->marked = NULL;
+		dcfg_pinpoints_thread_free(t);
 		return -1;
 	}
 	if (pr->starts) {
@@ -48,6 +46,8 @@ dcfg_pinpoints_thread_free(struct dcfg_pinpoints_thread *t)
 	t->out = NULL;
 	free(t->path);
 	free(t->counts);
+	free(t->dim);
+	free(t->by_dim);
 	free(t->pc_counts);
 	free(t->marked);
 	dcfg_tally_free(&t->tally);
@@ -219,28 +219,38 @@ open_file(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, struct dcf
 	return 0;
 }
 
-int
-dcfg_pinpoints_pair_cmp(const void *a, const void *b)
+uint32_t
+dcfg_pinpoints_dim(struct dcfg_pinpoints_thread *t, uint32_t b)
+{
+	if (t->dim[b] == 0) {
+		t->by_dim[t->n_dims] = b;
+		t->dim[b] = ++t->n_dims;
+	}
+	return t->dim[b];
+}
+
+static int
+pair_cmp(const void *a, const void *b)
 {
 	const struct dcfg_pinpoints_pair *x = a, *y = b;
 
-	return x->node < y->node ? -1 : x->node > y->node;
+	return x->dim < y->dim ? -1 : x->dim > y->dim;
 }
 
-/* The open slice's vector, sorted by node, into SL (room reserved as blocks were touched). */
+/* The open slice's vector, by dimension, into SL (room reserved as blocks were touched). */
 void
-dcfg_pinpoints_take_vector(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, struct dcfg_pinpoints_slice *sl)
+dcfg_pinpoints_take_vector(struct dcfg_pinpoints_thread *t, struct dcfg_pinpoints_slice *sl)
 {
 	size_t i, n = t->tally.n_touched;
 
 	for (i = 0; i < n; i++) {
 		uint32_t b = t->tally.touched[i];
-		sl->v[i] = (struct dcfg_pinpoints_pair){ pr->blocks[b].node, t->tally.value[b] };
+		sl->v[i] = (struct dcfg_pinpoints_pair){ t->dim[b], t->tally.value[b] };
 	}
 	sl->n = n;
 	dcfg_tally_clear(&t->tally);
 	if (n > 1)   /* an empty piece of a part may have no room at all */
-		qsort(sl->v, n, sizeof *sl->v, dcfg_pinpoints_pair_cmp);
+		qsort(sl->v, n, sizeof *sl->v, pair_cmp);
 }
 
 static uint64_t
@@ -271,8 +281,8 @@ check_line_length(struct dcfg_pinpoints *pr, const struct dcfg_pinpoints_thread 
 	char msg[320];
 	size_t i;
 
-	for (i = 0; i < sl->n; i++)   /* "T:" or " :", NODE, ':', VALUE */
-		len += 2 + digits(sl->v[i].node) + 1 + digits(sl->v[i].value);
+	for (i = 0; i < sl->n; i++)   /* "T:" or " :", DIM, ':', VALUE */
+		len += 2 + digits(sl->v[i].dim) + 1 + digits(sl->v[i].value);
 	if (len < SIMPOINT_LINE_MAX || pr->o->warning == NULL)
 		return;
 	snprintf(msg, sizeof msg, "thread %llu: slice %llu (ending at instruction %llu): its T line "
@@ -309,7 +319,7 @@ write_slice(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, const st
 	out_num_line(out, "# Unfiltered count ", sl->unfiltered);
 	for (i = 0; i < sl->n; i++) {
 		dcfg_out_str(out, i ? " :" : "T:");
-		dcfg_out_u64(out, sl->v[i].node);
+		dcfg_out_u64(out, sl->v[i].dim);
 		dcfg_out_char(out, ':');
 		dcfg_out_u64(out, sl->v[i].value);
 	}
@@ -345,7 +355,7 @@ dcfg_pinpoints_boundary(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread 
 		return 0;
 	if (t->pending && write_slice(pr, t, &t->held) < 0)
 		return -1;
-	dcfg_pinpoints_take_vector(pr, t, &t->scratch);
+	dcfg_pinpoints_take_vector(t, &t->scratch);
 	t->scratch.end = start;
 	t->scratch.unfiltered = t->unfiltered;
 	t->scratch.block = b;
@@ -395,6 +405,7 @@ dcfg_pinpoints_add(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, u
 	    __builtin_add_overflow(t->unfiltered, x, &t->unfiltered) ||
 	    __builtin_add_overflow(t->total_unfiltered, x, &t->total_unfiltered))
 		return overflow(pr);
+	dcfg_pinpoints_dim(t, b);   /* excluded too: a marker may be theirs */
 	t->last_block = b;
 	if (pr->blocks[b].excluded)
 		return 0;
@@ -453,7 +464,7 @@ dcfg_pinpoints_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_threa
 	if (t->tally.n_touched > 0) {
 		if (t->pending && write_slice(pr, t, &t->held) < 0)
 			return -1;
-		dcfg_pinpoints_take_vector(pr, t, &t->held);
+		dcfg_pinpoints_take_vector(t, &t->held);
 		t->held.unfiltered = t->unfiltered;
 		t->pending = 1;
 	} else if (t->pending) {
@@ -472,14 +483,13 @@ dcfg_pinpoints_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_threa
 	out_num_line(out, "Dynamic instruction count ", t->total);
 	out_num_line(out, "Dynamic unfiltered instruction count ", t->total_unfiltered);
 	out_num_line(out, "SliceSize: ", pr->o->slice_size);
-	for (i = 0; i < pr->n_blocks; i++) {
+	/* the blocks the thread entered, by dimension: every marker's is one */
+	for (i = 0; i < t->n_dims; i++) {
 		const struct dcfg_block *blk;
-		b = pr->by_node[i];
+		b = t->by_dim[i];
 		blk = &pr->d->blocks[pr->p->blocks.first + b];
-		if (blk->num_instrs == 0)
-			continue;
 		dcfg_out_str(out, "Block id: ");
-		dcfg_out_u64(out, blk->node_id);
+		dcfg_out_u64(out, i + 1);
 		dcfg_out_char(out, ' ');
 		dcfg_out_hex(out, blk->addr);
 		dcfg_out_char(out, ':');

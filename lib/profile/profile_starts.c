@@ -25,7 +25,7 @@
 #include "common/vec.h"
 #include "stream/writer.h"
 
-static const char part_magic[] = "# dcfg-profile-part 2 ";
+static const char part_magic[] = DCFG_PINPOINTS_PART_MAGIC;
 static const char starts_magic[] = "# dcfg-profile-starts 2 ";
 static const char summary_kind[] = " kind=summary";
 

@@ -21,7 +21,9 @@ found again as the count-th execution of its PC, starting exactly at the
 "# Slice ending at" value; the first the thread's first entry, count 1; the
 last its last entry), the T lines (the sums over the entries between
 consecutive markers, --exclude-image blocks left out; never empty), the
-comment lines, the totals and the Block id trailer. It also reports a
+comment lines, the totals and the Block id trailer. A vector's dimensions
+are the thread's blocks numbered 1, 2, ... in the order it first entered
+them, and the Block id lines map them back, one per block entered. It also reports a
 marker whose PC lies inside another block that ran (after its first
 instruction, at or before its last): a simulator counts the PC's
 executions there too, which the DCFG does not give.
@@ -39,8 +41,8 @@ import sys
 import zlib
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from profile_model import (InputError, Process, boundaries, escape_word, expected_slices,
-                           image_matches, raw, read_bytes, read_thread)
+from profile_model import (InputError, Process, boundaries, dense_dims, escape_word,
+                           expected_slices, image_matches, raw, read_bytes, read_thread)
 
 PROG = "profile-check"
 MAX_FINDINGS = 40
@@ -270,15 +272,16 @@ def locate_markers(p, f, entries):
     return out
 
 
-def vector_of(entries, lo, hi, kept):
+def vector_of(entries, lo, hi, kept, dims):
+    """The vector of entries [LO, HI): (dimension, instructions), by dimension."""
     v = {}
     for blk, _, _, _, n in entries[lo:hi]:
         if kept(blk):
-            v[blk] = v.get(blk, 0) + n
+            v[dims[blk]] = v.get(dims[blk], 0) + n
     return sorted(v.items())
 
 
-def check_slices(p, f, entries, final, at, kept):
+def check_slices(p, f, entries, final, at, kept, dims):
     """T lines and comment lines against the entries between the markers the
     file names (wherever they are), and each marker's start."""
     first, last = at[0], at[-1]
@@ -302,7 +305,7 @@ def check_slices(p, f, entries, final, at, kept):
         if end <= lo:
             f.add(line, "the markers around this slice are not in order")
             continue
-        want = vector_of(entries, lo, end, kept)
+        want = vector_of(entries, lo, end, kept, dims)
         if vec != want:
             f.add(line, "T line %s, the entries between its markers give %s" % (fmt_vec(vec), fmt_vec(want)))
         total = sum(e[4] for e in entries[lo:end])
@@ -350,16 +353,16 @@ def check_totals(p, f, entries, kept):
         f.add(line, "Dynamic unfiltered instruction count %d, expected %d" % (unf, want))
 
 
-def check_blocks(p, f, proc, entries):
+def check_blocks(p, f, proc, entries, dims):
+    """One Block id line per block the thread entered, by dimension."""
     counts = {}
     for e in entries:
         counts[e[0]] = counts.get(e[0], 0) + 1
     want = []
-    for bid in sorted(proc.blocks):
+    for bid in sorted(dims, key=dims.get):
         b = proc.blocks[bid]
-        if b["ninstr"] > 0:
-            want.append("Block id: %d 0x%x:0x%x static instructions: %d block count: %d block size: %d" % (
-                bid, b["pc"], b["last"], b["ninstr"], counts.get(bid, 0), b["size"]))
+        want.append("Block id: %d 0x%x:0x%x static instructions: %d block count: %d block size: %d" % (
+            dims[bid], b["pc"], b["last"], b["ninstr"], counts[bid], b["size"]))
     got = [t for _, t in p.blocks]
     covered = set(int(t.split(" ")[3][:t.split(" ")[3].index(":")], 16) for t in got
                   if len(t.split(" ")) > 3 and ":" in t.split(" ")[3])
@@ -467,11 +470,12 @@ def check_profile(opt, dcfg, dcfg_id, path):
                 check_marker_fields(p, f, proc, line, m)
             check_marker_alone(p, f, proc, entries)
             at = locate_markers(p, f, entries)
-            check_slices(p, f, entries, thread.final, at, kept)
+            dims = dense_dims(entries)
+            check_slices(p, f, entries, thread.final, at, kept, dims)
             if want and None not in at:
                 check_grid(p, f, entries, at, want, rule_of(opt))
             check_totals(p, f, entries, kept)
-            check_blocks(p, f, proc, entries)
+            check_blocks(p, f, proc, entries, dims)
     for msg in f.list[:MAX_FINDINGS]:
         print(msg)
     if len(f.list) > MAX_FINDINGS:

@@ -211,6 +211,17 @@ def read_thread(proc, path, tid):
     return t
 
 
+def dense_dims(entries):
+    """Each block's dimension in the thread's vectors: 1, 2, ... in the
+    order the thread first entered the blocks, as PinPoints numbers them.
+    Blocks of excluded images get one too: they are in no vector, but a
+    marker may be theirs, and the Block id lines must name every marker."""
+    dims = {}
+    for e in entries:
+        dims.setdefault(e[0], len(dims) + 1)
+    return dims
+
+
 def grid_boundaries(entries, eligible, n):
     """Entry indices of the boundaries: for k = 1, 2, ..., the first
     eligible entry whose start is >= k*N, several k giving one."""
