@@ -280,21 +280,23 @@ HEAD=$(printf '# block\taddress\timage\toffset\tinstructions\tprojected_instruct
 # calls phase_a (block 20 of 4, a loop run 10 times, then 21 of 1), then
 # phase_b (block 30 of 3, 10 times, then 31 of 2); phases.stream walks it
 # once: 2 + 40 + 1 + 1 + 30 + 2 + 1 = 77 instructions. main has 4, phase_a
-# 41, phase_b 32. Slices of 12 (dcfg-profile ends one at the first block
-# end at or past 12):
-#   slice 0  T:10:2 :20:12               14   (10, then 20 three times)
-#   slice 1  T:20:12                     12
-#   slice 2  T:20:12                     12
-#   slice 3  T:11:1 :20:4 :21:1 :30:6    12   (20's last, 21, 11, 30 twice)
-#   slice 4  T:30:12                     12
-#   slice 5  T:30:12                     12
-#   slice 6  T:12:1 :31:2                 3
+# 41, phase_b 32. The profile's dimensions are the blocks in the order the
+# thread first ran them: 10 1, 20 2, 21 3, 11 4, 30 5, 31 6, 12 7. Slices
+# of 12 (dcfg-profile ends one at the first block end at or past 12), by
+# node (and as the T lines write them, by dimension):
+#   slice 0  10:2 20:12              T:1:2 :2:12              14   (10, then 20 three times)
+#   slice 1  20:12                   T:2:12                   12
+#   slice 2  20:12                   T:2:12                   12
+#   slice 3  11:1 20:4 21:1 30:6     T:2:4 :3:1 :4:1 :5:6     12   (20's last, 21, 11, 30 twice)
+#   slice 4  30:12                   T:5:12                   12
+#   slice 5  30:12                   T:5:12                   12
+#   slice 6  12:1 31:2               T:6:2 :7:1                3
 @test "routines with --dcfg, by hand: the DCFG's routines of the profile's blocks, their shares and errors" {
 	here
 	dcfg-profile -d phases.dcfg.json --slice-size 12 -o phases phases.stream
 	grep '^T' phases.T.0.bb > got
-	printf '%s\n' 'T:10:2 :20:12' 'T:20:12' 'T:20:12' 'T:11:1 :20:4 :21:1 :30:6' 'T:30:12' \
-	    'T:30:12' 'T:12:1 :31:2' | diff - got
+	printf '%s\n' 'T:1:2 :2:12' 'T:2:12' 'T:2:12' 'T:2:4 :3:1 :4:1 :5:6' 'T:5:12' \
+	    'T:5:12' 'T:6:2 :7:1' | diff - got
 	# labels: slices 0-2 cluster 0 (38 instructions), 3-6 cluster 1 (39);
 	# SimPoint's choice slice 1 and slice 4. Multipliers 38/77 x 7 and
 	# 39/77 x 7: the projection is 7/77 x (38 x 12 of block 20 + 39 x 12 of
@@ -304,7 +306,8 @@ HEAD=$(printf '# block\taddress\timage\toffset\tinstructions\tprojected_instruct
 	# phase_a 38/77 against 41/77: -3/77 = -0.038961; phase_b 39/77 against
 	# 32/77: +7/77 = 0.090909, the largest; their distance 14/77 = 0.181818.
 	# Blocks: 30 is +9/77 = 0.116883 (39/77 - 30/77), the largest, and the
-	# only one above 0, so the BBV distance is 18/77 = 0.233766.
+	# only one above 0, so the BBV distance is 18/77 = 0.233766; it is named
+	# by its dimension, 5, and its address.
 	answer '1 0\n4 1\n' '0.428571 0\n0.571429 1\n' '0 0\n0 0\n0 0\n1 0\n1 0\n1 0\n1 0\n'
 	dcfg_regions --check -s t.simpoints -w t.weights -l t.labels --dcfg phases.dcfg.json phases.T.0.bb
 	[ "$status" -eq 0 ] && [ ! -s stderr ]
@@ -322,7 +325,7 @@ HEAD=$(printf '# block\taddress\timage\toffset\tinstructions\tprojected_instruct
 		$(row 20 phase_a 41 41.5 0.532468 0.493506 -0.038961)
 		$(row 30 phase_b 32 42.5 0.415584 0.506494 0.090909)
 		$(row 10 main 4 0.0 0.051948 0.000000 -0.051948)
-		# summary thread 0: block share error max 0.116883 (block 30 at 0x400200), BBV distance 0.233766, instruction count error 0.090909, routine share error max 0.090909 (phase_b), routine distance 0.181818
+		# summary thread 0: block share error max 0.116883 (block 5 at 0x400200), BBV distance 0.233766, instruction count error 0.090909, routine share error max 0.090909 (phase_b), routine distance 0.181818
 	EOF
 	)
 	[ "$(cat routines)" = "$expect" ] || { diff <(echo "$expect") routines; false; }
@@ -347,15 +350,15 @@ HEAD=$(printf '# block\taddress\timage\toffset\tinstructions\tprojected_instruct
 	here
 	dcfg-profile -d phases.dcfg.json --slice-size 12 -o phases phases.stream
 	answer '1 0\n4 1\n' '0.428571 0\n0.571429 1\n'
-	# block 21's Block id line moved inside block 20
-	sed 's/^Block id: 21 0x400110:/Block id: 21 0x40010e:/' phases.T.0.bb > moved.bb
-	line=$(grep -n '^Block id: 21 ' moved.bb | cut -d: -f1)
+	# block 21's Block id line (dimension 3) moved inside block 20
+	sed 's/^Block id: 3 0x400110:/Block id: 3 0x40010e:/' phases.T.0.bb > moved.bb
+	line=$(grep -n '^Block id: 3 ' moved.bb | cut -d: -f1)
 	dcfg_regions --check -s t.simpoints -w t.weights --dcfg phases.dcfg.json moved.bb
-	expect_error "dcfg-regions: moved.bb:$line:1: block 21 at 0x40010e: process 9 of phases.dcfg.json has no block there"
-	# no Block id line for block 11: nothing places it
-	grep -v '^Block id: 11 ' phases.T.0.bb > noline.bb
+	expect_error "dcfg-regions: moved.bb:$line:1: block 3 at 0x40010e: process 9 of phases.dcfg.json has no block there"
+	# no Block id line for block 11 (dimension 4): nothing places it
+	grep -v '^Block id: 4 ' phases.T.0.bb > noline.bb
 	dcfg_regions --check -s t.simpoints -w t.weights --dcfg phases.dcfg.json noline.bb
-	expect_error "dcfg-regions: noline.bb: block 11 of the T lines has no Block id line, which --dcfg needs to find it in phases.dcfg.json"
+	expect_error "dcfg-regions: noline.bb: block 4 of the T lines has no Block id line, which --dcfg needs to find it in phases.dcfg.json"
 	# without --dcfg both are measured, blocks alone
 	dcfg_regions --check -s t.simpoints -w t.weights noline.bb
 	[ "$status" -eq 0 ]
