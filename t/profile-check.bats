@@ -103,18 +103,18 @@ loop20() {
 # Loop heads of 15: 5 is entered at #2 (7), #6 (19) and #10 (31). LoopPoint's
 # rule ends the first slice at the first at 15 or more, #6 (19), and the
 # next at 19 + 15 = 34 or more: there is none, so 2 slices, #0-#5 (19) and
-# #6-#15 (27: 5:1+1 6:3+3 7:2+2 8:2 9:6+6 11:1). The grid gives one more
-# boundary, at 30 or more: #10 (31).
+# #6-#15 (27: 5:1+1 6:3+3 7:2+2 8:2 9:6+6 11:1), by dimension as above.
+# The grid gives one more boundary, at 30 or more: #10 (31).
 loop15() {
 	head_lines 15 loop
 	cat <<-EOF
 	# Slice ending at 19 global 19
 	# Unfiltered count 19
-	T:4:2 :5:1 :6:3 :7:2 :9:6 :10:5
+	T:1:5 :2:2 :3:1 :4:3 :5:6 :6:2
 	S: 0x400538 2 hello-world 0x400000 + 0x538 # hello-world.c:8
 	# Slice ending at 46 global 46
 	# Unfiltered count 27
-	T:5:2 :6:6 :7:4 :8:2 :9:12 :11:1
+	T:3:2 :4:6 :5:12 :6:4 :7:2 :8:1
 	$LAST
 	Dynamic instruction count 46
 	Dynamic unfiltered instruction count 46
@@ -296,15 +296,15 @@ S: 0x400530 1 hello-world 0x400000 + 0x530 # hello-world.c:7' > w.bb
 	cat >> w.bb <<-EOF
 	# Slice ending at 19 global 19
 	# Unfiltered count 19
-	T:4:2 :5:1 :6:3 :7:2 :9:6 :10:5
+	T:1:5 :2:2 :3:1 :4:3 :5:6 :6:2
 	S: 0x400538 2 hello-world 0x400000 + 0x538 # hello-world.c:8
 	# Slice ending at 31 global 31
 	# Unfiltered count 12
-	T:5:1 :6:3 :7:2 :9:6
+	T:3:1 :4:3 :5:6 :6:2
 	S: 0x400538 3 hello-world 0x400000 + 0x538 # hello-world.c:8
 	# Slice ending at 46 global 46
 	# Unfiltered count 15
-	T:5:1 :6:3 :7:2 :8:2 :9:6 :11:1
+	T:3:1 :4:3 :5:6 :6:2 :7:2 :8:1
 	$LAST
 	Dynamic instruction count 46
 	Dynamic unfiltered instruction count 46

@@ -158,15 +158,15 @@ SPIN='/lib/spin\tlib.so 0x8000 + 0x0 # /src/my\x20spin.c:2'
 	S: 0x1000 1 $MAIN + 0x0 # prog.c:5
 	# Slice ending at 14 global 14
 	# Unfiltered count 14
-	T:10:2 :11:1 :12:9 :13:2
+	T:1:2 :2:1 :3:9 :4:2
 	S: 0x1004 2 $MAIN + 0x4 # prog.c:6
 	# Slice ending at 25 global 25
 	# Unfiltered count 11
-	T:11:1 :30:10
+	T:2:1 :5:10
 	S: 0x1008 4 $MAIN + 0x8 # prog.c:7
 	# Slice ending at 40 global 40
 	# Unfiltered count 15
-	T:12:3 :13:2 :14:1 :20:8 :21:1
+	T:3:3 :4:2 :6:8 :7:1 :8:1
 	S: 0x1014 1 $MAIN + 0x14 # prog.c:9
 	Dynamic instruction count 40
 	Dynamic unfiltered instruction count 40
