@@ -184,3 +184,33 @@ sparse() {
 	    { cat stderr; false; }
 	[ -z "$(ls m.* 2> /dev/null)" ]
 }
+
+# huge COPIES: thread 0 of profile-nest with 30's loop (14) as a run of
+# COPIES, the stream of a plan of one shard (t/profile-runs.bats)
+huge() {
+	printf '%s\n' '# dcfg-stream 2' '# selection shard=1/1 process=7' '# process 7' '# thread 0' 1 2 13 \
+	    "# run $1" 14 '# end run' 15 5 7 8 '# trace 01234567:89'
+}
+
+@test "a summary of a run of copies is that of the copies one by one, and 10^9 of them take no longer than their slices" {
+	huge 100000 > runs.stream
+	dcfg-unrun runs.stream > plain.stream
+	! grep -q '^# run' plain.stream
+	# 30 heads its loop: every copy holds a candidate, and the chains of
+	# a loop of one length never meet (N / 5 of them go round)
+	for n in 3 7 1000 4099; do
+		dcfg-profile --dcfg nest.json -N "$n" -L --summary -o runs.sum runs.stream
+		dcfg-profile --dcfg nest.json -N "$n" -L --summary -o plain.sum plain.stream
+		cmp runs.sum plain.sum
+	done
+	[ "$(grep -c '^m ' runs.sum)" -ge 800 ]
+	# 10^9 copies: the summary, its starts and the part give one run's file
+	huge 1000000000 > runs.stream
+	dcfg-profile --dcfg nest.json -N 1000000 -L --summary -o runs.sum runs.stream
+	dcfg-profile --dcfg nest.json --merge -o starts runs.sum
+	dcfg-profile --dcfg nest.json -N 1000000 -L --part --starts starts -o part runs.stream
+	dcfg-profile --dcfg nest.json --merge --thread 0 part > merged
+	dcfg-profile --dcfg nest.json -N 1000000 -L --thread 0 runs.stream > one
+	cmp merged one
+	[ "$(grep -c '^T' one)" -eq 5001 ]
+}

@@ -226,6 +226,15 @@ int dcfg_pinpoints_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_t
 int dcfg_pinpoints_summary_eligible(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t);
 /* --summary: the lowest start at which an eligible entry changes anything (0: any). */
 uint64_t dcfg_pinpoints_summary_lowest(const struct dcfg_pinpoints_thread *t);
+/*
+ * --summary in a run RUN of copies of S instructions, at the start of a
+ * copy with LEFT to go: how many can be added at once as a turn of the
+ * FIFO (0: walk the next), which summary_turn then makes for K of them.
+ */
+uint64_t dcfg_pinpoints_summary_whole(struct dcfg_pinpoints_thread *t, const void *run, uint64_t s,
+    uint64_t left);
+int dcfg_pinpoints_summary_turn(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint64_t k,
+    uint64_t s);
 /* --summary: the thread's lines (the file's head is a part's, profile_part.c). */
 int dcfg_pinpoints_summary_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t);
 void dcfg_pinpoints_summary_free(struct dcfg_pinpoints_thread *t);

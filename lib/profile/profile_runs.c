@@ -73,7 +73,7 @@ add_copies(void *ctx, const struct dcfg_runwalk *rw, uint32_t run, uint64_t k)
 	}
 	if (__builtin_mul_overflow(k, r->s, &x) || __builtin_add_overflow(t->pos, x, &t->pos))
 		return dcfg_pinpoints_overflow(pr);
-	return 0;
+	return pr->o->summary ? dcfg_pinpoints_summary_turn(pr, t, k, r->s) : 0;
 }
 
 /*
@@ -88,8 +88,10 @@ whole_chained(const struct dcfg_pinpoints *pr, const struct dcfg_pinpoints_threa
 	uint64_t below = pr->o->summary ? dcfg_pinpoints_summary_lowest(t) : t->threshold;
 	uint64_t b, room;
 
-	if (__builtin_add_overflow(t->pos, r->last, &b) || b >= below)
+	if (__builtin_add_overflow(t->pos, r->last, &b))
 		return 0;
+	if (b >= below)   /* the summary's chains may go round as the copies do */
+		return pr->o->summary ? dcfg_pinpoints_summary_whole(pr->cur, r, r->s, left) : 0;
 	room = below - 1 - b;
 	return r->s == 0 || room / r->s >= left ? left : room / r->s + 1;
 }

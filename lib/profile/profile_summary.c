@@ -44,12 +44,31 @@ struct dcfg_pinpoints_group {
 	uint32_t head, tail;       /* its classes, a list through NEXT */
 };
 
+/* Where a run's last copy started: the FIFO's pushes then, and the copies left. */
+struct dcfg_pinpoints_copy {
+	const void *run;
+	uint64_t left, pushes;
+	size_t q_len;
+};
+
+#define COPIES_SEEN 16
+
 struct dcfg_pinpoints_chains {
 	uint64_t *upper; uint32_t *next; size_t n, cap, cap_next;   /* the classes, in order */
 	struct dcfg_pinpoints_group *q; size_t q_cap, q_first, q_len;   /* the FIFO, a ring */
 	uint64_t reach;            /* FROM + N: no incoming threshold is above */
 	int closed;                /* an eligible entry at or after REACH came: no class is left to make */
+	uint64_t pushes;           /* groups pushed so far */
+	struct dcfg_pinpoints_copy seen[COPIES_SEEN];   /* runs whose copies were walked */
+	unsigned next_seen;
+	uint64_t turn;             /* summary_whole found copies that turn the FIFO by TURN each */
 };
+
+/*
+ * Classes are made by the eligible entries that start in a shard's first
+ * N instructions, which a run of many copies can make too many to hold.
+ */
+#define CLASSES_MAX ((size_t)1 << 24)
 
 static int
 oom(struct dcfg_pinpoints *pr)
@@ -112,7 +131,13 @@ dcfg_pinpoints_summary_eligible(struct dcfg_pinpoints *pr, struct dcfg_pinpoints
 		return dcfg_pinpoints_overflow(pr);
 	if (!c->closed) {
 		uint32_t k = (uint32_t)c->n;
-		if (c->n >= NO_CLASS || dcfg_reserve((void **)&c->upper, &c->cap, c->n + 1,
+		if (c->n >= CLASSES_MAX)
+			return dcfg_error_set(pr->err, pr->name, "thread %llu: more than %zu loop-head "
+			    "entries in the first %llu instructions of the shard, each a place its "
+			    "first boundary may be: too many for a summary (a smaller slice size, or "
+			    "--loop-grid, whose parts need none)", (unsigned long long)t->tid,
+			    CLASSES_MAX, (unsigned long long)pr->o->slice_size);
+		if (dcfg_reserve((void **)&c->upper, &c->cap, c->n + 1,
 		    sizeof *c->upper) < 0 || dcfg_reserve((void **)&c->next, &c->cap_next, c->n + 1,
 		    sizeof *c->next) < 0)
 			return oom(pr);
@@ -130,6 +155,92 @@ dcfg_pinpoints_summary_eligible(struct dcfg_pinpoints *pr, struct dcfg_pinpoints
 	}
 	if (g.head != NO_CLASS && push(c, g) < 0)
 		return oom(pr);
+	c->pushes += g.head != NO_CLASS;
+	return 0;
+}
+
+static uint64_t
+threshold_at(const struct dcfg_pinpoints_chains *c, size_t i)
+{
+	return c->q[(c->q_first + i) % c->q_cap].threshold;
+}
+
+/*
+ * A run's copy of S instructions walked, in which P groups fired and
+ * none met (the FIFO's length kept, no class made): the next copy does
+ * the same to the FIFO, seen from its own start, when the FIFO is the one
+ * before turned by P, each threshold S on: the threshold at I + P is that
+ * at I plus S. (Checked on the FIFO now alone: its first L - P groups are
+ * those that did not fire, as they were.)
+ */
+static int
+turns(const struct dcfg_pinpoints_chains *c, uint64_t p, uint64_t s)
+{
+	size_t i;
+
+	if (p == 0 || p >= c->q_len)
+		return 0;
+	for (i = 0; i + p < c->q_len; i++)
+		if (threshold_at(c, i + (size_t)p) - threshold_at(c, i) != s)
+			return 0;
+	return 1;
+}
+
+uint64_t
+dcfg_pinpoints_summary_whole(struct dcfg_pinpoints_thread *t, const void *run, uint64_t s,
+    uint64_t left)
+{
+	struct dcfg_pinpoints_chains *c = t->chains;
+	struct dcfg_pinpoints_copy *seen = NULL;
+	unsigned i;
+
+	if (c == NULL || !c->closed)
+		return 0;
+	for (i = 0; i < COPIES_SEEN; i++)
+		if (c->seen[i].run == run)
+			seen = &c->seen[i];
+	if (seen && seen->left == left + 1 && seen->q_len == c->q_len &&
+	    turns(c, c->pushes - seen->pushes, s)) {
+		c->turn = c->pushes - seen->pushes;
+		return left;
+	}
+	if (seen == NULL)
+		seen = &c->seen[c->next_seen++ % COPIES_SEEN];
+	*seen = (struct dcfg_pinpoints_copy){ run, left, c->pushes, c->q_len };
+	return 0;
+}
+
+int
+dcfg_pinpoints_summary_turn(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t, uint64_t k,
+    uint64_t s)
+{
+	struct dcfg_pinpoints_chains *c = t->chains;
+	struct dcfg_pinpoints_group *q;
+	uint64_t by, moved;
+	size_t i, n;
+
+	if (c == NULL || c->turn == 0)
+		return 0;
+	n = c->q_len;
+	by = (k % n) * c->turn % n;
+	if (__builtin_mul_overflow(k, s, &moved))
+		return dcfg_pinpoints_overflow(pr);
+	if ((q = malloc(n * sizeof *q)) == NULL)
+		return oom(pr);
+	for (i = 0; i < n; i++) {
+		q[i] = c->q[(c->q_first + (i + by) % n) % c->q_cap];
+		if (__builtin_add_overflow(threshold_at(c, i), moved, &q[i].threshold))
+			break;
+	}
+	if (i < n) {
+		free(q);
+		return dcfg_pinpoints_overflow(pr);
+	}
+	free(c->q);
+	c->q = q;
+	c->q_cap = n;
+	c->q_first = 0;
+	c->turn = 0;
 	return 0;
 }
 
