@@ -219,7 +219,7 @@ parts() {
 	# enters 21, 13 and 14 (in this order) in its piece from 20@32; thread 2
 	# starts in shard 3; thread 1 enters 10, 11 and 30
 	grep -qx 'p 0 b 20 32 2 8 :20:4 :21:1 :13:2 :14:1' good.2 && grep -qx 'c 0 :12:1 :20:2 :21:1 :13:1 :14:1' good.2
-	grep -qx 'n 0 21 13 14' good.2 && grep -qx 'f 2 30' good.3 && grep -qx 'n 1 10 11 30' good.3
+	grep -qx 'n 0 21 13 14' good.2 && grep -qx 'f 2 30 0' good.3 && grep -qx 'n 1 10 11 30' good.3
 	# a vector's instructions edited (the "t" line says 15); the block counts lost;
 	# a marker past block 20's 2 entries; thread 2's first entry lost; the
 	# blocks first entered lost, or one added that no "c" line counts

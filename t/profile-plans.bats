@@ -333,3 +333,33 @@ merged() {
 	done
 	[ "$(ls prog.9.T.*)" = prog.9.T.1.bb ]
 }
+
+@test "a thread whose first edge leaves a block it never entered (a region's trace): its parts merge" {
+	local n
+	# each thread's edge out of START taken off: the first entry starts past 0
+	awk '/^# thread/ { print; skip = 1; next } skip && !/^#/ { skip = 0; next } { skip = 0; print }' \
+	    two.edges > region.edges
+	dcfg-encode --dcfg two.json --chunk-edges 400 region.edges > region.trace.json
+	dcfg-expand region.trace.json | dcfg-profile --dcfg two.json -p 5857 -N 1000 --part > whole.part
+	grep -q '^f 0 [0-9]* [1-9][0-9]*$' whole.part
+	for n in 1 3 5; do
+		merged two.json region.trace.json 5857 "$n" "" "" "" --slice-size 1000
+		merged two.json region.trace.json 9 "$n" "--align 700 --dcfg two.json" "" "" --slice-size 700 --loop-grid
+	done
+	merged two.json region.trace.json 5857 4 "" "" "" --slice-size 900 --loop-aligned
+}
+
+@test "real: Intel's 8-thread DCFG as two processes, walked: every plan's parts merge to one run" {
+	local real="$BATS_TEST_DIRNAME/../../shared/real/omp-dijkstra-8threads.dcfg.json" pid n sel
+	[ -f "$real" ] ||
+	    skip "the real DCFG ../shared/real/omp-dijkstra-8threads.dcfg.json is absent (it is not part of the checkout)"
+	python3 "$BATS_TEST_DIRNAME/tools/two-processes.py" "$real" real2.json real2.edges 2 5
+	dcfg-encode --dcfg real2.json --chunk-edges 200 real2.edges > real2.trace.json
+	pid=$(dcfg-info --json real2.json | python3 -c 'import json, sys; print(json.load(sys.stdin)["processes"][0]["pid"])')
+	for sel in "" "-t 2" "--align 3000 --dcfg real2.json"; do
+		merged real2.json real2.trace.json "$pid" 5 "$sel" "" "" --slice-size 2000
+		merged real2.json real2.trace.json "$((pid + 1))" 4 "$sel" "" "" --slice-size 1500 --loop-grid
+	done
+	merged real2.json real2.trace.json "$((pid + 1))" 4 "" "" "" --slice-size 1500 --loop-aligned
+	[ "$(ls m.T.*)" = "$(printf '%s\n' m.T.2.bb m.T.5.bb)" ]
+}

@@ -294,17 +294,26 @@ new_blocks(struct reader *r, struct dcfg_pinpoints_thread *t)
 	return 0;
 }
 
-/* "f TID NODE": the thread's first entry, if no shard before had one */
+/*
+ * "f TID NODE START": the thread's first entry, if no shard before had
+ * one. A thread whose first edge leaves a block it never entered (the
+ * trace of a region) has its first entry past 0: its pieces start there.
+ */
 static int
 first(struct reader *r, struct dcfg_pinpoints_thread *t)
 {
+	uint64_t start;
 	uint32_t b;
 
-	if (block(r, &b, 0) < 0)
+	if (block(r, &b, 0) < 0 || number(r, &start) < 0)
 		return -1;
 	if (!t->started) {
+		if (t->replay_at != 0 || t->total_unfiltered != 0)
+			return bad(r, "instructions before the thread's first entry: a line of the part was "
+			    "moved or edited");
 		t->started = 1;
 		t->first_block = b;
+		t->replay_at = start;
 	}
 	return 0;
 }

@@ -6,7 +6,7 @@
  * written as pieces, each the vector of the entries from one possible
  * boundary to the next:
  *
- *   f TID NODE                                         the first entry
+ *   f TID NODE START                                   the first entry
  *   n TID NODE ...                                     the piece's new blocks
  *   p TID h UNFILTERED :NODE:INSTRS ...                the head, before any
  *   p TID c NODE START COUNT UNFILTERED :NODE:INSTRS   from the candidate
@@ -14,7 +14,9 @@
  *   t TID FIRST LAST POSITION LAST_Q FILTERED UNFILTERED
  *   c TID :NODE:ENTRIES ...
  *
- * COUNT is the entry's count in the shard, its PC's executions (the merge
+ * START is where the shard's first entry starts: past 0 at a thread's
+ * start when its first edge leaves a block it never entered, as the
+ * trace of a region does. COUNT is the entry's count in the shard, its PC's executions (the merge
  * adds the earlier shards' entries of the blocks at that PC); FIRST and LAST are the shard's first and last entries' nodes
  * and LAST_Q the grid interval of its last eligible entry ("-": none).
  * Under LoopPoint's rule a part is made with each thread's threshold
@@ -125,6 +127,8 @@ dcfg_pinpoints_part_first(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_threa
 	dcfg_out_str(out, "f ");
 	dcfg_out_u64(out, t->tid);
 	out_node_or_none(out, pr, t->first_block);
+	dcfg_out_char(out, ' ');
+	dcfg_out_u64(out, t->pos);
 	dcfg_out_char(out, '\n');
 }
 
