@@ -192,6 +192,36 @@ huge() {
 	    "# run $1" 14 '# end run' 15 5 7 8 '# trace 01234567:89'
 }
 
+@test "a summary's classes in step are one line, worked out by hand" {
+	huge 100 > h.stream
+	dcfg-profile --dcfg nest.json -N 20 -L --summary -o h.sum h.stream
+	# heads 11, 12, 30: 11@2, 30@3 + 5k (k = 0..100, the last at 503), 12@508;
+	# final 514. Classes to the first at 20 or more, 30@23: T <= 2 (11@2,
+	# then 22), (2,3] (30@3, 23), (3,8] (28), (8,13] (33), (13,18] (38),
+	# (18,23]. At 23 the thresholds 22 and 23 are reached: with (18,23], one
+	# chain that takes 30's entries at 23 + 20j to 503, and leaves 523; those
+	# of 28, 33 and 38 take 488, 493, 498 and leave 508, 513, 518, but 12@508
+	# takes the first on to 528. By UPPER: 3 (2 and 3 leave alike) 523,
+	# 8 528, 13 513, 18 518, 23 523: the last three step by 5 and 5.
+	[ "$(grep -v '^[#C]' h.sum)" = "$(printf '%s\n' 'w 0 0 514' 'm 0 3 523' 'm 0 8 528' 'm 0 13 513 5 5 3')" ]
+	# the same in two shards, cut at 503, after the run: the first has no
+	# 12@508, so 28's chain leaves 508, and all but the first step alike
+	printf '%s\n' '# dcfg-stream 2' '# selection shard=1/2 process=7 thread=0 to-icount=503' \
+	    '# process 7' '# thread 0' 1 2 13 '# run 100' 14 '# end run' '# trace 01234567:89' > s.1
+	printf '%s\n' '# dcfg-stream 2' '# selection shard=2/2 process=7 thread=0 from-icount=503' \
+	    '# process 7' '# thread 0' '# chunk 503 11 4' 15 5 7 8 '# trace 01234567:89' > s.2
+	dcfg-profile --dcfg nest.json -N 20 -L --summary -o sum.1 s.1
+	dcfg-profile --dcfg nest.json -N 20 -L --summary -o sum.2 s.2
+	[ "$(grep '^m ' sum.1)" = "$(printf '%s\n' 'm 0 3 523' 'm 0 8 508 5 5 4')" ]
+	# thread 0 comes in with 20, in (18,23], the fourth of the line: 508 + 3 x 5
+	dcfg-profile --dcfg nest.json --merge -o starts sum.1 sum.2
+	[ "$(grep '^s ' starts)" = "$(printf '%s\n' 's 0 20' 's 0 523')" ]
+	dcfg-profile --dcfg nest.json -N 20 -L --part --starts starts -o part.1 s.1
+	dcfg-profile --dcfg nest.json -N 20 -L --part --starts starts -o part.2 s.2
+	dcfg-profile --dcfg nest.json --merge --thread 0 part.1 part.2 > merged
+	dcfg-profile --dcfg nest.json -N 20 -L --thread 0 h.stream | cmp - merged
+}
+
 @test "a summary of a run of copies is that of the copies one by one, and 10^9 of them take no longer than their slices" {
 	huge 100000 > runs.stream
 	dcfg-unrun runs.stream > plain.stream
@@ -203,7 +233,8 @@ huge() {
 		dcfg-profile --dcfg nest.json -N "$n" -L --summary -o plain.sum plain.stream
 		cmp runs.sum plain.sum
 	done
-	[ "$(grep -c '^m ' runs.sum)" -ge 800 ]
+	# ... but go round in step, N / 5 of them in a line or two
+	grep -q '^m 0 [0-9]* [0-9]* 5 5 [0-9]*$' runs.sum && [ "$(grep -c '^m ' runs.sum)" -le 3 ]
 	# 10^9 copies: the summary, its starts and the part give one run's file
 	huge 1000000000 > runs.stream
 	dcfg-profile --dcfg nest.json -N 1000000 -L --summary -o runs.sum runs.stream

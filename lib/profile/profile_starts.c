@@ -102,11 +102,13 @@ static int
 summary_line(struct dcfg_pinpoints *pr, struct walk *w, struct dcfg_output *out, const char *path,
     unsigned long no, const char *line)
 {
-	uint64_t v[3];
+	uint64_t v[6], last;
+	int n = numbers(line, v, 6);
 
-	if ((line[0] != 'w' && line[0] != 'm') || numbers(line, v, 3) != 3)
-		return dcfg_error_at(pr->err, path, no, 1, "not a line of a summary (\"w TID FROM TO\" "
-		    "or \"m TID UPPER THRESHOLD\")");
+	if (!(line[0] == 'w' && n == 3) && !(line[0] == 'm' && (n == 3 || (n == 6 && v[3] > 0 &&
+	    v[5] > 0))))
+		return dcfg_error_at(pr->err, path, no, 1, "not a line of a summary (\"w TID FROM TO\", "
+		    "\"m TID UPPER THRESHOLD\" or \"m TID UPPER THRESHOLD STEP STEP COUNT\")");
 	if (line[0] == 'w') {
 		settle(w);
 		if ((w->cur = state_of(w, v[0], pr->o->slice_size)) == NULL)
@@ -130,9 +132,16 @@ summary_line(struct dcfg_pinpoints *pr, struct walk *w, struct dcfg_output *out,
 	if (w->cur == NULL || w->cur->tid != v[0] || v[1] < w->upper)
 		return dcfg_error_at(pr->err, path, no, 1, "an \"m\" line out of place: a summary edited "
 		    "by hand?");
-	w->upper = v[1];
-	if (!w->settled && w->cur->threshold <= v[1]) {
-		w->leaves = v[2];
+	/* COUNT classes in step: the Ith's UPPER is UPPER + I STEP, and what it leaves too */
+	last = v[1];
+	if (n == 6 && (__builtin_mul_overflow(v[5] - 1, v[3], &last) ||
+	    __builtin_add_overflow(last, v[1], &last)))
+		return dcfg_error_at(pr->err, path, no, 1, "an \"m\" line past 2^64 - 1: a summary edited "
+		    "by hand?");
+	w->upper = last;
+	if (!w->settled && w->cur->threshold <= last) {
+		uint64_t i = w->cur->threshold <= v[1] ? 0 : (w->cur->threshold - v[1] - 1) / v[3] + 1;
+		w->leaves = n == 6 ? v[2] + i * v[4] : v[2];   /* modulo 2^64: a step may go down */
 		w->settled = 1;
 	}
 	return 0;

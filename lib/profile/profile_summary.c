@@ -30,6 +30,8 @@
  *   m TID UPPER OUT            the thresholds up to UPPER (above the line
  *                              before's) leave OUT; those above the last
  *                              UPPER leave the shard with no boundary: as they came
+ *   m TID UPPER OUT DU DO K    K such lines, the Ith (from 0) UPPER + I DU
+ *                              and OUT + I DO (modulo 2^64)
  */
 #include "profile_internal.h"
 
@@ -267,7 +269,7 @@ dcfg_pinpoints_summary_free(struct dcfg_pinpoints_thread *t)
 }
 
 static void
-out_line(struct dcfg_output *out, char kind, uint64_t tid, uint64_t a, uint64_t b)
+out_words(struct dcfg_output *out, char kind, uint64_t tid, uint64_t a, uint64_t b)
 {
 	dcfg_out_char(out, kind);
 	dcfg_out_char(out, ' ');
@@ -276,7 +278,47 @@ out_line(struct dcfg_output *out, char kind, uint64_t tid, uint64_t a, uint64_t 
 	dcfg_out_u64(out, a);
 	dcfg_out_char(out, ' ');
 	dcfg_out_u64(out, b);
+}
+
+static void
+out_line(struct dcfg_output *out, char kind, uint64_t tid, uint64_t a, uint64_t b)
+{
+	out_words(out, kind, tid, a, b);
 	dcfg_out_char(out, '\n');
+}
+
+/*
+ * The N classes (UPPER, LEAVE) as "m" lines; three or more whose UPPER
+ * and LEAVE both step alike (a loop's chains, each an iteration on) make
+ * one line, "m TID UPPER LEAVE STEP_UPPER STEP_LEAVE COUNT", its steps
+ * taken modulo 2^64 (a LEAVE may step down).
+ */
+static void
+out_progressions(struct dcfg_output *out, uint64_t tid, const uint64_t *upper, const uint64_t *leave,
+    size_t n)
+{
+	size_t i = 0, j;
+
+	while (i < n) {
+		uint64_t du = i + 1 < n ? upper[i + 1] - upper[i] : 0;
+		uint64_t dl = i + 1 < n ? leave[i + 1] - leave[i] : 0;
+		for (j = i + 1; j + 1 < n && upper[j + 1] - upper[j] == du && leave[j + 1] - leave[j] == dl; j++)
+			;
+		if (j - i < 2) {   /* a line alone */
+			out_line(out, 'm', tid, upper[i], leave[i]);
+			i++;
+			continue;
+		}
+		out_words(out, 'm', tid, upper[i], leave[i]);
+		dcfg_out_char(out, ' ');
+		dcfg_out_u64(out, du);
+		dcfg_out_char(out, ' ');
+		dcfg_out_u64(out, dl);
+		dcfg_out_char(out, ' ');
+		dcfg_out_u64(out, (uint64_t)(j - i + 1));
+		dcfg_out_char(out, '\n');
+		i = j + 1;
+	}
 }
 
 int
@@ -284,7 +326,7 @@ dcfg_pinpoints_summary_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoin
 {
 	struct dcfg_pinpoints_chains *c = t->chains;
 	uint64_t *leave;
-	size_t i, k;
+	size_t i, k, n;
 
 	out_line(pr->o->out, 'w', t->tid, t->from, t->pos);
 	if (c == NULL || c->n == 0)
@@ -297,10 +339,13 @@ dcfg_pinpoints_summary_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoin
 		for (j = g->head; j != NO_CLASS; j = c->next[j])
 			leave[j] = g->threshold;
 	}
-	/* classes side by side that leave the same threshold make one line */
-	for (k = 0; k < c->n; k++)
-		if (k + 1 == c->n || leave[k + 1] != leave[k])
-			out_line(pr->o->out, 'm', t->tid, c->upper[k], leave[k]);
+	/* classes side by side that leave the same threshold are one */
+	for (k = n = 0; k < c->n; k++)
+		if (k + 1 == c->n || leave[k + 1] != leave[k]) {
+			c->upper[n] = c->upper[k];
+			leave[n++] = leave[k];
+		}
+	out_progressions(pr->o->out, t->tid, c->upper, leave, n);
 	free(leave);
 	return 0;
 }
