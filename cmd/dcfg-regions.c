@@ -88,26 +88,47 @@ counts_scope(const struct dcfg_regions_files *f, const struct dcfg_regions_optio
 	return DCFG_EXIT_OK;
 }
 
+static const struct option longopts[] = {
+	{ "simpoints", required_argument, NULL, 's' },
+	{ "weights", required_argument, NULL, 'w' },
+	{ "labels", required_argument, NULL, 'l' },
+	{ "warmup-factor", required_argument, NULL, 'W' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "thread", required_argument, NULL, 'T' },
+	{ "dcfg", required_argument, NULL, 'd' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "global-counts", no_argument, NULL, 'G' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "check", no_argument, NULL, 'C' },
+	{ "max-distance", required_argument, NULL, 'D' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* The options given together, and FORMAT (NULL: the default) read by --check's or not. */
+static int
+combination(const struct dcfg_regions_files *f, struct dcfg_regions_options *o, const char *format)
+{
+	if (f->simpoints == NULL || f->weights == NULL)
+		return usage("--simpoints FILE and --weights FILE are needed%s", NULL);
+	if (o->check && format && dcfg_table_format_parse(format, &o->table_format) < 0)
+		return usage("--format %s: with --check, " DCFG_TABLE_FORMAT_NAMES, format);
+	if (!o->check && format && dcfg_regions_format_by_name(format, &o->format) < 0)
+		return usage("--format %s: csv, looppoint-json or sde-control", format);
+	if (o->check && o->warmup_factor > 0)
+		return usage("--warmup-factor with --check: warmup regions are not in the projection%s",
+		    NULL);
+	if (o->has_max_distance && !o->check)
+		return usage("--max-distance is a limit of --check%s", NULL);
+	if (o->warmup_factor > 0 && o->format == DCFG_REGIONS_SDE_CONTROL)
+		return usage("--warmup-factor has no -control form: use the CSV or looppoint-json%s", NULL);
+	return counts_scope(f, o);
+}
+
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "simpoints", required_argument, NULL, 's' },
-		{ "weights", required_argument, NULL, 'w' },
-		{ "labels", required_argument, NULL, 'l' },
-		{ "warmup-factor", required_argument, NULL, 'W' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "thread", required_argument, NULL, 'T' },
-		{ "dcfg", required_argument, NULL, 'd' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "global-counts", no_argument, NULL, 'G' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "check", no_argument, NULL, 'C' },
-		{ "max-distance", required_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct dcfg_regions_files f = { 0 };
 	struct dcfg_regions_options o = { .note = note };
 	const char *out_path = NULL, *format = NULL, **inputs;
@@ -161,20 +182,7 @@ main(int argc, char **argv)
 	if (argc - optind != 1)
 		return usage("one PROFILE expected%s", NULL);
 	f.profile = argv[optind];
-	if (f.simpoints == NULL || f.weights == NULL)
-		return usage("--simpoints FILE and --weights FILE are needed%s", NULL);
-	if (o.check && format && dcfg_table_format_parse(format, &o.table_format) < 0)
-		return usage("--format %s: with --check, " DCFG_TABLE_FORMAT_NAMES, format);
-	if (!o.check && format && dcfg_regions_format_by_name(format, &o.format) < 0)
-		return usage("--format %s: csv, looppoint-json or sde-control", format);
-	if (o.check && o.warmup_factor > 0)
-		return usage("--warmup-factor with --check: warmup regions are not in the projection%s",
-		    NULL);
-	if (o.has_max_distance && !o.check)
-		return usage("--max-distance is a limit of --check%s", NULL);
-	if (o.warmup_factor > 0 && o.format == DCFG_REGIONS_SDE_CONTROL)
-		return usage("--warmup-factor has no -control form: use the CSV or looppoint-json%s", NULL);
-	if ((rc = counts_scope(&f, &o)) != DCFG_EXIT_OK)
+	if ((rc = combination(&f, &o, format)) != DCFG_EXIT_OK)
 		return rc;
 	inputs = (const char *[]){ f.profile, f.simpoints, f.weights, f.labels, f.dcfg };
 	for (i = 0; i < 5; i++)
