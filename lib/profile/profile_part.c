@@ -242,9 +242,7 @@ dcfg_pinpoints_part_process(struct dcfg_pinpoints *pr, const struct dcfg_process
 	if (pr->o->starts && dcfg_pinpoints_starts_load(pr) < 0)
 		return -1;
 	dcfg_pinpoints_part_begin(pr);
-	dcfg_out_str(pr->o->out, "# process ");
-	dcfg_out_u64(pr->o->out, p->pid);
-	dcfg_out_char(pr->o->out, '\n');
+	dcfg_stream_write_process(pr->o->out, p->pid);
 	return 0;
 }
 
