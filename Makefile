@@ -75,7 +75,7 @@ TEST_TOOLS = $(BUILD)/t/lookup $(BUILD)/t/gen-trace $(BUILD)/t/gen-pair \
 # every reproducer kept in t/fuzz-regressions and every seed. The
 # structure-aware mutator (t/fuzz/mutate*.c) is linked into the libFuzzer
 # builds without coverage instrumentation, and into fuzz-mutate for tests.
-FUZZ_TARGETS = dcfg trace stream sequence convert merge routes regions parts spool
+FUZZ_TARGETS = dcfg trace stream sequence convert merge routes regions parts looppoint spool
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= -1
 CHECK_FUZZ_SECONDS ?= 20
@@ -187,7 +187,9 @@ test-tools: $(TEST_TOOLS)
 # for the routes target to find (README, Fuzzing); rm -rf build-fuzz first,
 # and after. FUZZ_PLANT=-DFUZZ_PLANT_LINES plants the issue 35 line bug (a
 # piece gives an instruction to no line) in dcfg-count's route only, for the
-# routes target to find.
+# routes target to find. FUZZ_PLANT=-DFUZZ_PLANT_LOOPPOINT plants an
+# off-by-one in dcfg-profile --summary's queue (a threshold that an eligible
+# entry starts exactly at is not reached: < for <=) for the looppoint target.
 fuzz-lib: deps
 	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) \
 	    CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(FUZZ_PLANT)" build-fuzz/libdcfg.a \

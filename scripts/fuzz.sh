@@ -153,6 +153,7 @@ fuzz_one() {
 	routes) seed_routes "$seeds" ;;
 	regions) cp "$top"/t/fuzz/seeds/regions/* "$seeds"/ ;;
 	parts) cp "$top"/t/fuzz/seeds/parts/* "$seeds"/ ;;
+	looppoint) cp "$top"/t/fuzz/seeds/looppoint/* "$seeds"/ ;;
 	spool) cp "$top"/t/fuzz/seeds/spool/* "$seeds"/ ;;
 	esac
 	log=$fb/fuzz-$name.log

@@ -61,7 +61,7 @@ expect_shapes() {
 
 @test "every kept reproducer replays cleanly through its target" {
 	local t files
-	for t in dcfg trace stream sequence convert merge routes regions parts spool; do
+	for t in dcfg trace stream sequence convert merge routes regions parts looppoint spool; do
 		mapfile -t files < <(regressions "$t")
 		[ "${#files[@]}" -eq 0 ] || replay "$t" "${files[@]}"
 	done
@@ -502,6 +502,9 @@ count() {
 		case "${f##*/}" in
 		ok-*|part-*-1-*-1) [ "$n" -eq 0 ] || { echo "${f##*/}: refused"; cat stdout; return 1; }
 		      grep -q '^--- .*\.T\.[0-9]*\.bb$' stdout ;;
+		# a merge of summaries writes starts, and takes no --thread (the size picks it in one in five)
+		summary-*) if [ $(( $(wc -c < "$f") % 5 )) -eq 4 ]; then grep -q 'writes the starts' stdout
+		      else [ "$n" -eq 0 ] && grep -q '^# dcfg-profile-starts 2 ' stdout; fi ;;
 		*) [ "$n" -ge 1 ] || { echo "${f##*/}: accepted"; return 1; }
 		   grep -q 'shard [0-9]* of [0-9]* missing' stdout ;;
 		esac
@@ -521,6 +524,42 @@ count() {
 	# the size picks --thread in one seed in five; some ok seed has it, some has not
 	for f in ok-*; do echo "thread $(( $(wc -c < "$f") % 5 == 4 ))"; done | sort -u > "$BATS_TEST_TMPDIR/threads"
 	[ "$(wc -l < "$BATS_TEST_TMPDIR/threads")" -eq 2 ]
+}
+
+@test "the looppoint seeds are what t/fuzz/seeds-looppoint.sh writes, with the DCFG they were made with" {
+	sh "$BATS_TEST_DIRNAME/fuzz/seeds-looppoint.sh" made
+	diff -r "$SEEDS/looppoint" made
+	gen-pair --seed 3 --threads 3 --edges 2000 --blocks 40 --long-loops 20 gp > /dev/null
+	# the two-process DCFG is the parts target's program and a copy of it as process 9
+	[ "$(jq -c '.PROCESSES[1:] | map(.[0])' "$BATS_TEST_DIRNAME/fuzz/looppoint-two.dcfg.json")" = "[53603,9]" ]
+	[ "$(jq -c 'del(.PROCESSES[2])' "$BATS_TEST_DIRNAME/fuzz/looppoint-two.dcfg.json")" = "$(jq -c . gp/prog.dcfg.json)" ]
+}
+
+@test "the looppoint seeds: both routes agree on every shape of LoopPoint's rule over shards; edited starts are read" {
+	local f
+	replay looppoint "$SEEDS"/looppoint/*
+	for f in "$SEEDS"/looppoint/*; do
+		FUZZ_LOOPPOINT_SHOW=1 capture fuzz-looppoint "$f"
+		[ "$status" -eq 0 ] || { show; return 1; }
+		case "${f##*/}" in
+		route-*) # every step done, and each profile of one run compared with the merge's
+			grep -q '^merge of the parts: done$' stdout && grep -q '^--- merged\.7\.T\.\|^--- merged\.53603\.T\.\|^--- one\.' stdout ||
+			    { echo "${f##*/}: not compared"; cat stdout; return 1; } ;;
+		starts-*) # the starts given: every shard's part made with them, no merge
+			! grep -q 'refused' stdout && ! grep -q '^merge of the summaries: done$' stdout && grep -q '^part: done$' stdout ||
+			    { echo "${f##*/}"; cat stdout; return 1; } ;;
+		esac
+		cat stdout >> all
+	done
+	# the shapes: summaries of "m" lines alone and in progressions, a thread without
+	# loop heads (a "w" line and no "m"), two processes, several threads, 1 to 6 shards
+	grep -q '^m [0-9]* [0-9]* [0-9]*$' all
+	grep -q '^m [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]*$' all
+	grep -q '^w 2 0 0$' all
+	grep -q ' kind=summary$' all && grep -q 'process=all$' all
+	grep -q '^# process 9$' all && grep -q '^s 2 ' all
+	grep -q '^# selection shard=6/6 ' all && grep -q '^# selection shard=1/1 ' all
+	grep -q '^# selection shard=.* align=' all
 }
 
 @test "the spool seeds are what t/fuzz/seeds-spool.sh writes" {

@@ -149,7 +149,12 @@ dcfg_pinpoints_summary_eligible(struct dcfg_pinpoints *pr, struct dcfg_pinpoints
 		join(c, &g, k, k);
 		c->closed = s >= c->reach;
 	}
+#ifdef FUZZ_PLANT_LOOPPOINT
+	/* planted for the looppoint fuzz target (README, Fuzzing): a threshold at S not reached */
+	while (c->q_len > 0 && c->q[c->q_first].threshold < s) {
+#else
 	while (c->q_len > 0 && c->q[c->q_first].threshold <= s) {
+#endif
 		struct dcfg_pinpoints_group *f = &c->q[c->q_first];
 		join(c, &g, f->head, f->tail);
 		c->q_first = (c->q_first + 1) % c->q_cap;

@@ -17,7 +17,8 @@
  * instruction count" the sum of the T lines and "Dynamic unfiltered
  * instruction count" the sum of the slices' unfiltered counts, no less.
  * A merge that fails leaves no file (with --thread, one whose thread has
- * no instructions left writes an empty one). FUZZ_PARTS_SHOW=1 prints each
+ * no instructions left writes an empty one). Summaries (--summary) merge
+ * into a starts file, whose oracle is check_starts. FUZZ_PARTS_SHOW=1 prints each
  * profile it checks, and each refusal.
  */
 #include "fuzz.h"
@@ -217,6 +218,63 @@ check_profile(const char *name, char *buf)
 		fail(name, no, "Dynamic unfiltered instruction count is not the sum of the slices' unfiltered counts");
 }
 
+/*
+ * The oracle of a merge of summaries: a starts file (profile_starts.c's
+ * layout): its head, then per shard a "# selection" line and, per process,
+ * "# process PID" and "s TID THRESHOLD" lines, the first threshold of
+ * each thread the slice size, and "# trace CRC:BYTES" last.
+ */
+static void
+check_starts(const char *name, char *buf)
+{
+	static struct { unsigned long long pid, tid; } seen[4096];
+	unsigned long long n, pid = 0, tid, threshold;
+	size_t n_seen = 0, i;
+	unsigned long no = 0;
+	char *line, *next, *p;
+	int in_shard = 0, in_process = 0, traced = 0;
+
+	if (getenv("FUZZ_PARTS_SHOW"))
+		printf("--- %s\n%s", name, buf);
+	if ((p = strstr(buf, " slice-size=")) == NULL || sscanf(p, " slice-size=%llu", &n) != 1)
+		fail(name, 1, "a starts file without its slice size");
+	for (line = buf; *line; line = next) {
+		no++;
+		if ((next = strchr(line, '\n')) == NULL)
+			fail(name, no, "a last line without its newline");
+		*next++ = '\0';
+		if (traced)
+			fail(name, no, "a line after the \"# trace\" line");
+		if (no == 1) {
+			if (strncmp(line, "# dcfg-profile-starts 2 ", 24) != 0 || (strstr(line, " process=") == NULL))
+				fail(name, no, "not a starts file's first line");
+		} else if (no == 2) {
+			if (strncmp(line, "C: ", 3) != 0)
+				fail(name, no, "not the \"C:\" line");
+		} else if (!strncmp(line, "# selection ", 12)) {
+			in_shard = 1, in_process = 0;
+		} else if (!strncmp(line, "# process ", 10) && in_shard) {
+			pid = strtoull(line + 10, NULL, 10);
+			in_process = 1;
+		} else if (line[0] == 's' && in_process && sscanf(line, "s %llu %llu", &tid, &threshold) == 2) {
+			for (i = 0; i < n_seen && (seen[i].pid != pid || seen[i].tid != tid); i++)
+				;
+			if (i == n_seen && n_seen < sizeof seen / sizeof seen[0]) {
+				if (threshold != n)
+					fail(name, no, "a thread's first shard not coming in with the slice size");
+				seen[n_seen].pid = pid;
+				seen[n_seen++].tid = tid;
+			}
+		} else if (!strncmp(line, "# trace ", 8) && in_shard) {
+			traced = 1;
+		} else {
+			fail(name, no, "a line out of place");
+		}
+	}
+	if (!traced)
+		fail(name, no, "a starts file without its \"# trace\" line");
+}
+
 /* Every file in DIR: checked when the merge succeeded (none may be there when it failed), then removed. */
 /* At exit: the directory, empty after each input's check. */
 static void
@@ -249,7 +307,9 @@ check_dir(int merged)
 		fclose(f);
 		buf[n] = '\0';
 		/* --thread of a thread with no instructions left writes nothing */
-		if (n > 0 && n < sizeof buf - 1)
+		if (n > 0 && n < sizeof buf - 1 && strncmp(buf, "# dcfg-profile-starts ", 22) == 0)
+			check_starts(name, buf);
+		else if (n > 0 && n < sizeof buf - 1)
 			check_profile(name, buf);
 		unlink(name);
 	}

@@ -7,7 +7,8 @@
 # their summaries' starts), --exclude-image, several threads, of the
 # hand-written t/data/profile-nest (t/profile-merge.bats) and of a small
 # gen-pair trace. ok-*: a plan's whole set of parts joined by "%%" lines,
-# which merges; part-*: one part alone (a plan of one merges, the others
+# which merges; summary-*: a plan's summaries (LoopPoint's rule) joined,
+# which merge into starts; part-*: one part alone (a plan of one merges, the others
 # miss shards). With a second argument ONE, one run's profiles go there
 # too, as ONE/SEED.T.<tid>.bb, so that a test can check that each ok-*
 # seed merges into exactly them. Needs the build's commands and gen-pair
@@ -18,7 +19,7 @@ out=${1:-$here/seeds/parts}
 one=${2:-}
 data=$here/../data
 mkdir -p "$out"
-rm -f "$out"/ok-* "$out"/part-*
+rm -f "$out"/ok-* "$out"/part-* "$out"/summary-*
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -46,6 +47,13 @@ seed() {
 			    dcfg-profile --dcfg "$dcfg" "$@" --summary -o "$tmp/sum.$k"
 		done < "$tmp/plan"
 		dcfg-profile --dcfg "$dcfg" --merge -o "$tmp/starts" "$tmp"/sum.*
+		# the summaries joined, for the merge of summaries into starts
+		j=1
+		while [ $j -le $k ]; do
+			[ $j -eq 1 ] || echo '%%'
+			cat "$tmp/sum.$j"
+			j=$((j + 1))
+		done > "$out/summary-$name"
 		starts="--starts $tmp/starts" k=0 ;;
 	esac
 	while read -r line; do
