@@ -185,6 +185,28 @@ sparse() {
 	[ -z "$(ls m.* 2> /dev/null)" ]
 }
 
+@test "a merge of summaries refuses one whose \"# process\" line is cut, or names a process the DCFG lacks" {
+	dcfg-expand --plan 3 nest.trace.json > plan
+	k=0
+	while read -r line; do
+		k=$((k + 1))
+		dcfg-expand --chunks $line nest.trace.json |
+		    dcfg-profile --dcfg nest.json -N 5 -L --summary -o "sum.$k"
+	done < plan
+	# cut short, its threads would be taken for the summary before's process (the fuzzer found it)
+	sed 's/^# process 7$/# proce/' sum.2 > cut.2
+	capture dcfg-profile --dcfg nest.json --merge -o starts sum.1 cut.2 sum.3
+	[ "$status" -eq 2 ]
+	[ "$(cat stderr)" = "dcfg-profile: cut.2:5:1: a thread's line before the summary's \"# process PID\" line: a summary edited by hand?" ]
+	sed 's/^# process 7$/# process 490/' sum.2 > other.2
+	capture dcfg-profile --dcfg nest.json --merge -o starts sum.1 other.2 sum.3
+	[ "$status" -eq 2 ]
+	[ "$(cat stderr)" = "dcfg-profile: other.2:4:1: process 490 is not in the DCFG" ]
+	[ ! -e starts ]
+	dcfg-profile --dcfg nest.json --merge -o starts sum.1 sum.2 sum.3
+	[ "$(grep -c '^# process 7$' starts)" -eq 3 ]
+}
+
 # huge COPIES: thread 0 of profile-nest with 30's loop (14) as a run of
 # COPIES, the stream of a plan of one shard (t/profile-runs.bats)
 huge() {

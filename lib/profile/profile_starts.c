@@ -70,6 +70,7 @@ struct walk {
 	struct chain_state *v; size_t n, cap;
 	struct chain_state *cur;   /* the thread of the last "w" line */
 	uint64_t pid;              /* the process of the last "# process" line */
+	int in_process;            /* this summary's "# process" line came */
 	uint64_t upper;            /* its last "m" line's UPPER */
 	int settled;               /* an "m" line has taken its threshold */
 	uint64_t leaves;
@@ -109,6 +110,10 @@ summary_line(struct dcfg_pinpoints *pr, struct walk *w, struct dcfg_output *out,
 	    v[5] > 0))))
 		return dcfg_error_at(pr->err, path, no, 1, "not a line of a summary (\"w TID FROM TO\", "
 		    "\"m TID UPPER THRESHOLD\" or \"m TID UPPER THRESHOLD STEP STEP COUNT\")");
+	/* else its threads would be taken for the summary before's process */
+	if (!w->in_process)
+		return dcfg_error_at(pr->err, path, no, 1, "a thread's line before the summary's "
+		    "\"# process PID\" line: a summary edited by hand?");
 	if (line[0] == 'w') {
 		settle(w);
 		if ((w->cur = state_of(w, v[0], pr->o->slice_size)) == NULL)
@@ -157,10 +162,17 @@ walk_summary(struct dcfg_pinpoints *pr, struct walk *w, struct dcfg_output *out,
 
 	if (tl == NULL)
 		return -1;
+	w->in_process = 0;
 	while ((rc = dcfg_textlines_next(tl, &line, &len, pr->err)) == 1) {
 		unsigned long no = dcfg_textlines_lineno(tl);
 		if (no > 2 && dcfg_merge_process_line(line, len, &w->pid) == 0) {
 			settle(w);   /* its threads are another process's */
+			if (dcfg_find_process(pr->d, w->pid) == NULL) {
+				rc = dcfg_error_at(pr->err, path, no, 1, "process %llu is not in the DCFG",
+				    (unsigned long long)w->pid);
+				break;
+			}
+			w->in_process = 1;
 			dcfg_out_bytes(out, line, len);
 			dcfg_out_char(out, '\n');
 			continue;
