@@ -168,8 +168,14 @@ fuzz_one() {
 		set -- "$@" -artifact_prefix="$regress/"
 	fi
 	start=$(date +%s)
-	"$exe" "$@" "$corpus" "$seeds" "$regress" > "$log" 2>&1
+	# the targets' scratch directories (fuzz-parts, fuzz-looppoint): a child that
+	# dies leaves its own, removed with the run's
+	tmp=$fb/tmp/$name
+	rm -rf "$tmp"
+	mkdir -p "$tmp" || return 2
+	TMPDIR=$tmp "$exe" "$@" "$corpus" "$seeds" "$regress" > "$log" 2>&1
 	rc=$?
+	rm -rf "$tmp"
 	took=$(( $(date +%s) - start ))
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
 	[ -n "$runs" ] || runs=$(executions "$log" "$took")
