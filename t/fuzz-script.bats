@@ -76,6 +76,21 @@ fake_tree() {
 	grep -qx '.*/t/fuzz-regressions/parts' tree/args
 }
 
+@test "fuzz.sh: the looppoint target starts from t/fuzz/seeds/looppoint, its scratch directory in build-fuzz/tmp, removed after" {
+	fake_tree 0 'stat::number_of_executed_units: 5'
+	# the fake target says where its TMPDIR is, and leaves a directory there as a dying child would
+	sed -i '2i echo "$TMPDIR" > "$(dirname "$0")/../tmpdir"; mkdir "$TMPDIR/fuzz-looppoint.left"' \
+	    tree/build-fuzz/fuzz-fake
+	mv tree/build-fuzz/fuzz-fake tree/build-fuzz/fuzz-looppoint
+	mkdir -p tree/t/fuzz/seeds/looppoint
+	printf '# looppoint 4 2 3 0 0\n' > tree/t/fuzz/seeds/looppoint/route-one
+	capture sh tree/scripts/fuzz.sh 5 looppoint
+	[ "$status" -eq 0 ] || { show; false; }
+	cmp tree/t/fuzz/seeds/looppoint/route-one tree/build-fuzz/seeds/looppoint/route-one
+	grep -qx '.*/build-fuzz/tmp/looppoint' tree/tmpdir
+	[ ! -e "$(cat tree/tmpdir)" ]
+}
+
 # meeting_tree: targets fuzz-a and fuzz-b, each of which leaves a mark and
 # then waits (up to 20 s) for the other's: they succeed only when they run
 # at the same time.
