@@ -13,15 +13,6 @@
 #include "common/textlines.h"
 #include "common/vec.h"
 
-static char *
-copy(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *c = malloc(n);
-
-	return c ? memcpy(c, s, n) : NULL;
-}
-
 /*
  * The first line: "# dcfg-profile-part 3 ... process=PID|all", kept
  * without its process word, which parts of one profile may differ in.
@@ -47,7 +38,7 @@ scan_head(struct dcfg_merge_part *pt, char *line, size_t len, struct dcfg_error 
 		return dcfg_error_at(err, pt->path, 1, 1, "a first line without process=PID or process=all");
 	/* the head without the word: what follows it (kind=summary) stays */
 	memmove(w, w + 9 + word, strlen(w + 9 + word) + 1);
-	return (pt->head = copy(line)) ? 0 : dcfg_error_set(err, pt->path, "out of memory");
+	return (pt->head = strdup(line)) ? 0 : dcfg_error_set(err, pt->path, "out of memory");
 }
 
 int
@@ -96,7 +87,7 @@ dcfg_merge_part_scan(struct dcfg_merge_part *pt, struct dcfg_error *err)
 		else if (no == 2 && strncmp(line, "C: ", 3) != 0)
 			rc = dcfg_error_at(err, pt->path, 2, 1, "not a part of dcfg-profile --part: no \"C:\" line");
 		else if (no == 2)
-			rc = (pt->c_line = copy(line)) ? 0 : dcfg_error_set(err, pt->path, "out of memory");
+			rc = (pt->c_line = strdup(line)) ? 0 : dcfg_error_set(err, pt->path, "out of memory");
 		else if (pt->traced)
 			rc = dcfg_error_at(err, pt->path, no, 1, "a line after the \"# trace\" line");
 		else if (strncmp(line, "# process ", 10) == 0)
