@@ -199,6 +199,8 @@ void dcfg_pinpoints_piece(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_threa
     uint32_t b);
 /* --part: the thread's first entry ("f" line), which the merge needs before any slice. */
 void dcfg_pinpoints_part_first(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t);
+/* --part --starts: the thread's "s" line, the threshold it comes in with. */
+void dcfg_pinpoints_part_threshold(struct dcfg_pinpoints *pr, const struct dcfg_pinpoints_thread *t);
 /* --part: a thread's last piece and its summary lines (--summary: its summary). 0 or -1. */
 int dcfg_pinpoints_part_thread_end(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t);
 /* --part: the file's head (what the profile is) and the stream's selection, once. */

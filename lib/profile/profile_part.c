@@ -120,6 +120,18 @@ dcfg_pinpoints_piece(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t,
 }
 
 void
+dcfg_pinpoints_part_threshold(struct dcfg_pinpoints *pr, const struct dcfg_pinpoints_thread *t)
+{
+	struct dcfg_output *out = pr->o->out;
+
+	dcfg_out_str(out, "s ");
+	dcfg_out_u64(out, t->tid);
+	dcfg_out_char(out, ' ');
+	dcfg_out_u64(out, t->threshold);
+	dcfg_out_char(out, '\n');
+}
+
+void
 dcfg_pinpoints_part_first(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thread *t)
 {
 	struct dcfg_output *out = pr->o->out;

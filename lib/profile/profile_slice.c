@@ -27,11 +27,7 @@ dcfg_pinpoints_thread_init(struct dcfg_pinpoints *pr, struct dcfg_pinpoints_thre
 	if (pr->starts) {
 		/* --part --starts: the threshold it comes in with, for the merge to check */
 		t->no_start = dcfg_pinpoints_starts_threshold(pr, tid, &t->threshold) < 0;
-		dcfg_out_str(pr->o->out, "s ");
-		dcfg_out_u64(pr->o->out, tid);
-		dcfg_out_char(pr->o->out, ' ');
-		dcfg_out_u64(pr->o->out, t->threshold);
-		dcfg_out_char(pr->o->out, '\n');
+		dcfg_pinpoints_part_threshold(pr, t);
 	}
 	return 0;
 }
