@@ -58,6 +58,13 @@ if [ "$purpose" != demo ]; then
 	command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || need "gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
 	# clang with libFuzzer, for make fuzz (make check runs it briefly)
 	command -v clang >/dev/null 2>&1 || need clang
+	# LLVM BOLT 19, which takes dcfg-convert --to bolt's profiles (the
+	# tests check them with llvm-bolt's own report and against its
+	# instrumentation; make bench times the binary it optimizes), and
+	# libbolt-19-dev, the runtime library that -instrument links in, apart
+	# from bolt-19 in Debian. BOLT_RT_LIB: where to look for that library.
+	{ command -v llvm-bolt-19 && command -v perf2bolt-19; } >/dev/null 2>&1 || need bolt-19
+	[ -f "${BOLT_RT_LIB:-/usr/lib/llvm-19/lib/libbolt_rt_instr.a}" ] || need libbolt-19-dev
 fi
 all="$missing$optional"
 [ -z "$all" ] && exit 0

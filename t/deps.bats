@@ -21,10 +21,40 @@ setup() {
 	for t in sh pkg-config cc; do ln -s "$(command -v "$t")" bin/; done
 	printf '#!/bin/sh\necho 1000\n' > bin/id
 	chmod +x bin/id
-	run env PATH="$PWD/bin" PYTHON="$PWD/bin/python3" sh "$ROOT/scripts/deps.sh"
+	run env PATH="$PWD/bin" PYTHON="$PWD/bin/python3" BOLT_RT_LIB="$PWD/none" sh "$ROOT/scripts/deps.sh"
 	[ "$status" -eq 1 ]
-	[ "${lines[0]}" = "deps: missing: valgrind graphviz bats mandoc groff-base bzip2 gzip jq parallel bsdutils python3 python3-numpy qemu-user g++ gcc-aarch64-linux-gnu libc6-dev-arm64-cross clang" ]
-	[ "${lines[1]}" = "deps: run: sudo apt-get install -y valgrind graphviz bats mandoc groff-base bzip2 gzip jq parallel bsdutils python3 python3-numpy qemu-user g++ gcc-aarch64-linux-gnu libc6-dev-arm64-cross clang" ]
+	[ "${lines[0]}" = "deps: missing: valgrind graphviz bats mandoc groff-base bzip2 gzip jq parallel bsdutils python3 python3-numpy qemu-user g++ gcc-aarch64-linux-gnu libc6-dev-arm64-cross clang bolt-19 libbolt-19-dev" ]
+	[ "${lines[1]}" = "deps: run: sudo apt-get install -y valgrind graphviz bats mandoc groff-base bzip2 gzip jq parallel bsdutils python3 python3-numpy qemu-user g++ gcc-aarch64-linux-gnu libc6-dev-arm64-cross clang bolt-19 libbolt-19-dev" ]
+}
+
+@test "BOLT's commands and its instrumentation runtime are asked for apart: Debian ships them in two packages" {
+	# llvm-bolt-19 and perf2bolt-19 there, the runtime library not
+	mkdir bin
+	for t in llvm-bolt-19 perf2bolt-19; do printf '#!/bin/sh\n' > bin/$t; chmod +x bin/$t; done
+	printf '#!/bin/sh\necho 1000\n' > bin/id
+	chmod +x bin/id
+	run env PATH="$PWD/bin:$PATH" BOLT_RT_LIB="$PWD/none" sh "$ROOT/scripts/deps.sh"
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "deps: missing: libbolt-19-dev" ]
+	# the runtime library there, and llvm-bolt-19 without perf2bolt-19 (in
+	# a PATH that has no other tool): bolt-19, which has both commands
+	rm bin/perf2bolt-19
+	for t in sh pkg-config cc; do ln -s "$(command -v "$t")" bin/; done
+	touch libbolt_rt_instr.a
+	run env PATH="$PWD/bin" PYTHON="$PWD/bin/python3" BOLT_RT_LIB="$PWD/libbolt_rt_instr.a" \
+	    sh "$ROOT/scripts/deps.sh"
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "deps: missing: valgrind graphviz bats mandoc groff-base bzip2 gzip jq parallel bsdutils python3 python3-numpy qemu-user g++ gcc-aarch64-linux-gnu libc6-dev-arm64-cross clang bolt-19" ]
+}
+
+@test "make demo does not ask for BOLT: only the tests and make bench use it" {
+	mkdir bin
+	for t in sh pkg-config cc dot callgrind_annotate; do ln -s "$(command -v "$t")" bin/; done
+	printf '#!/bin/sh\necho 1000\n' > bin/id
+	chmod +x bin/id
+	run env PATH="$PWD/bin" BOLT_RT_LIB="$PWD/none" sh "$ROOT/scripts/deps.sh" demo
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
 }
 
 @test "a python3 without numpy asks for python3-numpy, which the tests need to run both ways" {
