@@ -123,8 +123,9 @@ $(BUILD)/libdcfg-record.a: $(REC_OBJ) Makefile
 
 $(BUILD)/cmd/dcfg-record.o: DCFG_CFLAGS += -DDCFG_PLUGIN_PATH='"$(PLUGIN_DIR)/dcfg-record-plugin.so"'
 
-$(BUILD)/bin/dcfg-record: $(BUILD)/cmd/dcfg-record.o $(BUILD)/libdcfg-record.a \
-    $(BUILD)/libdcfg-cli.a $(BUILD)/libdcfg.a
+# dcfg-convert reads binaries for --to bolt with lib/record's ELF reader.
+$(BUILD)/bin/dcfg-record $(BUILD)/bin/dcfg-convert: $(BUILD)/bin/%: $(BUILD)/cmd/%.o \
+    $(BUILD)/libdcfg-record.a $(BUILD)/libdcfg-cli.a $(BUILD)/libdcfg.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libdcfg-record.a $(BUILD)/libdcfg-cli.a \
 	    $(BUILD)/libdcfg.a $(DCFG_LIBS) $(REC_LIBS) -o $@

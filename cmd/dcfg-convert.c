@@ -1,4 +1,5 @@
 /* dcfg-convert: a DCFG (and its trace) in the formats other tools read. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,8 @@
 #include <unistd.h>
 
 #include "convert/convert.h"
+#include "convert/bolt.h"
+#include "record/elf_functions.h"
 #include "common/json.h"
 #include "cli/stagecli.h"
 #include "cli/usage.h"
@@ -17,7 +20,7 @@ static const char help_head[] =
     "                    [-o FILE | --out-dir DIR] [--separate-threads] [--cmd TEXT]\n"
     "                    [--keep-stubs]\n"
     "                    [--cpuspeed MHZ] [--routine NAME|ID]... [--node ID]...\n"
-    "                    [--min-count N] [--all-edges]\n"
+    "                    [--min-count N] [--all-edges] [--image NAME] [--binary FILE]\n"
     "Write a DCFG as a profile or graph other tools read.\n"
     "  -f, --to FORMAT        ";
 /* here the formats (convert.h), wrapped to this column */
@@ -37,6 +40,8 @@ static const char help_tail[] =
     "      --node ID          dot: the routine that holds block ID\n"
     "      --min-count N      dot: leave out what ran fewer than N times\n"
     "      --all-edges        dot: draw the edges that never ran, and what only they reach\n"
+    "      --image NAME       bolt: the image (path or base name); default the program\n"
+    "      --binary FILE      bolt: the image's binary, if not the file the DCFG names\n"
     "      --progress         show progress on standard error\n"
     "  -q, --quiet            never show progress\n"
     "  -h, --help             print this help\n"
@@ -98,6 +103,10 @@ unused_option(unsigned uses, const struct dcfg_convert_options *o, int cpuspeed,
 		return "--min-count";
 	if (!(uses & DCFG_FORMAT_ROUTINE) && o->all_edges)
 		return "--all-edges";
+	if (!(uses & DCFG_FORMAT_IMAGE) && o->image)
+		return "--image";
+	if (!(uses & DCFG_FORMAT_IMAGE) && o->binary)
+		return "--binary";
 	return NULL;
 }
 
@@ -122,8 +131,9 @@ epoch(int64_t *t)
 	return 0;
 }
 
-/* dot's option, numbered apart from the others' enum so that each part adds its own line */
+/* dot's and bolt's options, numbered apart from the others' enum so that each part adds its own line */
 enum { OPT_ALL_EDGES = 600 };
+enum { OPT_IMAGE = 700, OPT_BINARY };
 
 /* --routine and --node, each as often as given: room for every argument. */
 struct chosen {
@@ -163,6 +173,8 @@ parse_options(int argc, char **argv, const char *help, struct cmdline *cl,
 		{ "node", required_argument, NULL, OPT_NODE },
 		{ "min-count", required_argument, NULL, OPT_MIN_COUNT },
 		{ "all-edges", no_argument, NULL, OPT_ALL_EDGES },
+		{ "image", required_argument, NULL, OPT_IMAGE },
+		{ "binary", required_argument, NULL, OPT_BINARY },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct dcfg_stage_args *a = &cl->a;
@@ -206,6 +218,8 @@ parse_options(int argc, char **argv, const char *help, struct cmdline *cl,
 			cl->has_min_count = 1;
 			break;
 		case OPT_ALL_EDGES: o->all_edges = 1; break;
+		case OPT_IMAGE: o->image = optarg; break;
+		case OPT_BINARY: o->binary = optarg; break;
 		}
 	}
 	if (optind < argc)
@@ -255,6 +269,22 @@ check_options(struct cmdline *cl, const struct dcfg_format **format)
 	return GO_ON;
 }
 
+/*
+ * bolt's function table, from lib/record's ELF reader. The DCFG's own
+ * name of the binary may be of another machine: then --binary is the way.
+ */
+static int
+bolt_functions(void *ctx, const char *binary, struct dcfg_bolt_functions *t,
+    struct dcfg_error *err)
+{
+	const struct dcfg_convert_options *o = ctx;
+
+	if (o->binary == NULL && access(binary, R_OK) != 0)
+		return dcfg_error_set(err, binary, "cannot read the binary the DCFG names for the "
+		    "image (%s): give it with --binary FILE", strerror(errno));
+	return dcfg_rec_bolt_functions(binary, t, err);
+}
+
 /* Reads the inputs, writes FORMAT, and says how it went as an exit status. */
 static int
 write_format(struct cmdline *cl, const struct dcfg_format *format)
@@ -280,6 +310,8 @@ write_format(struct cmdline *cl, const struct dcfg_format *format)
 	o->progress_ctx = &io.progress;
 	o->warning = dcfg_cli_warning;   /* what the output leaves out */
 	o->warning_ctx = (void *)prog;
+	o->bolt_functions = bolt_functions;
+	o->bolt_functions_ctx = o;
 	c.d = io.dcfg;
 	c.o = o;
 	c.out = io.out;

@@ -1242,7 +1242,7 @@ two_1001() {
 	dcfg_convert --dcfg "$D"
 	expect_error 'dcfg-convert: --to FORMAT is needed'
 	dcfg_convert --to FOO --dcfg "$D"
-	expect_error 'dcfg-convert: --to FOO: not a format (callgrind, webgrind, dcpi, csi, dot)'
+	expect_error 'dcfg-convert: --to FOO: not a format (callgrind, webgrind, dcpi, csi, dot, bolt)'
 	dcfg_convert --to callgrind
 	expect_error 'dcfg-convert: --dcfg FILE is needed'
 	dcfg_convert --to callgrind --dcfg "$D" extra

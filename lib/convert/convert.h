@@ -14,6 +14,8 @@
 #include "common/output.h"
 #include "profile.h"
 
+struct dcfg_bolt_functions;
+
 struct dcfg_convert_options {
 	const char *dcfg_path, *trace_path, *out_dir, *cmd, *creator;
 	/* dot: --routine NAME|ID and --node ID, as given; none of either: the call graph */
@@ -27,6 +29,16 @@ struct dcfg_convert_options {
 	int64_t epoch;             /* dcpi: seconds since 1970 (SOURCE_DATE_EPOCH or now) */
 	int has_pid, separate_threads;
 	int keep_stubs;            /* callgrind, webgrind, dot: --keep-stubs */
+	/* bolt: --image NAME (NULL: the main image) and --binary FILE (NULL: the image's file) */
+	const char *image, *binary;
+	/*
+	 * bolt: fills *FUNCTIONS (zeroed) from the file BINARY, through
+	 * dcfg_bolt_add_function and dcfg_bolt_add_code, and finishes it
+	 * (bolt.h). 0, or -1 with ERR. The command's: lib/convert reads no ELF.
+	 */
+	int (*bolt_functions)(void *ctx, const char *binary, struct dcfg_bolt_functions *functions,
+	    struct dcfg_error *err);
+	void *bolt_functions_ctx;
 	void (*progress)(void *ctx, uint64_t bytes);
 	void *progress_ctx;
 	/* what the output leaves out, and why (MSG), for the caller to tell; may be NULL */
@@ -46,7 +58,8 @@ enum {
 	DCFG_FORMAT_OUT_DIR  = 1 << 1,   /* --out-dir */
 	DCFG_FORMAT_NEEDS_DIR = 1 << 2,  /* --out-dir is needed (and -o is not used) */
 	DCFG_FORMAT_CPUSPEED = 1 << 3,   /* --cpuspeed */
-	DCFG_FORMAT_ROUTINE  = 1 << 4    /* --routine, --node, --min-count */
+	DCFG_FORMAT_ROUTINE  = 1 << 4,   /* --routine, --node, --min-count */
+	DCFG_FORMAT_IMAGE    = 1 << 5    /* --image, --binary */
 };
 
 /*
@@ -100,5 +113,6 @@ int dcfg_convert_webgrind(const struct dcfg_convert *c, struct dcfg_error *err);
 int dcfg_convert_dcpi(const struct dcfg_convert *c, struct dcfg_error *err);
 int dcfg_convert_csi(const struct dcfg_convert *c, struct dcfg_error *err);
 int dcfg_convert_dot(const struct dcfg_convert *c, struct dcfg_error *err);
+int dcfg_convert_bolt(const struct dcfg_convert *c, struct dcfg_error *err);
 
 #endif

@@ -15,23 +15,26 @@ dcfg_profile_block_of(const struct dcfg_profile *pf, uint32_t node_id)
 	return dcfg_idmap_get(&dcfg_process_index(pf->d, pf->p)->block_by_node, node_id);
 }
 
+const struct dcfg_image *
+dcfg_main_image(const struct dcfg *d, const struct dcfg_process *p)
+{
+	const struct dcfg_image *best = NULL;
+	uint32_t i;
+
+	for (i = 0; i < p->images.count; i++) {
+		const struct dcfg_image *im = &d->images[p->images.first + i];
+		if (dcfg_file_name(d, im->file_name_id) != NULL && (best == NULL || im->id < best->id))
+			best = im;
+	}
+	return best;
+}
+
 const char *
 dcfg_profile_main_image_name(const struct dcfg_profile *pf)
 {
-	const struct dcfg *d = pf->d;
-	const struct dcfg_image *best = NULL;
-	const char *name = NULL, *n;
-	uint32_t i;
+	const struct dcfg_image *im = dcfg_main_image(pf->d, pf->p);
 
-	for (i = 0; i < pf->p->images.count; i++) {
-		const struct dcfg_image *im = &d->images[pf->p->images.first + i];
-		if ((n = dcfg_file_name(d, im->file_name_id)) != NULL &&
-		    (best == NULL || im->id < best->id)) {
-			best = im;
-			name = n;
-		}
-	}
-	return name;
+	return im ? dcfg_file_name(pf->d, im->file_name_id) : NULL;
 }
 
 static enum dcfg_call_role

@@ -138,6 +138,8 @@ dcfg_profile_block(const struct dcfg_profile *pf, uint32_t b)
  * program in the dot picture's title. NULL when no image names its file.
  */
 const char *dcfg_profile_main_image_name(const struct dcfg_profile *pf);
+/* The main image of P itself (as above), or NULL. */
+const struct dcfg_image *dcfg_main_image(const struct dcfg *d, const struct dcfg_process *p);
 
 /* Process-relative block of a node, DCFG_NONE for a special node. */
 uint32_t dcfg_profile_block_of(const struct dcfg_profile *pf, uint32_t node_id);

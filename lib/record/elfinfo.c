@@ -4,6 +4,7 @@
  */
 #include "elfinfo.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <gelf.h>
@@ -112,13 +113,8 @@ struct reader {
 	size_t n_ranges, ranges_cap;
 };
 
-/* 0 open; 1 not to be read (no such file, not ELF, nothing loadable): quietly no symbols. */
-/*
- * A regular file, or -1: an image path from the spool could name a FIFO
- * or a device, which a plain open would block on or read without end.
- */
-static int
-open_regular(const char *path)
+int
+rec_open_regular(const char *path)
 {
 	struct stat st;
 	int fd;
@@ -127,11 +123,13 @@ open_regular(const char *path)
 		return -1;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
+		errno = EINVAL;   /* said as "not a regular file" */
 		return -1;
 	}
 	return fd;
 }
 
+/* 0 open; 1 not to be read (no such file, not ELF, nothing loadable): quietly no symbols. */
 static int
 open_elf(struct elf_file *f, const char *path)
 {
@@ -139,7 +137,7 @@ open_elf(struct elf_file *f, const char *path)
 	GElf_Ehdr eh;
 
 	f->elf = NULL;
-	if (elf_version(EV_CURRENT) == EV_NONE || (f->fd = open_regular(path)) < 0)
+	if (elf_version(EV_CURRENT) == EV_NONE || (f->fd = rec_open_regular(path)) < 0)
 		return 1;
 	if ((f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL)) == NULL ||
 	    elf_kind(f->elf) != ELF_K_ELF || gelf_getehdr(f->elf, &eh) == NULL ||
@@ -458,7 +456,7 @@ open_debug(const struct elf_file *f, struct elf_file *debug)
 	for (i = 1; i < len; i++)
 		at += (size_t)snprintf(path + at, sizeof path - at, "%02x", ((const unsigned char *)id)[i]);
 	snprintf(path + at, sizeof path - at, ".debug");
-	if ((debug->fd = open_regular(path)) >= 0 &&
+	if ((debug->fd = rec_open_regular(path)) >= 0 &&
 	    (debug->elf = elf_begin(debug->fd, ELF_C_READ_MMAP, NULL)) != NULL &&
 	    elf_kind(debug->elf) != ELF_K_ELF) {
 		elf_end(debug->elf);

@@ -1,6 +1,6 @@
 /*
- * Between elfinfo.c and elfplt.c: the NAME@plt symbols of an image's PLT
- * entries, added to its symbols.
+ * Between elfinfo.c, elfplt.c and elf_functions.c: the NAME@plt symbols
+ * of an image's PLT entries, added to its symbols; opening a file.
  */
 #ifndef DCFG_RECORD_ELFPLT_H
 #define DCFG_RECORD_ELFPLT_H
@@ -10,6 +10,13 @@
 #include <libelf.h>
 
 #include "elfinfo.h"
+
+/*
+ * PATH opened for reading if it is a regular file, else -1 (errno set): an
+ * image path could name a FIFO or a device, which a plain open would block
+ * on or read without end.
+ */
+int rec_open_regular(const char *path);
 
 /* Adds the symbol NAME followed by SUFFIX to INFO. 0, or -1 when out of memory. */
 int rec_elfinfo_add_symbol(struct dcfg_rec_elfinfo *info, const char *name, const char *suffix,
