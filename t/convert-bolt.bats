@@ -62,6 +62,19 @@ insn() {
 	}'
 }
 
+# insn_before FILE FUNCTION OFFSET: the offset (hex) of the instruction before OFFSET in FUNCTION
+insn_before() {
+	objdump -d --no-show-raw-insn "$1" | awk -v fn="<$2>:" -v want="$3" '
+	function hex(s,   v, i) {
+		sub(":", "", s)
+		for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v
+	}
+	$2 == fn { start = hex($1); on = 1; next }
+	on && NF == 0 { on = 0 }
+	on { at = hex($1) - start; if (sprintf("%x", at) == want) { printf "%x\n", prev; exit } prev = at }'
+}
+
 # count_to OFFSET_PATTERN: the sum of the counts of the lines of ./out that match it
 count_of() {
 	awk -v re="$1" '$0 ~ re { n += $8 } END { print n + 0 }' out
@@ -131,6 +144,22 @@ count_of() {
 	# the full path names it too
 	capture dcfg-convert --to bolt --dcfg "$F/dl.dcfg.json.bz2" --image "$F/libplug.so" -o out2
 	[ "$status" -eq 0 ] && cmp out out2
+}
+
+@test "dl -O2's main: an untaken branch's fall-through, a branch target inside a block that ran" {
+	need_tools
+	capture dcfg-convert --to bolt --dcfg "$F/dl.dcfg.json.bz2" -o out
+	[ "$status" -eq 0 ] && [ ! -s stderr ] || { cat stderr; false; }
+	# dlopen() works: main's test of its result falls through once, never taken,
+	# a line only the code shows (the DCFG has the fall-through alone)
+	local je next target jmp before
+	read -r je next target < <(insn "$F/dl" main 'test.*%rax,%rax' > /dev/null; insn "$F/dl" main 'je ')
+	grep -qx "1 main $je 1 main $next 0 1" out || { cat out; false; }
+	# the error path's jmp back to main's epilogue never runs, but its target
+	# starts a block of BOLT's inside the one that ran: the fall-through into it
+	read -r jmp _ target < <(insn "$F/dl" main 'jmp ')
+	before=$(insn_before "$F/dl" main "$target")
+	grep -qx "1 main $before 1 main $target 0 1" out || { cat out; echo "jmp $jmp -> $target, before $before"; false; }
 }
 
 # ---------------------------------------------------------------------------
@@ -262,13 +291,19 @@ no_stale() {
 	grep -qE 'profile for [2-9][0-9]* objects was ignored' report || { cat report; false; }
 }
 
-@test "BOLT takes loops -O2's profile: no stale function, nothing ignored but the outside" {
+@test "BOLT takes the profiles of loops, dl and libplug.so: no stale function, nothing ignored but the outside" {
 	need_tools
 	need_bolt
 	dcfg-convert --to bolt --dcfg "$F/loops.dcfg.json.bz2" -o loops.fdata
 	bolt_report "$F/loops" loops.fdata
 	no_stale
 	grep -q 'have non-empty execution profile' report
+	dcfg-convert --to bolt --dcfg "$F/dl.dcfg.json.bz2" -o dl.fdata
+	bolt_report "$F/dl" dl.fdata
+	no_stale
+	dcfg-convert --to bolt --dcfg "$F/dl.dcfg.json.bz2" --image libplug.so -o plug.fdata
+	bolt_report "$F/libplug.so" plug.fdata
+	no_stale
 }
 
 # examples: the commands of dcfg-convert(1)'s EXAMPLES that make or use a

@@ -81,8 +81,11 @@ mark_blocks(struct bolt_run *r)
 		if (e->total > 0) {
 			if (s)
 				r->flags[block_index(r, s)] |= BOLT_BLOCK_RAN;
-			if (t)
+			if (t) {
+				uint64_t *c = &r->count[block_index(r, t)];
 				r->flags[block_index(r, t)] |= BOLT_BLOCK_RAN;
+				*c = *c > UINT64_MAX - e->total ? UINT64_MAX : *c + e->total;
+			}
 		}
 		/* an edge that never ran still says what the instruction is */
 		if (s == NULL || t == NULL || !is_branch(e->kind))
@@ -141,8 +144,8 @@ add_record(struct bolt_run *r, uint32_t from_fn, uint64_t from, uint32_t to_fn, 
 /* A line from FROM (an offset in the image, or NO_PLACE) to TO (the same). */
 #define NO_PLACE UINT64_MAX
 
-static int
-add_line(struct bolt_run *r, uint64_t from, uint64_t to, uint64_t count)
+int
+dcfg_bolt_add_line(struct bolt_run *r, uint64_t from, uint64_t to, uint64_t count)
 {
 	uint32_t from_fn = DCFG_NONE, to_fn = DCFG_NONE;
 	uint64_t from_at = 0, to_at = 0;
@@ -181,15 +184,15 @@ edge_line(struct bolt_run *r, const struct dcfg_edge *e, const struct dcfg_block
 	    r->t->f[dcfg_bolt_function_at(r->t, t->offset)].start != t->offset)))
 		return 0;   /* BOLT shows a PLT entry only as what calls go to */
 	if (k == DCFG_EDGE_CONTEXT_CHANGE || k == DCFG_EDGE_INTERRUPT)
-		return t ? add_line(r, NO_PLACE, t->offset, e->total) : 0;
+		return t ? dcfg_bolt_add_line(r, NO_PLACE, t->offset, e->total) : 0;
 	if (s && t && jump)
-		return add_line(r, last_instr(s), t->offset, e->total);
+		return dcfg_bolt_add_line(r, last_instr(s), t->offset, e->total);
 	if (s && t && k == DCFG_EDGE_FALL_THROUGH)
-		return fall_through_shown(r, s, t) ? add_line(r, last_instr(s), t->offset, e->total) : 0;
+		return fall_through_shown(r, s, t) ? dcfg_bolt_add_line(r, last_instr(s), t->offset, e->total) : 0;
 	if (s && jump)
-		return add_line(r, last_instr(s), NO_PLACE, e->total);
+		return dcfg_bolt_add_line(r, last_instr(s), NO_PLACE, e->total);
 	if (t && (jump || k == DCFG_EDGE_ENTRY || k == DCFG_EDGE_FALL_THROUGH))
-		return add_line(r, NO_PLACE, t->offset, e->total);
+		return dcfg_bolt_add_line(r, NO_PLACE, t->offset, e->total);
 	return 0;   /* REP, system calls, bypasses, exits: BOLT sees no branch */
 }
 
@@ -238,7 +241,7 @@ call_lines(struct bolt_run *r)
 		if (n == 0 || !(r->flags[b] & BOLT_BLOCK_TARGET) || (call = block_ending_at(r, t->offset)) == NULL ||
 		    dcfg_bolt_function_at(r->t, last_instr(call)) != dcfg_bolt_function_at(r->t, t->offset))
 			continue;
-		if (add_line(r, last_instr(call), t->offset, n) < 0)
+		if (dcfg_bolt_add_line(r, last_instr(call), t->offset, n) < 0)
 			return -1;
 	}
 	return 0;
@@ -416,11 +419,12 @@ setup(struct bolt_run *r, struct dcfg_error *err)
 	size_t nb = (size_t)r->p->blocks.count + 1, i;
 
 	r->flags = calloc(nb, sizeof *r->flags);
+	r->count = calloc(nb, sizeof *r->count);
 	r->returns_in = calloc(nb, sizeof *r->returns_in);
 	r->bypass_in = calloc(nb, sizeof *r->bypass_in);
 	r->by_end = malloc(((size_t)im->blocks.count + 1) * sizeof *r->by_end);
 	r->bad_name = calloc(r->t->n + 1, sizeof *r->bad_name);
-	if (r->flags == NULL || r->returns_in == NULL || r->bypass_in == NULL || r->by_end == NULL ||
+	if (r->flags == NULL || r->count == NULL || r->returns_in == NULL || r->bypass_in == NULL || r->by_end == NULL ||
 	    r->bad_name == NULL)
 		return dcfg_error_set(err, r->c->o->dcfg_path, "out of memory");
 	for (i = 0; i < r->t->n; i++)
@@ -440,6 +444,8 @@ make_records(struct bolt_run *r, struct dcfg_error *err)
 	const struct dcfg_process *p = r->p;
 	uint32_t i;
 
+	if (dcfg_bolt_static_blocks(r) < 0)
+		goto fail;
 	for (i = 0; i < p->edges.count; i++) {
 		const struct dcfg_edge *e = &r->d->edges[p->edges.first + i];
 		const struct dcfg_block *s, *t;
@@ -470,6 +476,9 @@ static void
 free_run(struct bolt_run *r)
 {
 	free(r->flags);
+	free(r->count);
+	free(r->insns);
+	free(r->targets);
 	free(r->returns_in);
 	free(r->bypass_in);
 	free(r->by_end);

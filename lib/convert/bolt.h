@@ -39,7 +39,11 @@ struct dcfg_bolt_function {
 struct dcfg_bolt_code {
 	uint64_t start, end;
 	unsigned flags;            /* DCFG_BOLT_PLT for .plt, .plt.sec, .plt.got */
+	const uint8_t *bytes;      /* its end - start bytes, or NULL: not read */
 };
+
+/* The machine of the code's bytes: where BOLT's blocks start is found from x86-64 code only. */
+enum dcfg_bolt_machine { DCFG_BOLT_OTHER, DCFG_BOLT_X86_64 };
 
 struct dcfg_bolt_functions {
 	struct dcfg_bolt_function *f;   /* by start after dcfg_bolt_functions_finish */
@@ -48,6 +52,10 @@ struct dcfg_bolt_functions {
 	size_t n_code, code_cap;
 	char *strings;
 	size_t strings_len, strings_cap;
+	enum dcfg_bolt_machine machine;
+	/* what keeps the code's bytes, released by dcfg_bolt_functions_free: may be NULL */
+	void *owner;
+	void (*release)(void *owner);
 };
 
 /*
@@ -58,9 +66,9 @@ struct dcfg_bolt_functions {
 int dcfg_bolt_add_function(struct dcfg_bolt_functions *t, uint64_t start, uint64_t size,
     const char *name, const char *suffix, const char *symbol, const char *symbol_suffix,
     unsigned flags);
-/* Adds a code range. 0, or -1 when out of memory. */
+/* Adds a code range, with its BYTES (or NULL). 0, or -1 when out of memory. */
 int dcfg_bolt_add_code(struct dcfg_bolt_functions *t, uint64_t start, uint64_t end,
-    unsigned flags);
+    unsigned flags, const uint8_t *bytes);
 /*
  * Sorts the table by start (of functions that start together, the first
  * added is BOLT's, the others DCFG_BOLT_ALIAS) and gives each function of

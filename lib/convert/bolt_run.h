@@ -36,15 +36,31 @@ struct bolt_run {
 	const struct dcfg_bolt_functions *t;
 	/* per block of the process */
 	uint8_t *flags;
+	uint64_t *count;           /* how often it ran: the edges into it */
 	uint64_t *returns_in, *bypass_in;
 	struct bolt_block_end *by_end;
 	size_t n_by_end;
 	/* per function: 1 when BOLT cannot read its name, 2 once a line was left out for it */
 	uint8_t *bad_name;
+	/* one function's code at a time (bolt_static.c): its instructions and branch targets */
+	uint64_t *insns, *targets;
+	size_t n_insns, insns_cap, n_targets, targets_cap;
 	struct bolt_record *rec;
 	size_t n_rec, rec_cap;
 	uint64_t unmapped, unmapped_count;   /* lines left out: in no function */
 };
+
+/* Adds the line FROM -> TO (offsets in the image) of COUNT. 0, or -1 when out of memory. */
+int dcfg_bolt_add_line(struct bolt_run *r, uint64_t from, uint64_t to, uint64_t count);
+
+/*
+ * Where BOLT's blocks start in the functions that ran, from their x86-64
+ * code: marks the blocks that end with a branch or start at a branch
+ * target, and adds the fall-through lines into the targets inside a block
+ * of the DCFG. A function whose code does not decode to the DCFG's blocks
+ * is left to what the DCFG says. 0, or -1 when out of memory.
+ */
+int dcfg_bolt_static_blocks(struct bolt_run *r);
 
 /* The function that covers OFFSET (by BOLT's name, never an alias), or DCFG_NONE. */
 uint32_t dcfg_bolt_function_at(const struct dcfg_bolt_functions *t, uint64_t offset);

@@ -36,11 +36,12 @@ dcfg_bolt_add_function(struct dcfg_bolt_functions *t, uint64_t start, uint64_t s
 }
 
 int
-dcfg_bolt_add_code(struct dcfg_bolt_functions *t, uint64_t start, uint64_t end, unsigned flags)
+dcfg_bolt_add_code(struct dcfg_bolt_functions *t, uint64_t start, uint64_t end, unsigned flags,
+    const uint8_t *bytes)
 {
 	if (dcfg_reserve((void **)&t->code, &t->code_cap, t->n_code + 1, sizeof *t->code) < 0)
 		return -1;
-	t->code[t->n_code++] = (struct dcfg_bolt_code){ start, end, flags };
+	t->code[t->n_code++] = (struct dcfg_bolt_code){ start, end, flags, bytes };
 	return 0;
 }
 
@@ -120,6 +121,8 @@ dcfg_bolt_functions_finish(struct dcfg_bolt_functions *t)
 void
 dcfg_bolt_functions_free(struct dcfg_bolt_functions *t)
 {
+	if (t->release)
+		t->release(t->owner);
 	free(t->f);
 	free(t->code);
 	free(t->strings);

@@ -104,8 +104,11 @@ read_code(struct elf_reader *r, struct dcfg_bolt_functions *t)
 		    (SHF_ALLOC | SHF_EXECINSTR) || sh.sh_size == 0 || sh.sh_addr < r->bias ||
 		    sh.sh_addr + sh.sh_size < sh.sh_addr)
 			continue;
+		Elf_Data *data = sh.sh_type == SHT_PROGBITS ? elf_getdata(scn, NULL) : NULL;
+		const uint8_t *bytes = data != NULL && data->d_buf != NULL && data->d_size == sh.sh_size ?
+		    data->d_buf : NULL;
 		if (dcfg_bolt_add_code(t, sh.sh_addr - r->bias, sh.sh_addr + sh.sh_size - r->bias,
-		    is_plt_section(section_name(r, &sh)) ? DCFG_BOLT_PLT : 0) < 0)
+		    is_plt_section(section_name(r, &sh)) ? DCFG_BOLT_PLT : 0, bytes) < 0)
 			return fail(r, "out of memory");
 	}
 	return 0;
@@ -283,12 +286,33 @@ add_plt(struct elf_reader *r, struct dcfg_bolt_functions *t)
 	return rc;
 }
 
+/* The open file, kept while the table points at its code. */
+struct elf_owner {
+	int fd;
+	Elf *elf;
+};
+
+static void
+release_elf(void *owner)
+{
+	struct elf_owner *o = owner;
+
+	if (o->elf != NULL)
+		elf_end(o->elf);
+	if (o->fd >= 0)
+		close(o->fd);
+	free(o);
+}
+
 int
 dcfg_rec_bolt_functions(const char *path, struct dcfg_bolt_functions *t, struct dcfg_error *err)
 {
 	struct elf_reader r = { .path = path, .fd = -1, .err = err };
+	struct elf_owner *owner = malloc(sizeof *owner);
 	int rc = -1;
 
+	if (owner == NULL)
+		return dcfg_error_set(err, path, "out of memory");
 	if (open_file(&r) == 0 && read_code(&r, t) == 0 && read_symbols(&r) == 0 &&
 	    name_functions(&r, t) == 0 && add_plt(&r, t) == 0) {
 		if (dcfg_bolt_functions_finish(t) < 0)
@@ -298,9 +322,13 @@ dcfg_rec_bolt_functions(const char *path, struct dcfg_bolt_functions *t, struct 
 	}
 	free(r.syms);
 	free(r.counts);
-	if (r.elf != NULL)
-		elf_end(r.elf);
-	if (r.fd >= 0)
-		close(r.fd);
-	return rc;
+	*owner = (struct elf_owner){ r.fd, r.elf };
+	if (rc < 0) {
+		release_elf(owner);
+		return rc;
+	}
+	t->machine = r.eh.e_machine == EM_X86_64 ? DCFG_BOLT_X86_64 : DCFG_BOLT_OTHER;
+	t->owner = owner;
+	t->release = release_elf;
+	return 0;
 }
