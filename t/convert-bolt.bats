@@ -39,16 +39,18 @@ setup() {
 	F=$BATS_FILE_TMPDIR
 }
 
+# awk's hex(S): objdump's address S (a trailing colon allowed) as a number (mawk has no strtonum)
+AWK_HEX='function hex(s,   v, i) {
+	sub(":", "", s)
+	for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+	return v
+}'
+
 # insn FILE FUNCTION REGEX: "OFFSET NEXT TARGET" of FUNCTION's first
 # instruction whose text matches REGEX, in hex without 0x, as offsets from
 # the function (TARGET: a direct branch's, else empty), read by objdump.
 insn() {
-	objdump -d --no-show-raw-insn "$1" | awk -v fn="<$2>:" -v re="$3" '
-	function hex(s,   v, i) {
-		sub(":", "", s)
-		for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-		return v
-	}
+	objdump -d --no-show-raw-insn "$1" | awk -v fn="<$2>:" -v re="$3" "$AWK_HEX"'
 	$2 == fn { start = hex($1); on = 1; next }
 	on && NF == 0 { on = 0 }
 	on && found && !done { next_at = hex($1); done = 1 }
@@ -64,12 +66,7 @@ insn() {
 
 # insn_before FILE FUNCTION OFFSET: the offset (hex) of the instruction before OFFSET in FUNCTION
 insn_before() {
-	objdump -d --no-show-raw-insn "$1" | awk -v fn="<$2>:" -v want="$3" '
-	function hex(s,   v, i) {
-		sub(":", "", s)
-		for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-		return v
-	}
+	objdump -d --no-show-raw-insn "$1" | awk -v fn="<$2>:" -v want="$3" "$AWK_HEX"'
 	$2 == fn { start = hex($1); on = 1; next }
 	on && NF == 0 { on = 0 }
 	on { at = hex($1) - start; if (sprintf("%x", at) == want) { printf "%x\n", prev; exit } prev = at }'

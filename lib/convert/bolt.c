@@ -42,25 +42,6 @@ is_branch(enum dcfg_edge_kind k)
 	return dcfg_edge_kind_is_branch(k) && k != DCFG_EDGE_FALL_THROUGH;
 }
 
-uint32_t
-dcfg_bolt_function_at(const struct dcfg_bolt_functions *t, uint64_t offset)
-{
-	size_t lo = 0, hi = t->n;
-
-	while (lo < hi) {   /* the first function that starts after OFFSET */
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->f[mid].start <= offset)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
-		return DCFG_NONE;
-	for (lo--; lo > 0 && (t->f[lo].flags & DCFG_BOLT_ALIAS); lo--)
-		;
-	return offset - t->f[lo].start < t->f[lo].size ? (uint32_t)lo : DCFG_NONE;
-}
-
 /* The block's first and last instruction's offsets. */
 static uint64_t
 last_instr(const struct dcfg_block *b)

@@ -77,6 +77,13 @@ int dcfg_bolt_add_code(struct dcfg_bolt_functions *t, uint64_t start, uint64_t e
  */
 int dcfg_bolt_functions_finish(struct dcfg_bolt_functions *t);
 void dcfg_bolt_functions_free(struct dcfg_bolt_functions *t);
+/* The first function that starts at OFFSET or after it (N when none does). */
+size_t dcfg_bolt_first_from(const struct dcfg_bolt_functions *t, uint64_t offset);
+/* The function that covers OFFSET (by BOLT's name, never an alias), or DCFG_NONE. */
+uint32_t dcfg_bolt_function_at(const struct dcfg_bolt_functions *t, uint64_t offset);
+/* The code range that holds OFFSET, or NULL. */
+const struct dcfg_bolt_code *dcfg_bolt_code_at(const struct dcfg_bolt_functions *t,
+    uint64_t offset);
 /* Whether OFFSET is in a PLT section. */
 int dcfg_bolt_in_plt(const struct dcfg_bolt_functions *t, uint64_t offset);
 

@@ -73,25 +73,18 @@ dcfg_bolt_choose_image(struct bolt_run *r, struct dcfg_error *err)
 static int
 in_code(const struct dcfg_bolt_functions *t, uint64_t offset, uint64_t size)
 {
-	size_t i;
+	const struct dcfg_bolt_code *code = dcfg_bolt_code_at(t, offset);
 
-	for (i = 0; i < t->n_code; i++)
-		if (t->code[i].start <= offset && offset < t->code[i].end &&
-		    size <= t->code[i].end - offset)
-			return 1;
-	return 0;
+	return code != NULL && size <= code->end - offset;
 }
 
 /* Whether the file has a function (or an alias) named NAME that starts at OFFSET. */
 static int
 has_symbol(const struct dcfg_bolt_functions *t, const char *name, uint64_t offset)
 {
-	uint32_t f = dcfg_bolt_function_at(t, offset);
 	size_t i;
 
-	if (f == DCFG_NONE)
-		return 0;
-	for (i = f; i < t->n && t->f[i].start == offset; i++)
+	for (i = dcfg_bolt_first_from(t, offset); i < t->n && t->f[i].start == offset; i++)
 		if (strcmp(dcfg_bolt_string(t, t->f[i].symbol), name) == 0)
 			return 1;
 	return 0;

@@ -62,8 +62,6 @@ int dcfg_bolt_add_line(struct bolt_run *r, uint64_t from, uint64_t to, uint64_t 
  */
 int dcfg_bolt_static_blocks(struct bolt_run *r);
 
-/* The function that covers OFFSET (by BOLT's name, never an alias), or DCFG_NONE. */
-uint32_t dcfg_bolt_function_at(const struct dcfg_bolt_functions *t, uint64_t offset);
 
 /*
  * Chooses the image: --image NAME (a path or a base name), else the main

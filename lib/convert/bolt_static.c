@@ -47,17 +47,6 @@ has(const uint64_t *v, size_t n, uint64_t x)
 	return i < n && v[i] == x;
 }
 
-static const struct dcfg_bolt_code *
-code_of(const struct dcfg_bolt_functions *t, uint64_t offset)
-{
-	size_t i;
-
-	for (i = 0; i < t->n_code; i++)
-		if (t->code[i].start <= offset && offset < t->code[i].end)
-			return &t->code[i];
-	return NULL;
-}
-
 /*
  * Decodes function FN: its instructions' offsets in r->insns, the targets
  * of its direct branches inside it in r->targets (sorted, once each).
@@ -68,7 +57,7 @@ static int
 decode_function(struct bolt_run *r, uint32_t fn)
 {
 	const struct dcfg_bolt_function *f = &r->t->f[fn];
-	const struct dcfg_bolt_code *code = code_of(r->t, f->start);
+	const struct dcfg_bolt_code *code = dcfg_bolt_code_at(r->t, f->start);
 	uint64_t at, end, i, k;
 
 	r->n_insns = r->n_targets = 0;
@@ -102,7 +91,7 @@ decode_function(struct bolt_run *r, uint32_t fn)
 static enum bolt_insn_kind
 kind_at(const struct bolt_run *r, uint64_t offset)
 {
-	const struct dcfg_bolt_code *code = code_of(r->t, offset);
+	const struct dcfg_bolt_code *code = dcfg_bolt_code_at(r->t, offset);
 	struct bolt_insn in;
 
 	if (dcfg_bolt_decode_x86_64(code->bytes + (offset - code->start), code->end - offset, offset,

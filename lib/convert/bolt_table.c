@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dcfg/dcfg.h>
+
 #include "common/vec.h"
 
 /* Appends A then B, with a NUL, to the table's strings; their offset, or (size_t)-1. */
@@ -69,21 +71,51 @@ code_by_start(const void *a, const void *b)
 	return (x->start > y->start) - (x->start < y->start);
 }
 
-/* The end of the code range that holds OFFSET, or OFFSET when none does. */
-static uint64_t
-code_end(const struct dcfg_bolt_functions *t, uint64_t offset)
+size_t
+dcfg_bolt_first_from(const struct dcfg_bolt_functions *t, uint64_t offset)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->f[mid].start < offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+uint32_t
+dcfg_bolt_function_at(const struct dcfg_bolt_functions *t, uint64_t offset)
+{
+	size_t i = dcfg_bolt_first_from(t, offset);
+
+	if (i == t->n || t->f[i].start != offset) {
+		if (i == 0)
+			return DCFG_NONE;
+		i--;
+	}
+	while (i > 0 && (t->f[i].flags & DCFG_BOLT_ALIAS))
+		i--;
+	return offset - t->f[i].start < t->f[i].size ? (uint32_t)i : DCFG_NONE;
+}
+
+const struct dcfg_bolt_code *
+dcfg_bolt_code_at(const struct dcfg_bolt_functions *t, uint64_t offset)
 {
 	size_t i;
 
 	for (i = 0; i < t->n_code; i++)
 		if (t->code[i].start <= offset && offset < t->code[i].end)
-			return t->code[i].end;
-	return offset;
+			return &t->code[i];
+	return NULL;
 }
 
 int
 dcfg_bolt_functions_finish(struct dcfg_bolt_functions *t)
 {
+	const struct dcfg_bolt_code *code;
 	struct ranked *r;
 	size_t i, k, next;
 
@@ -106,7 +138,8 @@ dcfg_bolt_functions_finish(struct dcfg_bolt_functions *t)
 		uint64_t end;
 		if (t->f[i].size != 0 || (t->f[i].flags & DCFG_BOLT_ALIAS))
 			continue;
-		end = code_end(t, t->f[i].start);
+		code = dcfg_bolt_code_at(t, t->f[i].start);
+		end = code ? code->end : t->f[i].start;
 		for (next = i + 1; next < t->n && t->f[next].start == t->f[i].start; next++)
 			;
 		if (next < t->n && t->f[next].start < end)
@@ -132,11 +165,7 @@ dcfg_bolt_functions_free(struct dcfg_bolt_functions *t)
 int
 dcfg_bolt_in_plt(const struct dcfg_bolt_functions *t, uint64_t offset)
 {
-	size_t i;
+	const struct dcfg_bolt_code *code = dcfg_bolt_code_at(t, offset);
 
-	for (i = 0; i < t->n_code; i++)
-		if ((t->code[i].flags & DCFG_BOLT_PLT) && t->code[i].start <= offset &&
-		    offset < t->code[i].end)
-			return 1;
-	return 0;
+	return code != NULL && (code->flags & DCFG_BOLT_PLT);
 }
