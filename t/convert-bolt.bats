@@ -159,6 +159,44 @@ count_of() {
 	grep -qx "1 main $before 1 main $target 0 1" out || { cat out; echo "jmp $jmp -> $target, before $before"; false; }
 }
 
+@test "code in no function: the lines left out, one warning with how many and how often" {
+	need_tools
+	# a block in the padding after main, where no symbol is, entered from main 5 times
+	bzip2 -dc "$F/loops.dcfg.json.bz2" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+p = d["PROCESSES"][1][1]
+im = [i for i in p["IMAGES"][1:] if i[0] == 1][0]
+syms = {s[0]: (int(s[1], 16), s[2]) for s in im[3]["SYMBOLS"][1:]}
+pad = syms["main"][0] + syms["main"][1]
+blocks = im[3]["BASIC_BLOCKS"]
+main = [b for b in blocks[1:] if int(b[1], 16) == syms["main"][0]][0]
+blocks.append([99999, hex(pad), 1, 1, 0, 5])
+p["EDGES"].append([99999, main[0], 99999, 1, [5]])
+json.dump(d, sys.stdout)' > pad.dcfg.json
+	capture dcfg-convert --to bolt --dcfg pad.dcfg.json --binary "$F/loops" -o out
+	[ "$status" -eq 0 ] || { cat stderr; false; }
+	[ "$(cat stderr)" = "dcfg-convert: warning: 1 branch (run 5 times) left out: its code is in no function of $F/loops" ]
+	capture dcfg-convert --to bolt --dcfg "$F/loops.dcfg.json.bz2" -o plain
+	cmp out plain
+}
+
+@test "a function whose name BOLT cannot read is left out, with a warning that escapes its name" {
+	need_tools
+	cat > odd.c <<'EOF'
+__asm__(".text\n.globl \"odd name\"\n.type \"odd name\",@function\n"
+    "\"odd name\":\n ret\n.size \"odd name\", .-\"odd name\"\n");
+int main(void) { __asm__ volatile("call \"odd name\"\n\tcall \"odd name\"" ::: "memory"); return 0; }
+EOF
+	gcc -O2 -Wl,--emit-relocs -o odd odd.c
+	dcfg-record --no-trace -o odd ./odd
+	capture dcfg-convert --to bolt --dcfg odd.dcfg.json.bz2 -o out
+	[ "$status" -eq 0 ] || { cat stderr; false; }
+	[ "$(cat stderr)" = 'dcfg-convert: warning: function "odd name" left out: BOLT cannot read a name with white space or control characters' ]
+	! grep -q 'odd' out
+	grep -q '^0 \[unknown\] 0 1 main 0 0 1$' out
+}
+
 # ---------------------------------------------------------------------------
 # What is refused
 
