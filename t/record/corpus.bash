@@ -56,26 +56,35 @@ corpus_missing() { printf '%s\t%s\n' "$1" "$2" >> "$C/missing"; }
 # and -O2 into $C, and the shared object for dl. A compiler that is
 # missing is noted; a program that does not compile is an error.
 corpus_build() {
-	local names=${*:-$CORPUS_PROGRAMS} name opt
+	local opt
+	for opt in $CORPUS_OPTS; do
+		corpus_build_as "$opt" "-$opt" "$@" || return 1
+	done
+}
+
+# corpus_build_as TAG FLAGS [NAME...]: corpus_build with the compiler's
+# FLAGS (-g and these), the programs named NAME.TAG.
+corpus_build_as() {
+	local tag=$1 flags=$2 name
+	shift 2
 	mkdir -p "$C"
 	: >> "$C/missing"
 	command -v gcc > /dev/null || { corpus_missing gcc "gcc is not installed"; return 0; }
-	for opt in $CORPUS_OPTS; do
-		for name in $names; do
-			case $name in
-			exception)
-				if command -v g++ > /dev/null; then
-					g++ -g -$opt -o "$C/$name.$opt" "$RECORD_SRC/$name.cc" || return 1
-				else
-					corpus_missing g++ "g++ is not installed"
-				fi ;;
-			dl)
-				gcc -g -$opt -shared -fPIC -o "$C/libplug.$opt.so" "$RECORD_SRC/plugin.c" &&
-				    gcc -g -$opt -o "$C/$name.$opt" "$RECORD_SRC/$name.c" -ldl || return 1 ;;
-			*)
-				gcc -g -$opt -pthread -o "$C/$name.$opt" "$RECORD_SRC/$name.c" || return 1 ;;
-			esac
-		done
+	for name in ${*:-$CORPUS_PROGRAMS}; do
+		# shellcheck disable=SC2086
+		case $name in
+		exception)
+			if command -v g++ > /dev/null; then
+				g++ -g $flags -o "$C/$name.$tag" "$RECORD_SRC/$name.cc" || return 1
+			else
+				corpus_missing g++ "g++ is not installed"
+			fi ;;
+		dl)
+			gcc -g $flags -shared -fPIC -o "$C/libplug.$tag.so" "$RECORD_SRC/plugin.c" &&
+			    gcc -g $flags -o "$C/$name.$tag" "$RECORD_SRC/$name.c" -ldl || return 1 ;;
+		*)
+			gcc -g $flags -pthread -o "$C/$name.$tag" "$RECORD_SRC/$name.c" || return 1 ;;
+		esac
 	done
 }
 
@@ -130,14 +139,19 @@ corpus_valgrind() {
 # corpus_record: dcfg-record of every program, its outputs c/NAME.OPT.*.
 # Its failures are kept (NAME.OPT.rec.status) for the tests to show.
 corpus_record() {
-	local p s
+	local p
 	command -v qemu-x86_64 > /dev/null ||
 	    { corpus_missing qemu "qemu-x86_64 is not installed (make deps installs qemu-user)"; return 0; }
 	for p in $(corpus_list); do
-		s=0
-		dcfg-record -o "$C/$p" -- "$C/$p" $(program_args "$p") > "$C/$p.recorded" 2> "$C/$p.rec.err" || s=$?
-		echo "$s" > "$C/$p.rec.status"
+		corpus_record_one "$p"
 	done
+}
+
+# corpus_record_one NAME.OPT: dcfg-record of one program, as corpus_record.
+corpus_record_one() {
+	local s=0
+	dcfg-record -o "$C/$1" -- "$C/$1" $(program_args "$1") > "$C/$1.recorded" 2> "$C/$1.rec.err" || s=$?
+	echo "$s" > "$C/$1.rec.status"
 }
 
 # corpus_need TOOL...: skips the test, saying why, when a TOOL is missing.
@@ -169,3 +183,42 @@ count_table() { python3 "$BATS_TEST_DIRNAME/tools/count-table.py" "$@"; }
 
 # callgrind_costs MODE FILE ARGS...: t/tools/callgrind-costs.py.
 callgrind_costs() { python3 "$BATS_TEST_DIRNAME/tools/callgrind-costs.py" "$@"; }
+
+# The BOLT corpus (t/record-bolt.bats): the same programs built for LLVM
+# BOLT, which rewrites only a binary linked with its relocations, as OPT
+# "bolt" (so program_args and images name dl's object libplug.bolt.so):
+#   NAME.bolt                 gcc (g++) -g -O2 -Wl,--emit-relocs
+#   NAME.bolt.native          its stdout, run natively
+#   NAME.bolt.dcfg.json.bz2, .trace.json.bz2, .recorded, .rec.err, .rec.status
+#                             dcfg-record -o c/NAME.bolt, as corpus_record
+#   NAME.bolt.inst            llvm-bolt-19 -instrument of it, run natively
+#                             on the same input: its stdout NAME.bolt.inst.out,
+#   NAME.bolt.inst.fdata      the profile it wrote, and
+#   NAME.bolt.inst.yaml       the profile BOLT derives from that (llvm-bolt -w)
+# Nothing of corpus_all: its files load this one without calling it.
+BOLT=llvm-bolt-19
+# Debian's llvm-bolt-19 looks for its runtime in a wrong directory; given
+# relative to /usr/lib (an absolute path fails) it finds libbolt-19-dev's.
+BOLT_RUNTIME=llvm-19/lib/libbolt_rt_instr.a
+
+corpus_bolt() {
+	local p
+	mkdir -p "$C"
+	: >> "$C/missing"
+	command -v "$BOLT" > /dev/null ||
+	    { corpus_missing bolt "$BOLT is not installed (make deps installs bolt-19)"; return 0; }
+	[ -e "/usr/lib/$BOLT_RUNTIME" ] ||
+	    { corpus_missing bolt "/usr/lib/$BOLT_RUNTIME is not installed (make deps installs libbolt-19-dev)"; return 0; }
+	corpus_build_as bolt '-O2 -Wl,--emit-relocs' || return 1
+	command -v qemu-x86_64 > /dev/null ||
+	    { corpus_missing qemu "qemu-x86_64 is not installed (make deps installs qemu-user)"; return 0; }
+	for p in $(CORPUS_OPTS=bolt corpus_list); do
+		"$C/$p" $(program_args "$p") > "$C/$p.native" || return 1
+		corpus_record_one "$p"
+		"$BOLT" "$C/$p" -instrument -o "$C/$p.inst" -instrumentation-file="$C/$p.inst.fdata" \
+		    -runtime-instrumentation-lib="$BOLT_RUNTIME" > "$C/$p.inst.log" 2>&1 &&
+		    "$C/$p.inst" $(program_args "$p") > "$C/$p.inst.out" &&
+		    "$BOLT" "$C/$p" -o /dev/null -data "$C/$p.inst.fdata" -w "$C/$p.inst.yaml" \
+		    >> "$C/$p.inst.log" 2>&1 || { cat "$C/$p.inst.log"; return 1; }
+	done
+}

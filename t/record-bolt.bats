@@ -1,0 +1,156 @@
+#!/usr/bin/env bats
+# dcfg-convert --to bolt, proven by LLVM BOLT itself on the dcfg-record
+# corpus built for it (t/record/corpus.bash, corpus_bolt: gcc -O2
+# -Wl,--emit-relocs, recorded, and instrumented by llvm-bolt-19 -instrument
+# and run natively on the same input):
+#   - BOLT takes each profile with no stale or ignored part, and every
+#     function that ran (its blocks in the DCFG, its bytes in readelf -s)
+#     has one;
+#   - the counts BOLT reads from it are those it reads from its own
+#     instrumentation, compared on the profiles llvm-bolt -w derives from
+#     each (t/tools/bolt-yaml.py), but for the counts the instrumentation
+#     cannot give, each for a cause from BOLT's source;
+#   - the optimized programs print what the originals print;
+#   - a DCFG of another binary, an image that did not run and a stripped
+#     binary are refused as the recipe's user sees it.
+
+load test_helper
+load record/corpus
+
+setup_file() {
+	corpus_bolt
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR" || return 1
+	corpus_need gcc bolt qemu
+}
+
+bolt_yaml() { python3 "$BATS_TEST_DIRNAME/tools/bolt-yaml.py" "$@"; }
+
+# the programs built, NAME.bolt
+programs() { CORPUS_OPTS=bolt corpus_list; }
+
+# bolt_profile P [IMAGE]: the recipe's dcfg-convert, once, for program P
+# (or its IMAGE): c/P.fdata (c/IMAGE.fdata).
+bolt_profile() {
+	local out="$C/${2:-$1}.fdata"
+	[ -s "$out" ] && return 0
+	dcfg-convert --to bolt --dcfg "$C/$1.dcfg.json.bz2" ${2:+--image "$2"} -o "$out"
+}
+
+# bolt_optimize FILE: the recipe's llvm-bolt-19, once, on c/FILE with its
+# profile c/FILE.fdata: c/FILE.bolted, and what BOLT said, with the list of
+# stale functions and every function's profile, in c/FILE.bolt.log.
+bolt_optimize() {
+	[ -x "$C/$1.bolted" ] && return 0
+	"$BOLT" "$C/$1" -o "$C/$1.bolted" -data "$C/$1.fdata" -reorder-blocks=ext-tsp \
+	    -reorder-functions=cdsort -split-functions -report-stale -print-profile \
+	    > "$C/$1.bolt.log" 2>&1 || { echo "$BOLT $1 failed:"; cat "$C/$1.bolt.log"; return 1; }
+}
+
+# bolt_clean FILE IMAGE_OF_DCFG...: BOLT's report on FILE's profile has
+# nothing stale, nothing ignored, and a profile for every function of FILE
+# that ran in the DCFG; else says what.
+bolt_clean() {
+	local file=$1 dcfg=$2 key value unknown=0
+	bolt_yaml report "$C/$file.bolt.log" > report
+	# "[unknown]", the code outside the binary that calls into it, is the
+	# one object BOLT finds no function for: any other is a wrong name.
+	grep -q '^0 \[unknown\] ' "$C/$file.fdata" && unknown=1
+	while read -r key value; do
+		case $key in
+		stale) [ "$value" -eq 0 ] || { echo "$file: $value stale:"; sed -n '/with stale profile:/,/^BOLT/p' "$C/$file.bolt.log"; return 1; } ;;
+		ignored) [ "$value" -eq "$unknown" ] || { echo "$file: profile for $value objects ignored"; return 1; } ;;
+		esac
+	done < report
+	bolt_yaml ran "$C/$dcfg.dcfg.json.bz2" "$C/$file" > ran
+	[ -s ran ] || { echo "$file: no function ran"; return 1; }
+	bolt_yaml profiled "$C/$file.bolt.log" | awk '$2 > 0 { print $1 }' > profiled
+	awk 'NR == FNR { have[$1] = 1; next } !($1 in have) { print; bad = 1 } END { exit bad }' \
+	    profiled ran > unprofiled || { echo "$file: ran but has no profile:"; cat unprofiled; return 1; }
+	# BOLT counts a function it cannot rewrite apart from the profiled ones
+	awk -v ran="$(wc -l < ran)" '{ n[$1] = $2 }
+	    END { if (n["profiled"] + n["not-optimized"] != ran) {
+	            printf "%d profiled + %d not optimized, %d ran\n", n["profiled"], n["not-optimized"], ran; exit 1 } }' report
+}
+
+@test "BOLT takes each program's profile: nothing stale or ignored, and every function that ran has one" {
+	for p in $(programs); do
+		recorded "$p"
+		bolt_profile "$p"
+		bolt_optimize "$p"
+		bolt_clean "$p" "$p"
+	done
+}
+
+@test "BOLT reads from each profile the counts its own instrumentation gives, but where that cannot count" {
+	for p in $(programs); do
+		recorded "$p"
+		# the instrumented program ran on the same input as the recorded one
+		cmp "$C/$p.native" "$C/$p.inst.out"
+		bolt_profile "$p"
+		"$BOLT" "$C/$p" -o /dev/null -data "$C/$p.fdata" -w ours.yaml -print-profile > ours.log 2>&1 ||
+		    { cat ours.log; false; }
+		run bolt_yaml compare "$C/$p.inst.yaml" ours.yaml ours.log "$C/$p.dcfg.json.bz2" "$C/$p"
+		echo "$p: $output"
+		[ "$status" -eq 0 ]
+		# and the comparison compared: most counts are equal
+		echo "$output" | awk 'NR == 1 { exit !($6 > 30 && $8 <= $6 / 4) }'
+	done
+}
+
+@test "each optimized program prints what the original prints" {
+	for p in $(programs); do
+		recorded "$p"
+		bolt_profile "$p"
+		bolt_optimize "$p"
+		"$C/$p.bolted" $(program_args "$p") > out
+		cmp "$C/$p.native" out
+	done
+}
+
+@test "dl's shared object: --image makes its profile, BOLT takes it, and the optimized object works" {
+	[ -x "$C/dl.bolt" ] || skip "dl.bolt was not built"
+	recorded dl.bolt
+	bolt_profile dl.bolt libplug.bolt.so
+	bolt_optimize libplug.bolt.so
+	bolt_clean libplug.bolt.so dl.bolt
+	"$C/dl.bolt" "$C/libplug.bolt.so.bolted" > out
+	cmp "$C/dl.bolt.native" out
+}
+
+# refused ARGS...: dcfg-convert --to bolt ARGS -o prog.fdata fails with
+# status 2 and one line "dcfg-convert: FILE: ...", writing nothing; the
+# line is in ./stderr.
+refused() {
+	capture dcfg-convert --to bolt "$@" -o prog.fdata
+	[ "$status" -eq 2 ] || { echo "status $status"; cat stderr; return 1; }
+	[ "$(wc -l < stderr)" -eq 1 ] && grep -q '^dcfg-convert: [^ ]*: ' stderr ||
+	    { echo "not one line 'dcfg-convert: FILE: ...':"; cat stderr; return 1; }
+	[ ! -e prog.fdata ] || { echo "prog.fdata written"; return 1; }
+}
+
+@test "the recipe refuses a DCFG of another binary: the program rebuilt after recording, or --binary another" {
+	gcc -g -O2 -Wl,--emit-relocs -o prog "$RECORD_SRC/loops.c"
+	dcfg-record -o run -- ./prog > /dev/null
+	gcc -g -O2 -Wl,--emit-relocs -o prog "$RECORD_SRC/dispatch.c"
+	refused --dcfg run.dcfg.json.bz2
+	grep -q "^dcfg-convert: $PWD/prog: .*the DCFG is of another binary" stderr
+	refused --dcfg "$C/loops.bolt.dcfg.json.bz2" --binary "$C/strings.bolt"
+	grep -q "^dcfg-convert: $C/strings.bolt: .*the DCFG is of another binary" stderr
+}
+
+@test "the recipe refuses an image that did not run" {
+	# dl's object is an image of the corpus; loops never loads it
+	refused --dcfg "$C/loops.bolt.dcfg.json.bz2" --image libplug.bolt.so
+	grep -q "^dcfg-convert: $C/loops.bolt.dcfg.json.bz2: --image libplug.bolt.so: no image" stderr
+}
+
+@test "the recipe refuses a stripped program: BOLT names functions after its symbols" {
+	gcc -g -O2 -Wl,--emit-relocs -o prog "$RECORD_SRC/loops.c"
+	strip prog
+	dcfg-record -o run -- ./prog > /dev/null
+	refused --dcfg run.dcfg.json.bz2
+	grep -q "^dcfg-convert: $PWD/prog: .*no symbol table" stderr
+}
