@@ -195,6 +195,7 @@ callgrind_costs() { python3 "$BATS_TEST_DIRNAME/tools/callgrind-costs.py" "$@"; 
 #                             on the same input: its stdout NAME.bolt.inst.out,
 #   NAME.bolt.inst.fdata      the profile it wrote, and
 #   NAME.bolt.inst.yaml       the profile BOLT derives from that (llvm-bolt -w)
+#   libplug.bolt.so.inst...   the same of dl's object, run by dl.bolt
 # Nothing of corpus_all: its files load this one without calling it.
 BOLT=llvm-bolt-19
 # Debian's llvm-bolt-19 looks for its runtime in a wrong directory; given
@@ -215,10 +216,22 @@ corpus_bolt() {
 	for p in $(CORPUS_OPTS=bolt corpus_list); do
 		"$C/$p" $(program_args "$p") > "$C/$p.native" || return 1
 		corpus_record_one "$p"
-		"$BOLT" "$C/$p" -instrument -o "$C/$p.inst" -instrumentation-file="$C/$p.inst.fdata" \
-		    -runtime-instrumentation-lib="$BOLT_RUNTIME" > "$C/$p.inst.log" 2>&1 &&
-		    "$C/$p.inst" $(program_args "$p") > "$C/$p.inst.out" &&
-		    "$BOLT" "$C/$p" -o /dev/null -data "$C/$p.inst.fdata" -w "$C/$p.inst.yaml" \
-		    >> "$C/$p.inst.log" 2>&1 || { cat "$C/$p.inst.log"; return 1; }
+		corpus_bolt_instrument "$p" "$C/$p.inst" $(program_args "$p") || return 1
 	done
+	# BOLT instruments a shared object too: dl runs with the instrumented one
+	if [ -x "$C/dl.bolt" ]; then
+		corpus_bolt_instrument libplug.bolt.so "$C/dl.bolt" "$C/libplug.bolt.so.inst" || return 1
+	fi
+}
+
+# corpus_bolt_instrument FILE COMMAND...: llvm-bolt-19 -instrument of c/FILE
+# as c/FILE.inst, and COMMAND, which runs it: c/FILE.inst.out, .fdata, .yaml.
+corpus_bolt_instrument() {
+	local file=$1
+	shift
+	"$BOLT" "$C/$file" -instrument -o "$C/$file.inst" -instrumentation-file="$C/$file.inst.fdata" \
+	    -runtime-instrumentation-lib="$BOLT_RUNTIME" > "$C/$file.inst.log" 2>&1 &&
+	    "$@" > "$C/$file.inst.out" &&
+	    "$BOLT" "$C/$file" -o /dev/null -data "$C/$file.inst.fdata" -w "$C/$file.inst.yaml" \
+	    >> "$C/$file.inst.log" 2>&1 || { cat "$C/$file.inst.log"; return 1; }
 }
