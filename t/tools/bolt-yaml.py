@@ -270,7 +270,7 @@ CALLS = ("CALL", "DIRECT_CALL", "INDIRECT_CALL")
 
 
 def broken_flow(image):
-    """{function start: why} for the functions whose control flow leaves
+    """{function start: (why, times)} for the functions whose control flow leaves
     or enters them outside BOLT's CFG, from the DCFG:
       - a call in it returned fewer times than it was made (an exception
         unwound its frame, longjmp left it, the callee exited);
@@ -306,45 +306,57 @@ def broken_flow(image):
             parts.append("calls that did not return %d times" % unwound[fn])
         if fn in entered:
             parts.append("entered mid-function %d times" % entered[fn])
-        why[fn] = " and ".join(parts)
+        why[fn] = (" and ".join(parts), unwound.get(fn, 0) + entered.get(fn, 0))
     return why
 
 
 # --- the comparison
 
+class Exclusion:
+    """Counts the instrumentation cannot give, for CAUSE: those where its
+    count is 0 (it has none), or differs from ours by at most BOUND (it
+    inferred it from a flow that was not conserved, BOUND times)."""
+
+    def __init__(self, cause, bound=None):
+        self.cause, self.bound = cause, bound
+
+    def covers(self, inst, ours):
+        return inst == 0 if self.bound is None else abs(inst - ours) <= self.bound
+
+
 def exclusions(ours, functions, image):
-    """{(function name, what): cause}: the counts BOLT's instrumentation
-    cannot give, each for the reason in its text. what is "exec", "inside"
-    (every count but the function's exec) or ("succ", bid)."""
+    """{(function name, what): Exclusion}; what is "exec", "inside" (every
+    count but the function's exec) or ("succ", bid)."""
     why = {}
     for fn in functions.values():
         # Instrumentation.cpp instruments isSimple() functions only: the
         # calls into one are counted by its callers, nothing inside it.
         if not fn.simple:
-            why[(fn.name, "inside")] = "not instrumented: BOLT found unknown control flow in it (IsSimple 0)"
+            why[(fn.name, "inside")] = Exclusion(
+                "not instrumented: BOLT found unknown control flow in it (IsSimple 0)")
         # BOLT splits `jcc other_function` into jcc + a tail-call block; the
         # jcc loses its input offset and instrumentFunction skips it and the
         # block's fall-through ("FIXME: force fixBranches() to preserve the
         # offset"), so the fall-through count is never written.
         for bid in fn.ctc_blocks:
-            why[(fn.name, ("succ", bid))] = "fall-through of a conditional tail call: the instrumentation drops it"
+            why[(fn.name, ("succ", bid))] = Exclusion(
+                "fall-through of a conditional tail call: the instrumentation drops it")
     # BOLT's runtime infers most counts by flow conservation over BOLT's CFG
     # (instr.cpp, computeEdgeFrequencies), and a call's count is its
     # block's: control that leaves or enters a function outside that CFG
     # (a throw, longjmp, landing pad, a .cold part jumping back) makes the
     # inferred counts of the function, and the entry counts of what it
-    # calls, wrong.
-    for start, cause in broken_flow(image).items():
+    # calls, wrong by at most the times it happened.
+    for start, (cause, times) in broken_flow(image).items():
         fn = functions.get(start)
         if fn is None:
             continue
         text = "%s: flow not conserved in BOLT's CFG (%s)" % (fn.name, cause)
-        why[(fn.name, "exec")] = text
-        why[(fn.name, "inside")] = text
+        why[(fn.name, "exec")] = why[(fn.name, "inside")] = Exclusion(text, times)
         for block in ours.get(fn.name, {"blocks": {}})["blocks"].values():
             for _, callee, _ in block["calls"]:
-                why.setdefault((callee, "exec"), "called from %s, whose call counts BOLT infers: %s"
-                               % (fn.name, text))
+                why.setdefault((callee, "exec"), Exclusion(
+                    "called from %s, whose call counts BOLT infers: %s" % (fn.name, text), times))
     return why
 
 
@@ -356,11 +368,11 @@ def compare(inst_path, ours_path, log_path, dcfg_path, binary):
 
     def check(where, a, b, *keys):
         counted["counts"] += 1
-        cause = next((why[k] for k in keys if k in why), None)
+        excuse = next((why[k] for k in keys if k in why and why[k].covers(a, b)), None)
         if a == b:
             counted["equal"] += 1
-        elif cause:
-            excluded[cause] = excluded.get(cause, 0) + 1
+        elif excuse:
+            excluded[excuse.cause] = excluded.get(excuse.cause, 0) + 1
         else:
             differ.append("%s: instrumentation %d, ours %d" % (where, a, b))
 
