@@ -2,10 +2,11 @@
 # dcfg-convert --to bolt, proven by LLVM BOLT itself on the dcfg-record
 # corpus built for it (t/record/corpus.bash, corpus_bolt: gcc -O2
 # -Wl,--emit-relocs, recorded, and instrumented by llvm-bolt-19 -instrument
-# and run natively on the same input):
-#   - BOLT takes each profile with no stale or ignored part, and every
-#     function that ran (its blocks in the DCFG, its bytes in readelf -s)
-#     has one;
+# and run natively on the same input), through the recipe of README and
+# dcfg-convert(1) (the pre-aggregated profile, llvm-bolt-19 -pa -p):
+#   - BOLT takes each profile with nothing stale, ignored or out of range,
+#     every range walked but where it never can, and a profile for every
+#     function that ran (its blocks in the DCFG, its bytes in readelf -s);
 #   - the counts BOLT reads from it are those it reads from its own
 #     instrumentation, compared on the profiles llvm-bolt -w derives from
 #     each (t/tools/bolt-yaml.py), but for the counts the instrumentation
@@ -32,47 +33,30 @@ bolt_yaml() { python3 "$BATS_TEST_DIRNAME/tools/bolt-yaml.py" "$@"; }
 programs() { CORPUS_OPTS=bolt corpus_list; }
 
 # bolt_profile P [IMAGE]: the recipe's dcfg-convert, once, for program P
-# (or its IMAGE): c/P.fdata (c/IMAGE.fdata).
+# (or its IMAGE): c/P.pa (c/IMAGE.pa).
 bolt_profile() {
-	local out="$C/${2:-$1}.fdata"
+	local out="$C/${2:-$1}.pa"
 	[ -s "$out" ] && return 0
 	dcfg-convert --to bolt --dcfg "$C/$1.dcfg.json.bz2" ${2:+--image "$2"} -o "$out"
 }
 
 # bolt_optimize FILE: the recipe's llvm-bolt-19, once, on c/FILE with its
-# profile c/FILE.fdata: c/FILE.bolted, and what BOLT said, with the list of
+# profile c/FILE.pa: c/FILE.bolted, and what BOLT said, with the list of
 # stale functions and every function's profile, in c/FILE.bolt.log.
 bolt_optimize() {
 	[ -x "$C/$1.bolted" ] && return 0
-	"$BOLT" "$C/$1" -o "$C/$1.bolted" -data "$C/$1.fdata" -reorder-blocks=ext-tsp \
+	"$BOLT" "$C/$1" -o "$C/$1.bolted" -pa -p "$C/$1.pa" -reorder-blocks=ext-tsp \
 	    -reorder-functions=cdsort -split-functions -report-stale -print-profile \
 	    > "$C/$1.bolt.log" 2>&1 || { echo "$BOLT $1 failed:"; cat "$C/$1.bolt.log"; return 1; }
 }
 
-# bolt_clean FILE IMAGE_OF_DCFG...: BOLT's report on FILE's profile has
-# nothing stale, nothing ignored, and a profile for every function of FILE
-# that ran in the DCFG; else says what.
+# bolt_clean FILE PROGRAM: BOLT's report on FILE's profile has nothing
+# stale, ignored or out of range, no range it could not walk but those it
+# never can, and a profile for every function of FILE that ran in PROGRAM's
+# DCFG (t/tools/bolt-yaml.py clean); else says what.
 bolt_clean() {
-	local file=$1 dcfg=$2 key value unknown=0
-	bolt_yaml report "$C/$file.bolt.log" > report
-	# "[unknown]", the code outside the binary that calls into it, is the
-	# one object BOLT finds no function for: any other is a wrong name.
-	grep -q '^0 \[unknown\] ' "$C/$file.fdata" && unknown=1
-	while read -r key value; do
-		case $key in
-		stale) [ "$value" -eq 0 ] || { echo "$file: $value stale:"; sed -n '/with stale profile:/,/^BOLT/p' "$C/$file.bolt.log"; return 1; } ;;
-		ignored) [ "$value" -eq "$unknown" ] || { echo "$file: profile for $value objects ignored"; return 1; } ;;
-		esac
-	done < report
-	bolt_yaml ran "$C/$dcfg.dcfg.json.bz2" "$C/$file" > ran
-	[ -s ran ] || { echo "$file: no function ran"; return 1; }
-	bolt_yaml profiled "$C/$file.bolt.log" | awk '$2 > 0 { print $1 }' > profiled
-	awk 'NR == FNR { have[$1] = 1; next } !($1 in have) { print; bad = 1 } END { exit bad }' \
-	    profiled ran > unprofiled || { echo "$file: ran but has no profile:"; cat unprofiled; return 1; }
-	# BOLT counts a function it cannot rewrite apart from the profiled ones
-	awk -v ran="$(wc -l < ran)" '{ n[$1] = $2 }
-	    END { if (n["profiled"] + n["not-optimized"] != ran) {
-	            printf "%d profiled + %d not optimized, %d ran\n", n["profiled"], n["not-optimized"], ran; exit 1 } }' report
+	run bolt_yaml clean "$C/$1.bolt.log" "$C/$1.pa" "$C/$2.dcfg.json.bz2" "$C/$1"
+	[ "$status" -eq 0 ] || { echo "$1: $output"; return 1; }
 }
 
 @test "BOLT takes each program's profile: nothing stale or ignored, and every function that ran has one" {
@@ -91,7 +75,7 @@ bolt_compare() {
 	local file=$1 program=$2
 	# the instrumented program ran on the same input as the recorded one
 	cmp "$C/$program.native" "$C/$file.inst.out"
-	"$BOLT" "$C/$file" -o /dev/null -data "$C/$file.fdata" -w ours.yaml -print-profile > ours.log 2>&1 ||
+	"$BOLT" "$C/$file" -o /dev/null -pa -p "$C/$file.pa" -w ours.yaml -print-profile > ours.log 2>&1 ||
 	    { cat ours.log; return 1; }
 	run bolt_yaml compare "$C/$file.inst.yaml" ours.yaml ours.log "$C/$program.dcfg.json.bz2" "$C/$file"
 	echo "$file: $output"
@@ -129,15 +113,15 @@ bolt_compare() {
 	cmp "$C/dl.bolt.native" out
 }
 
-# refused ARGS...: dcfg-convert --to bolt ARGS -o prog.fdata fails with
+# refused ARGS...: dcfg-convert --to bolt ARGS -o prog.pa fails with
 # status 2 and one line "dcfg-convert: FILE: ...", writing nothing; the
 # line is in ./stderr.
 refused() {
-	capture dcfg-convert --to bolt "$@" -o prog.fdata
+	capture dcfg-convert --to bolt "$@" -o prog.pa
 	[ "$status" -eq 2 ] || { echo "status $status"; cat stderr; return 1; }
 	[ "$(wc -l < stderr)" -eq 1 ] && grep -q '^dcfg-convert: [^ ]*: ' stderr ||
 	    { echo "not one line 'dcfg-convert: FILE: ...':"; cat stderr; return 1; }
-	[ ! -e prog.fdata ] || { echo "prog.fdata written"; return 1; }
+	[ ! -e prog.pa ] || { echo "prog.pa written"; return 1; }
 }
 
 @test "the recipe refuses a DCFG of another binary: the program rebuilt after recording, or --binary another" {
@@ -162,4 +146,22 @@ refused() {
 	dcfg-record -o run -- ./prog > /dev/null
 	refused --dcfg run.dcfg.json.bz2
 	grep -q "^dcfg-convert: $PWD/prog: .*no symbol table" stderr
+}
+
+@test "README's BOLT recipe runs as printed, on loops.c built for it, and the optimized program works" {
+	# the README's ```sh block that converts for BOLT (t/readme.bats leaves it to this file)
+	awk '/^```sh$/ { on = 1; block = ""; next }
+	    /^```$/ && on { if (block ~ /dcfg-convert --to bolt/) { printf "%s", block; found = 1; exit } on = 0; next }
+	    on { block = block $0 "\n" }
+	    END { exit !found }' "$BATS_TEST_DIRNAME/../README.md" > recipe
+	[ "$(grep -c . recipe)" -eq 3 ] || { cat recipe; false; }
+	grep -q '^dcfg-record -o run -- ./prog ARGS$' recipe
+	gcc -g -O2 -Wl,--emit-relocs -o prog "$RECORD_SRC/loops.c"
+	# loops takes no arguments
+	sed 's/ ARGS$//' recipe > recipe.sh
+	capture sh -e recipe.sh
+	[ "$status" -eq 0 ] || { cat recipe.sh; show; false; }
+	./prog > want
+	./prog.bolt > got
+	cmp want got
 }

@@ -11,7 +11,18 @@
       EXEC SIMPLE NAME" a line (EXEC 0 where it printed none).
   bolt-yaml.py report LOG
       llvm-bolt's summary lines as "KEY VALUE": profiled, functions, stale,
-      ignored, not-optimized (0 where the line is missing).
+      ignored, not-optimized, mismatching, out-of-range (0 where the line
+      is missing).
+  bolt-yaml.py clean LOG PA DCFG BINARY
+      What is wrong in llvm-bolt's report LOG (with -report-stale and
+      -print-profile) on BINARY's pre-aggregated profile PA, one line a
+      problem, exit 1 when there is one: anything stale, ignored or out of
+      range, a range it could not walk but those it never can (unwalkable),
+      a function that ran in the DCFG without a profile.
+  bolt-yaml.py unwalkable PA LOG BINARY
+      The count of the ranges of the pre-aggregated profile PA that BOLT
+      cannot walk (LOG: llvm-bolt -print-profile's output on it), see
+      unwalkable().
   bolt-yaml.py compare INSTRUMENTED.yaml OURS.yaml LOG DCFG BINARY
       Compares the profiles llvm-bolt -w wrote from BOLT's instrumentation
       and from ours (LOG: llvm-bolt -print-profile's output on ours):
@@ -59,8 +70,8 @@ def unquote(name):
 
 
 def read_yaml(path):
-    """{name: {"exec": N, "blocks": {bid: {"exec", "succ", "calls"}}}}; calls
-    keyed by (offset, callee name, discriminator)."""
+    """{name: {"exec": N, "fid": F, "blocks": {bid: {"exec", "succ", "calls"}}}};
+    calls as [{off, fid, cnt[, disc]}] (name_calls() names them)."""
     functions, by_fid = {}, {}
     fn = block = None
     pending = ""
@@ -93,17 +104,26 @@ def read_yaml(path):
             block["succ"] = {i["bid"]: i["cnt"] for i in flow_list(value)}
         elif key == "calls":
             block["calls"] = flow_list(value)
-    names = {id(f): n for n, f in functions.items()}
-    fid_name = {fid: names[id(f)] for fid, f in by_fid.items()}
-    fid_name[0] = "[unknown]"
-    for fn in functions.values():
-        for block in fn["blocks"].values():
-            calls = {}
-            for c in block["calls"]:
-                k = (c["off"], fid_name.get(c["fid"], "fid %d" % c["fid"]), c.get("disc", 0))
-                calls[k] = calls.get(k, 0) + c["cnt"]
-            block["calls"] = calls
+    for fid, fn in by_fid.items():
+        fn["fid"] = fid
     return functions
+
+
+def name_calls(*profiles):
+    """Keys every call by (offset, callee name, discriminator). A profile
+    lists only the functions it has counts for, but BOLT numbers the
+    functions of a binary the same way each run: the names come from all."""
+    fid_name = {0: "[unknown]"}
+    for functions in profiles:
+        fid_name.update((fn["fid"], name) for name, fn in functions.items() if "fid" in fn)
+    for functions in profiles:
+        for fn in functions.values():
+            for block in fn["blocks"].values():
+                calls = {}
+                for c in block["calls"]:
+                    k = (c["off"], fid_name.get(c["fid"], "fid %d" % c["fid"]), c.get("disc", 0))
+                    calls[k] = calls.get(k, 0) + c["cnt"]
+                block["calls"] = calls
 
 
 # --- llvm-bolt's printed report
@@ -114,14 +134,19 @@ REPORT = {
     "stale": r"(\d+) \(.*of all profiled\) functions? have invalid \(possibly stale\) profile",
     "ignored": r"profile for (\d+) objects was ignored",
     "not-optimized": r"(\d+) functions? with profile could not be optimized",
+    "mismatching": r"traces mismatching disassembled function contents: (\d+)",
+    "out-of-range": r"Out of range traces involving unknown regions: (\d+)",
 }
 
 
 def report(path):
+    """{key: value} of REPORT's lines, 0 where one is missing."""
     text = open(path, errors="replace").read()
+    values = {}
     for key, pattern in REPORT.items():
         m = re.search(pattern, text)
-        print(key, m.group(1) if m else 0)
+        values[key] = int(m.group(1)) if m else 0
+    return values
 
 
 class Function:
@@ -171,6 +196,24 @@ def profiled(path):
     return result
 
 
+def unwalkable(pa_path, log_path, binary):
+    """The count of the pre-aggregated file's ranges (F, f) that BOLT cannot
+    walk through its blocks, which its report calls "traces mismatching
+    disassembled function contents": those in a PLT section (BOLT has no
+    CFG for PLT stubs) or in a function BOLT did not find simple
+    (DataAggregator::getFallthroughsInTrace gives up on both)."""
+    ranges = [(start, end) for name, start, end in elf_sections(binary).values()
+              if name.startswith(".plt")]
+    ranges += [(fn.address, fn.address + int(fn.fields.get("Size", "0"), 16))
+               for fn in profiled(log_path).values() if not fn.simple]
+    total = 0
+    for line in open(pa_path):
+        f = line.split()
+        if f and f[0] in ("F", "f") and any(a <= int(f[1], 16) < b for a, b in ranges):
+            total += int(f[3])
+    return total
+
+
 # --- the DCFG, read directly (not through the tools under test)
 
 def open_any(path):
@@ -183,19 +226,29 @@ def open_any(path):
     return open(path)
 
 
+def readelf(binary, *args):
+    return subprocess.run(["readelf", "-W"] + list(args) + [binary],
+                          capture_output=True, text=True, check=True).stdout
+
+
+def elf_sections(binary):
+    """{index: (name, start, end)} of the section headers."""
+    sections = {}
+    for line in readelf(binary, "-S").split("\n"):
+        m = re.match(r"\s*\[\s*(\d+)\]\s+(\S+)\s+\S+\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)", line)
+        if m:
+            start = int(m.group(3), 16)
+            sections[m.group(1)] = (m.group(2), start, start + int(m.group(4), 16))
+    return sections
+
+
 def elf_functions(binary):
     """[(address, size, name)] of the FUNC symbols of .symtab; a symbol of
     size 0 (_init, _fini, crtstuff's) is given the bytes up to the next
     symbol or the end of its section."""
-    run = lambda *args: subprocess.run(["readelf", "-W"] + list(args) + [binary],
-                                       capture_output=True, text=True, check=True).stdout
-    section_end = {}
-    for line in run("-S").split("\n"):
-        m = re.match(r"\s*\[\s*(\d+)\]\s+\S+\s+\S+\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)", line)
-        if m:
-            section_end[m.group(1)] = int(m.group(2), 16) + int(m.group(3), 16)
+    section_end = {k: end for k, (_, _, end) in elf_sections(binary).items()}
     table, syms, starts = None, [], set()
-    for line in run("-s").split("\n"):
+    for line in readelf(binary, "-s").split("\n"):
         m = re.match(r"Symbol table '(.*)'", line)
         if m:
             table = m.group(1)
@@ -216,8 +269,7 @@ def elf_functions(binary):
 
 def image_base(binary):
     """The lowest PT_LOAD address: a DCFG's block offsets count from it."""
-    out = subprocess.run(["readelf", "-lW", binary], capture_output=True, text=True,
-                         check=True).stdout
+    out = readelf(binary, "-l")
     loads = [int(line.split()[2], 16) for line in out.split("\n")
              if line.split()[:1] == ["LOAD"]]
     return min(loads) & ~0xfff if loads else 0
@@ -310,6 +362,34 @@ def broken_flow(image):
     return why
 
 
+def clean(log_path, pa_path, dcfg_path, binary):
+    """What is wrong with BOLT's view of a profile, one line a problem."""
+    values, functions = report(log_path), profiled(log_path)
+    problems = []
+    for key in ("stale", "ignored", "out-of-range"):
+        if values[key]:
+            problems.append("%s: %d" % (key, values[key]))
+    expected = unwalkable(pa_path, log_path, binary)
+    if values["mismatching"] != expected:
+        problems.append("%d traces mismatching, %d in PLT stubs or non-simple functions"
+                        % (values["mismatching"], expected))
+    image = Image(dcfg_path, binary)
+    names = {start: name for start, _, name in reversed(image.functions)}
+    ran = {image.function_at(a) for a, _, count in image.blocks.values() if count} - {None}
+    if not ran:
+        problems.append("no function ran")
+    for start in sorted(ran):
+        if start not in functions or not functions[start].exec_count:
+            problems.append("ran but has no profile: 0x%x %s" % (start, names[start]))
+    # BOLT counts the functions with a profile among those it can optimize
+    simple = sum(1 for start in ran if start in functions and functions[start].simple)
+    if values["profiled"] != simple:
+        problems.append("%d functions profiled, %d simple ones ran" % (values["profiled"], simple))
+    for line in problems:
+        print(line)
+    return 1 if problems else 0
+
+
 # --- the comparison
 
 class Exclusion:
@@ -341,6 +421,13 @@ def exclusions(ours, functions, image):
         for bid in fn.ctc_blocks:
             why[(fn.name, ("succ", bid))] = Exclusion(
                 "fall-through of a conditional tail call: the instrumentation drops it")
+    # BOLT makes a function of each PLT stub (NAME@PLT) and of the rest of
+    # a PLT section (__BOLT_PSEUDO_.plt) but has no CFG for them and does
+    # not instrument them: their calls are counted by the callers alone.
+    for name in ours:
+        if name.endswith("@PLT") or name.startswith("__BOLT_PSEUDO_.plt"):
+            why[(name, "exec")] = why[(name, "inside")] = Exclusion(
+                "a PLT stub: not instrumented")
     # BOLT's runtime infers most counts by flow conservation over BOLT's CFG
     # (instr.cpp, computeEdgeFrequencies), and a call's count is its
     # block's: control that leaves or enters a function outside that CFG
@@ -362,6 +449,7 @@ def exclusions(ours, functions, image):
 
 def compare(inst_path, ours_path, log_path, dcfg_path, binary):
     inst, ours = read_yaml(inst_path), read_yaml(ours_path)
+    name_calls(inst, ours)
     why = exclusions(ours, profiled(log_path), Image(dcfg_path, binary))
     counted = {"functions": 0, "counts": 0, "equal": 0}
     excluded, differ = {}, []
@@ -412,7 +500,12 @@ def main(argv):
         for addr, fn in sorted(profiled(argv[2]).items()):
             print("0x%x %d %d %s" % (addr, fn.exec_count, fn.simple, fn.name))
     elif len(argv) == 3 and argv[1] == "report":
-        report(argv[2])
+        for key, value in report(argv[2]).items():
+            print(key, value)
+    elif len(argv) == 6 and argv[1] == "clean":
+        return clean(*argv[2:])
+    elif len(argv) == 5 and argv[1] == "unwalkable":
+        print(unwalkable(*argv[2:]))
     elif len(argv) == 7 and argv[1] == "compare":
         return compare(*argv[2:])
     else:
