@@ -72,7 +72,7 @@ def unquote(name):
 def read_yaml(path):
     """{name: {"exec": N, "fid": F, "blocks": {bid: {"exec", "succ", "calls"}}}};
     calls as [{off, fid, cnt[, disc]}] (name_calls() names them)."""
-    functions, by_fid = {}, {}
+    functions = {}
     fn = block = None
     pending = ""
     with open(path) as f:
@@ -86,13 +86,13 @@ def read_yaml(path):
         key, _, value = line.lstrip("- ").partition(":")
         value = value.strip()
         if line.startswith("- name:") and raw.startswith("  - "):
-            fn = {"exec": 0, "blocks": {}, "calls_raw": []}
+            fn = {"exec": 0, "blocks": {}}
             functions[unquote(value)] = fn
             block = None
         elif fn is None:
             continue
         elif key == "fid" and block is None:
-            by_fid[int(value)] = fn
+            fn["fid"] = int(value)
         elif key == "exec" and block is None:
             fn["exec"] = int(value)
         elif key == "bid":
@@ -104,8 +104,6 @@ def read_yaml(path):
             block["succ"] = {i["bid"]: i["cnt"] for i in flow_list(value)}
         elif key == "calls":
             block["calls"] = flow_list(value)
-    for fid, fn in by_fid.items():
-        fn["fid"] = fid
     return functions
 
 
