@@ -1,4 +1,4 @@
-# What the bench sections share (sourced by bench-runs.sh and bench-shards.sh):
+# What the bench sections share (sourced by scripts/bench-*.sh):
 # timing a whole shell command with GNU time. Needs $TIME (GNU time) and
 # $tmp (a scratch directory); CMD's output is left in $tmp/out.
 
@@ -18,3 +18,20 @@ best() {
 
 # row LABEL NOTE: one line of the table, with the last SEC and MIB.
 row() { printf '%-58s %8s %8s  %s\n' "$1" "$SEC" "$MIB" "$2"; }
+
+# pair_trace SECTION DIR EDGES SEED: sets PAIR_DIR to DIR, which holds a gen-pair
+# program of EDGES edges (2 threads) and its trace, prog.dcfg.json and
+# prog.trace.json, made with $tools/gen-pair and $bin/dcfg-encode unless
+# there already. The sections that time one trace share it this way.
+pair_trace() {
+	sect=$1; shift
+	PAIR_DIR=$1
+	[ -s "$1/prog.trace.json" ] && return 0
+	note "$sect: generating a $2-edge gen-pair program (--seed $3) and its trace into $1"
+	rm -rf "$1"
+	"$tools/gen-pair" --seed "$3" --threads 2 --edges "$2" "$1" > /dev/null &&
+	    "$bin/dcfg-encode" --dcfg "$1/prog.dcfg.json" "$1/prog.edges" > "$1/prog.trace.json.tmp" &&
+	    mv "$1/prog.trace.json.tmp" "$1/prog.trace.json" && rm -f "$1/prog.edges" && return 0
+	note "$sect: cannot make $1"
+	return 1
+}

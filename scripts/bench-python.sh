@@ -47,14 +47,7 @@ printf '%-58s %8s %8s  %s\n' run "wall s" "RSS MiB" "ratio: aim"
 # --- 1. a trace's edges ----------------------------------------------------
 mkdir -p "$cache" || exit 1
 pd=$cache/python-pair-$edges
-if [ ! -s "$pd/prog.trace.json" ]; then
-	note "python: generating a $edges-edge gen-pair program and its trace"
-	rm -rf "$pd"
-	"$tools/gen-pair" --seed 9 --threads 2 --edges "$edges" "$pd" > /dev/null &&
-	    "$bin/dcfg-encode" --dcfg "$pd/prog.dcfg.json" "$pd/prog.edges" > "$pd/prog.trace.json.tmp" &&
-	    mv "$pd/prog.trace.json.tmp" "$pd/prog.trace.json" && rm -f "$pd/prog.edges" ||
-	    { note "cannot make $pd"; exit 1; }
-fi
+pair_trace python "$pd" "$edges" 9 || exit 1
 T=$pd/prog.trace.json
 if best "'$bin/dcfg-expand' --count '$T'"; then
 	want=$(awk '!/^#/ { n += $3 } END { print n }' "$tmp/out")

@@ -60,19 +60,12 @@ T='' D='' D1='' WF='' PF='' N=''
 export bin T D D1 WF PF N
 have_trace=0
 pd=$cache/speed-pair-$edges
-if [ ! -s "$pd/prog.trace.json" ]; then
-	note "speed: generating a $edges-edge gen-pair program and its trace into $pd"
-	rm -rf "$pd"
-	if "$tools/gen-pair" --seed 9 --threads 2 --edges "$edges" "$pd" > /dev/null &&
-	    "$bin/dcfg-encode" --dcfg "$pd/prog.dcfg.json" "$pd/prog.edges" > "$pd/prog.trace.json.tmp" &&
-	    mv "$pd/prog.trace.json.tmp" "$pd/prog.trace.json"; then
-		rm -f "$pd/prog.edges"
-	else
-		note "speed: cannot make $pd: no figures 1 to 3"
-		status=1
-	fi
+if pair_trace speed "$pd" "$edges" 9; then
+	have_trace=1; T=$pd/prog.trace.json; D=$pd/prog.dcfg.json
+else
+	note "speed: no figures 1 to 3"
+	status=1
 fi
-[ -s "$pd/prog.trace.json" ] && { have_trace=1; T=$pd/prog.trace.json; D=$pd/prog.dcfg.json; }
 
 gen=$top/scripts/gen-dcfg.awk
 sum=$(cksum < "$gen" | awk '{ print $1 }')

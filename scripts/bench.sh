@@ -19,8 +19,11 @@
 #   BENCH_ONLY=speed BENCH_SPEED_EDGES=5000000 sh scripts/bench.sh build/bin
 #
 # BENCH_ONLY=info, expand, encode, stages, convert, runs, shards, python,
-# speed or record runs one section only; record is scripts/bench-record.sh
-# (dcfg-record against plain QEMU and valgrind, issue 34's figures); runs is scripts/bench-runs.sh (repeats kept
+# speed, record or bolt runs one section only; record is scripts/bench-record.sh
+# (dcfg-record against plain QEMU and valgrind, issue 34's figures); bolt is
+# scripts/bench-bolt.sh (a program optimized by LLVM BOLT with a profile from
+# dcfg-record and dcfg-convert --to bolt, and with BOLT's instrumentation,
+# against the original: issue 37's figures); runs is scripts/bench-runs.sh (repeats kept
 # compressed), shards scripts/bench-shards.sh (a trace in shards on GNU
 # parallel), python scripts/bench-python.sh (the Python package), speed
 # scripts/bench-speed.sh (issue 25's figures: the README's pipeline, text
@@ -56,10 +59,10 @@ case $edges in
 esac
 only=${BENCH_ONLY:-}
 do_info=0; do_expand=0; do_encode=0; do_stages=0; do_convert=0; do_runs=0; do_shards=0
-do_python=0; do_speed=0; do_record=0
+do_python=0; do_speed=0; do_record=0; do_bolt=0
 case $only in
 '') do_info=1; do_expand=1; do_encode=1; do_stages=1; do_convert=1; do_runs=1; do_shards=1
-    do_python=1; do_speed=1; do_record=1 ;;
+    do_python=1; do_speed=1; do_record=1; do_bolt=1 ;;
 info) do_info=1 ;;
 expand) do_expand=1 ;;
 encode) do_encode=1 ;;
@@ -70,7 +73,8 @@ shards) do_shards=1 ;;
 python) do_python=1 ;;
 speed) do_speed=1 ;;
 record) do_record=1 ;;
-*) echo "bench: BENCH_ONLY must be info, expand, encode, stages, convert, runs, shards, python, speed or record" >&2
+bolt) do_bolt=1 ;;
+*) echo "bench: BENCH_ONLY must be info, expand, encode, stages, convert, runs, shards, python, speed, record or bolt" >&2
    exit 2 ;;
 esac
 
@@ -755,6 +759,12 @@ fi
 
 if [ "$do_record" = 1 ]; then
 	TIME_CMD=$TIME sh "$top/scripts/bench-record.sh" "$bindir" || status=1
+fi
+
+# === bolt ==============================================================
+
+if [ "$do_bolt" = 1 ]; then
+	TIME_CMD=$TIME sh "$top/scripts/bench-bolt.sh" "$bindir" "$top/build/t" "$cache" || status=1
 fi
 
 exit $status

@@ -147,7 +147,7 @@ figure() { awk -v id="$1" '$1 == id' stdout | tr -s ' '; }
 	! grep -q 'dcfg-info load benchmark\|dcfg-expand benchmark\|^stream stages' stdout
 	BENCH_ONLY=fast run sh "$ROOT/scripts/bench.sh" "$BIN"
 	[ "$status" -eq 2 ]
-	[ "$output" = 'bench: BENCH_ONLY must be info, expand, encode, stages, convert, runs, shards, python, speed or record' ]
+	[ "$output" = 'bench: BENCH_ONLY must be info, expand, encode, stages, convert, runs, shards, python, speed, record or bolt' ]
 }
 
 @test "the section's own arguments and sizes are checked" {

@@ -1,0 +1,162 @@
+#!/bin/sh
+# The BOLT section of `make bench` (scripts/bench.sh, BENCH_ONLY=bolt):
+# issue 37's figure, how much faster LLVM BOLT makes a program with the
+# profile dcfg-convert --to bolt writes from a recorded run, beside BOLT
+# with the exact profile of its own instrumentation. Figures, not aims.
+#
+#   sh scripts/bench-bolt.sh BIN_DIR TOOLS_DIR CACHE_DIR
+#
+# P: dcfg-convert --to callgrind --trace, built -O2 -g -Wl,--emit-relocs
+# (the relocations BOLT needs to move code) into CACHE_DIR/bolt. It decodes
+# a trace, walks its calls through the DCFG and sums inclusive costs: the
+# hot code spans three parts of the library, so its layout matters more
+# than in a single decoding loop such as dcfg-expand's.
+# 1. The training run: P on a gen-pair program of BENCH_BOLT_TRAIN_EDGES
+#    edges (default 10^6; --seed 5, another input than the timed one),
+#    recorded with dcfg-record under QEMU; dcfg-convert --to bolt makes its
+#    profile, llvm-bolt-19 -data the optimized P.ours. The same run of
+#    P instrumented by llvm-bolt-19 -instrument, natively, gives P.inst.
+#    Both with -reorder-blocks=ext-tsp -reorder-functions=cdsort
+#    -split-functions.
+# 2. The timed run: P, P.ours and P.inst in turn, BENCH_BOLT_ROUNDS rounds
+#    (default 11), on the speed section's gen-pair trace of
+#    BENCH_SPEED_EDGES edges (default 5 x 10^7, --seed 9, cached in
+#    CACHE_DIR). A figure is the median of the rounds' ratios of wall
+#    time, P.ours / P and P.inst / P: under 1 is faster. Every run's output
+#    must equal P's, byte for byte.
+# BOLT's own report for each profile (the functions it covers, those it
+# found stale) is printed, and kept in CACHE_DIR/bolt with its logs.
+#
+# Without llvm-bolt-19, BOLT's runtime library or qemu-x86_64 the section
+# says so and gives no figures (make deps installs them). The exit status
+# is 1 when a step fails or an output differs.
+set -u
+[ $# -eq 3 ] || { echo "usage: sh scripts/bench-bolt.sh BIN_DIR TOOLS_DIR CACHE_DIR" >&2; exit 2; }
+bin=$(cd "$1" && pwd) || exit 2
+tools=$(cd "$2" && pwd) || exit 2
+mkdir -p "$3" || exit 1
+cache=$(cd "$3" && pwd) || exit 1
+TIME=${TIME_CMD:-/usr/bin/time}
+top=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-bolt.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+
+# shellcheck source=scripts/bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh"
+
+rounds=${BENCH_BOLT_ROUNDS:-11}
+case $rounds in ''|*[!0-9]*|0*) note "BENCH_BOLT_ROUNDS must be a number > 0"; exit 2 ;; esac
+train=${BENCH_BOLT_TRAIN_EDGES:-1000000}
+case $train in ''|*[!0-9]*|0*) note "BENCH_BOLT_TRAIN_EDGES must be a number > 0"; exit 2 ;; esac
+edges=${BENCH_SPEED_EDGES:-50000000}
+case $edges in ''|*[!0-9]*|0*) note "BENCH_SPEED_EDGES must be a number > 0"; exit 2 ;; esac
+
+BOLT=llvm-bolt-19
+# Debian's llvm-bolt-19 takes the runtime's path relative to /usr/lib (an
+# absolute one is not found); the file itself is checked at its full path.
+RT=llvm-19/lib/libbolt_rt_instr.a
+for need in "$BOLT" qemu-x86_64; do
+	command -v "$need" > /dev/null 2>&1 ||
+	    { note "bolt: $need is missing: no BOLT figures (make deps installs it)"; exit 0; }
+done
+[ -f "/usr/lib/$RT" ] ||
+    { note "bolt: /usr/lib/$RT is missing: no BOLT figures (make deps installs libbolt-19-dev)"; exit 0; }
+started=$(date +%s)
+
+# --- P and the inputs --------------------------------------------------------
+work=$cache/bolt
+build=$work/build
+note "bolt: building P with -Wl,--emit-relocs into $build"
+make -s -C "$top" BUILD="$build" CFLAGS="-O2 -g" LDFLAGS=-Wl,--emit-relocs \
+    "$build/bin/dcfg-convert" > "$tmp/make.log" 2>&1 ||
+    { note "bolt: cannot build P"; tail -n 5 "$tmp/make.log" >&2; exit 1; }
+P=$work/P
+cp "$build/bin/dcfg-convert" "$P" || exit 1
+pair_trace bolt "$work/train-$train" "$train" 5 || exit 1
+Dt=$PAIR_DIR/prog.dcfg.json Tt=$PAIR_DIR/prog.trace.json
+pair_trace bolt "$cache/speed-pair-$edges" "$edges" 9 || exit 1
+D=$PAIR_DIR/prog.dcfg.json T=$PAIR_DIR/prog.trace.json
+
+OPTS="-reorder-blocks=ext-tsp -reorder-functions=cdsort -split-functions"
+# optimize PROFILE OUT: BOLT P with PROFILE into OUT, its report in OUT.log.
+optimize() {
+	# shellcheck disable=SC2086
+	"$BOLT" "$P" -o "$2" -data "$1" $OPTS > "$2.log" 2>&1 ||
+	    { note "bolt: llvm-bolt-19 failed with $1"; tail -n 5 "$2.log" >&2; return 1; }
+}
+# report OUT: BOLT's lines about the profile's coverage and staleness.
+report() {
+	grep -E 'non-empty execution profile|have invalid|was ignored|could not be optimized' "$1.log" |
+	    sed 's/^BOLT-[A-Z]*: /    /'
+}
+
+# --- 1. the training run, recorded and instrumented --------------------------
+cd "$work" || exit 1
+rm -f rec.dcfg.json.bz2 rec.trace.json.bz2 ours.fdata inst.fdata
+note "bolt: recording P on $train edges"
+t0=$(date +%s)
+"$bin/dcfg-record" -q --no-trace -o rec -- "$P" --to callgrind --dcfg "$Dt" --trace "$Tt" \
+    > train.out 2> rec.err || { note "bolt: dcfg-record failed"; head -n 5 rec.err >&2; exit 1; }
+rec_sec=$(($(date +%s) - t0))
+"$bin/dcfg-convert" --to bolt --dcfg rec.dcfg.json.bz2 -o ours.fdata 2> convert.err ||
+    { note "bolt: dcfg-convert --to bolt failed"; head -n 5 convert.err >&2; exit 1; }
+optimize ours.fdata P.ours || exit 1
+note "bolt: instrumenting P and running it on $train edges"
+"$BOLT" "$P" -instrument -o P.instrumented -instrumentation-file="$work/inst.fdata" \
+    -runtime-instrumentation-lib="$RT" > P.instrumented.log 2>&1 ||
+    { note "bolt: llvm-bolt-19 -instrument failed"; tail -n 5 P.instrumented.log >&2; exit 1; }
+./P.instrumented --to callgrind --dcfg "$Dt" --trace "$Tt" > train.inst.out ||
+    { note "bolt: the instrumented P failed"; exit 1; }
+cmp -s train.out train.inst.out || { note "bolt: the instrumented P's output differs"; exit 1; }
+optimize inst.fdata P.inst || exit 1
+
+# --- 2. the timed runs -------------------------------------------------------
+# $tmp/runs: a line a run, "SIDE ROUND WALL"; SIDE p, ours or inst.
+: > "$tmp/runs"
+status=0
+i=0
+note "bolt: timing P, P.ours and P.inst, $rounds rounds"
+while [ "$i" -lt "$rounds" ] && [ "$status" = 0 ]; do
+	i=$((i + 1))
+	for side in p ours inst; do
+		case $side in p) prog=$P ;; ours) prog=$work/P.ours ;; inst) prog=$work/P.inst ;; esac
+		if ! "$TIME" -o "$tmp/time" -f '%e' "$prog" --to callgrind --dcfg "$D" --trace "$T" \
+		    > "$tmp/out.$side" 2> "$tmp/err"; then
+			note "bolt: failed: $prog"; head -n 5 "$tmp/err" >&2; status=1; break
+		fi
+		echo "$side $i $(tail -n 1 "$tmp/time")" >> "$tmp/runs"
+		[ "$side" = p ] && continue
+		cmp -s "$tmp/out.p" "$tmp/out.$side" ||
+		    { note "bolt: P.$side's output differs from P's"; status=1; break; }
+	done
+done
+
+# the median of the numbers on standard input, or "-"
+median() {
+	sort -g | awk '{ v[NR] = $1 } END {
+		if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2); else print "-" }'
+}
+# wall SIDE: the median wall time of SIDE's runs
+wall() { awk -v s="$1" '$1 == s { print $3 }' "$tmp/runs" | median; }
+# ratio SIDE: the median of the rounds' ratios SIDE / P
+ratio() {
+	awk -v s="$1" '$1 == "p" { p[$2] = $3 } $1 == s && p[$2] > 0 { printf "%.3f\n", $3 / p[$2] }' \
+	    "$tmp/runs" | median
+}
+
+echo
+echo "bolt: LLVM BOLT 19 on P = dcfg-convert --to callgrind --trace (-O2 -g -Wl,--emit-relocs)"
+echo "  trained on a $train-edge gen-pair trace (--seed 5), timed on one of $edges edges"
+echo "  (--seed 9); P, P.ours, P.inst in turn, rounds: $i; ratios: median of the rounds'"
+printf '  %-52s %8s %7s\n' figure "wall s" "ratio"
+printf '  %-52s %8s %7s\n' "P, as built" "$(wall p)" 1.000
+printf '  %-52s %8s %7s\n' "P.ours: profile from dcfg-record, dcfg-convert" "$(wall ours)" "$(ratio ours)"
+printf '  %-52s %8s %7s\n' "P.inst: profile from BOLT's instrumentation" "$(wall inst)" "$(ratio inst)"
+echo "  outputs: $([ "$status" = 0 ] && echo "byte-identical to P's in every run" || echo "DIFFER or failed (see above)")"
+echo "  BOLT on dcfg-convert --to bolt's profile:"
+report P.ours
+echo "  BOLT on its instrumentation's profile:"
+report P.inst
+echo "  recording the training run: $rec_sec s; the section: $(($(date +%s) - started)) s"
+exit $status
