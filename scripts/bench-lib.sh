@@ -19,6 +19,12 @@ best() {
 # row LABEL NOTE: one line of the table, with the last SEC and MIB.
 row() { printf '%-58s %8s %8s  %s\n' "$1" "$SEC" "$MIB" "$2"; }
 
+# median_of: the median of the numbers on standard input, one a line ("-" for none).
+median_of() {
+	sort -g | awk '{ v[NR] = $1 } END {
+		if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2); else print "-" }'
+}
+
 # pair_trace SECTION DIR EDGES SEED: sets PAIR_DIR to DIR, which holds a gen-pair
 # program of EDGES edges (2 threads) and its trace, prog.dcfg.json and
 # prog.trace.json, made with $tools/gen-pair and $bin/dcfg-encode unless

@@ -63,14 +63,13 @@ pair() {
 }
 # median KEY SIDE FIELD: the median of a field (3 wall, 6 KiB) of KEY's SIDE runs.
 median() {
-	awk -v k="$1" -v s="$2" -v f="$3" '$1 == k && $2 == s { print $f }' "$tmp/runs" |
-	    sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2); else print "-" }'
+	awk -v k="$1" -v s="$2" -v f="$3" '$1 == k && $2 == s { print $f }' "$tmp/runs" | median_of
 }
 # ratio KEY: the median of the pairs' wall-time ratios A/B.
 ratio() {
 	awk -v k="$1" '$1 == k && $2 == "a" { a[++na] = $3 } $1 == k && $2 == "b" { b[++nb] = $3 }
 	    END { for (i = 1; i <= na && i <= nb; i++) print (b[i] > 0 ? a[i] / b[i] : 0) }' "$tmp/runs" |
-	    sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "%.2f\n", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2); else print "-" }'
+	    median_of | awk '{ print ($1 == "-" ? "-" : sprintf("%.2f", $1)) }'
 }
 instrs() {
 	"$bin/dcfg-info" --format json "$1" 2>/dev/null | "$py" -c '
