@@ -68,7 +68,7 @@ started=$(date +%s)
 work=$cache/bolt
 build=$work/build
 note "bolt: building P with -Wl,--emit-relocs into $build"
-make -s -C "$top" BUILD="$build" CFLAGS="-O2 -g" LDFLAGS=-Wl,--emit-relocs \
+make -s -C "$top" BUILD="$build" SAN= CFLAGS="-O2 -g" LDFLAGS=-Wl,--emit-relocs \
     "$build/bin/dcfg-convert" > "$tmp/make.log" 2>&1 ||
     { note "bolt: cannot build P"; tail -n 5 "$tmp/make.log" >&2; exit 1; }
 P=$work/P
