@@ -25,7 +25,8 @@
 #    time, P.ours / P and P.inst / P: under 1 is faster. Every run's output
 #    must equal P's, byte for byte.
 # BOLT's own report for each profile (the functions it covers, those it
-# found stale) is printed, and kept in CACHE_DIR/bolt with its logs.
+# found stale, the taken branches its counts give P's layout and BOLT's)
+# is printed, and kept in CACHE_DIR/bolt with its logs.
 #
 # Without llvm-bolt-19, BOLT's runtime library or qemu-x86_64 the section
 # says so and gives no figures (make deps installs them). The exit status
@@ -79,16 +80,20 @@ pair_trace bolt "$cache/speed-pair-$edges" "$edges" 9 || exit 1
 D=$PAIR_DIR/prog.dcfg.json T=$PAIR_DIR/prog.trace.json
 
 OPTS="-reorder-blocks=ext-tsp -reorder-functions=cdsort -split-functions"
-# optimize PROFILE OUT: BOLT P with PROFILE into OUT, its report in OUT.log.
+# optimize PROFILE OUT: BOLT P with PROFILE into OUT, its report in OUT.log
+# (-dyno-stats: the branches the profile says run, in P's layout and OUT's).
 optimize() {
 	# shellcheck disable=SC2086
-	"$BOLT" "$P" -o "$2" -data "$1" $OPTS > "$2.log" 2>&1 ||
+	"$BOLT" "$P" -o "$2" -data "$1" $OPTS -dyno-stats > "$2.log" 2>&1 ||
 	    { note "bolt: llvm-bolt-19 failed with $1"; tail -n 5 "$2.log" >&2; return 1; }
 }
-# report OUT: BOLT's lines about the profile's coverage and staleness.
+# report OUT: BOLT's lines about the profile's coverage and staleness, and
+# the taken branches by the profile's counts before and after.
 report() {
 	grep -E 'non-empty execution profile|have invalid|was ignored|could not be optimized' "$1.log" |
 	    sed 's/^BOLT-[A-Z]*: /    /'
+	awk '/: taken branches/ { n++; v[n] = $1; if (n == 2) c = $NF }
+	    END { if (n >= 2) printf "    taken branches by its counts: %s in P, %s after %s\n", v[1], v[2], c }' "$1.log"
 }
 
 # --- 1. the training run, recorded and instrumented --------------------------
