@@ -14,7 +14,7 @@
 # 1. The training run: P on a gen-pair program of BENCH_BOLT_TRAIN_EDGES
 #    edges (default 10^6; --seed 5, another input than the timed one),
 #    recorded with dcfg-record under QEMU; dcfg-convert --to bolt makes its
-#    profile, llvm-bolt-19 -data the optimized P.ours. The same run of
+#    profile, llvm-bolt-19 the optimized P.ours. The same run of
 #    P instrumented by llvm-bolt-19 -instrument, natively, gives P.inst.
 #    Both with -reorder-blocks=ext-tsp -reorder-functions=cdsort
 #    -split-functions.
@@ -82,9 +82,13 @@ D=$PAIR_DIR/prog.dcfg.json T=$PAIR_DIR/prog.trace.json
 OPTS="-reorder-blocks=ext-tsp -reorder-functions=cdsort -split-functions"
 # optimize PROFILE OUT: BOLT P with PROFILE into OUT, its report in OUT.log
 # (-dyno-stats: the branches the profile says run, in P's layout and OUT's).
+# PROFILE is read with -pa -p when it holds perf2bolt's pre-aggregated
+# records (B, F, f), else with -data (.fdata, as the instrumentation writes).
 optimize() {
+	read_as="-data"
+	grep -qm1 '^[BFf] ' "$1" && read_as="-pa -p"
 	# shellcheck disable=SC2086
-	"$BOLT" "$P" -o "$2" -data "$1" $OPTS -dyno-stats > "$2.log" 2>&1 ||
+	"$BOLT" "$P" -o "$2" $read_as "$1" $OPTS -dyno-stats > "$2.log" 2>&1 ||
 	    { note "bolt: llvm-bolt-19 failed with $1"; tail -n 5 "$2.log" >&2; return 1; }
 }
 # report OUT: BOLT's lines about the profile's coverage and staleness, and
@@ -98,15 +102,15 @@ report() {
 
 # --- 1. the training run, recorded and instrumented --------------------------
 cd "$work" || exit 1
-rm -f rec.dcfg.json.bz2 rec.trace.json.bz2 ours.fdata inst.fdata
+rm -f rec.dcfg.json.bz2 ours.prof inst.fdata
 note "bolt: recording P on $train edges"
 t0=$(date +%s)
 "$bin/dcfg-record" -q --no-trace -o rec -- "$P" --to callgrind --dcfg "$Dt" --trace "$Tt" \
     > train.out 2> rec.err || { note "bolt: dcfg-record failed"; head -n 5 rec.err >&2; exit 1; }
 rec_sec=$(($(date +%s) - t0))
-"$bin/dcfg-convert" --to bolt --dcfg rec.dcfg.json.bz2 -o ours.fdata 2> convert.err ||
+"$bin/dcfg-convert" --to bolt --dcfg rec.dcfg.json.bz2 -o ours.prof 2> convert.err ||
     { note "bolt: dcfg-convert --to bolt failed"; head -n 5 convert.err >&2; exit 1; }
-optimize ours.fdata P.ours || exit 1
+optimize ours.prof P.ours || exit 1
 note "bolt: instrumenting P and running it on $train edges"
 "$BOLT" "$P" -instrument -o P.instrumented -instrumentation-file="$work/inst.fdata" \
     -runtime-instrumentation-lib="$RT" > P.instrumented.log 2>&1 ||
