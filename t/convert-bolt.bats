@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
-# dcfg-convert --to bolt: a recorded run as the .fdata profile LLVM BOLT
-# reads. The programs of t/record are built here at -O2 with
+# dcfg-convert --to bolt: a recorded run as the pre-aggregated profile
+# LLVM BOLT reads (llvm-bolt -pa -p FILE). The programs of t/record are built here at -O2 with
 # --emit-relocs (as BOLT wants them) and recorded with dcfg-record; the
 # expected lines are worked out by hand from their sources (trip counts,
 # calls), at the places objdump(1) shows, never from the converter.
@@ -46,12 +46,12 @@ AWK_HEX='function hex(s,   v, i) {
 	return v
 }'
 
-# insn FILE FUNCTION REGEX: "OFFSET NEXT TARGET" of FUNCTION's first
-# instruction whose text matches REGEX, in hex without 0x, as offsets from
-# the function (TARGET: a direct branch's, else empty), read by objdump.
+# insn FILE FUNCTION REGEX: "ADDRESS NEXT TARGET" of FUNCTION's first
+# instruction whose text matches REGEX, in hex without 0x, the binary's
+# addresses as objdump(1) shows them (TARGET: a direct branch's, else empty).
 insn() {
 	objdump -d --no-show-raw-insn "$1" | awk -v fn="<$2>:" -v re="$3" "$AWK_HEX"'
-	$2 == fn { start = hex($1); on = 1; next }
+	$2 == fn { on = 1; next }
 	on && NF == 0 { on = 0 }
 	on && found && !done { next_at = hex($1); done = 1 }
 	on && !found && $0 ~ re {
@@ -60,50 +60,58 @@ insn() {
 	}
 	END {
 		split(target, t, " ")
-		printf "%x %x %s\n", at - start, next_at - start, target == "" ? "" : sprintf("%x", hex(t[1]) - start)
+		printf "%x %x %s\n", at, next_at, t[1]
 	}'
 }
 
-# insn_before FILE FUNCTION OFFSET: the offset (hex) of the instruction before OFFSET in FUNCTION
-insn_before() {
-	objdump -d --no-show-raw-insn "$1" | awk -v fn="<$2>:" -v want="$3" "$AWK_HEX"'
-	$2 == fn { start = hex($1); on = 1; next }
-	on && NF == 0 { on = 0 }
-	on { at = hex($1) - start; if (sprintf("%x", at) == want) { printf "%x\n", prev; exit } prev = at }'
+# address FILE SYMBOL: SYMBOL's address, hex without 0x
+address() {
+	nm "$1" | awk -v s="$2" '$3 == s { sub(/^0+/, "", $1); print $1; exit }'
 }
 
-# count_to OFFSET_PATTERN: the sum of the counts of the lines of ./out that match it
-count_of() {
-	awk -v re="$1" '$0 ~ re { n += $8 } END { print n + 0 }' out
+# sum REGEX: the sum of the counts (the fourth field) of the records of ./out that match REGEX
+sum() {
+	awk -v re="$1" '$0 ~ re { n += $4 } END { print n + 0 }' out
 }
 
-@test "loops -O2: inner's loop, the calls that nest, entries from outside, as the source says" {
+@test "loops -O2: inner's loop, the calls that nest, return sites, entries from outside, as the source says" {
 	need_tools
 	capture dcfg-convert --to bolt --dcfg "$F/loops.dcfg.json.bz2" -o out
 	[ "$status" -eq 0 ] && [ ! -s stderr ] || { cat stderr; false; }
-	# inner(): 7 turns a call, 15 x 7 = 105 calls: the jne back 6 x 105 times, out 105 times
+	# inner(): 7 turns a call, 15 x 7 = 105 calls: the jne back 6 x 105 times,
+	# the loop's body run 7 x 105 = 735 times, the way out 105 times
+	local jne next target call ret
 	read -r jne next target < <(insn "$F/loops" inner 'j(ne|b|a|be|ae|l|g|le|ge) ')
-	grep -qx "1 inner/1 $jne 1 inner/1 $target 0 630" out || { cat out; false; }
-	grep -qx "1 inner/1 $jne 1 inner/1 $next 0 105" out
+	grep -qx "B $jne $target 630 0" out || { cat out; false; }
+	grep -qx "F $target $jne 735" out
+	grep -qx "F $jne $next 105" out
 	# the calls: main -> outer once, outer -> middle 3 times, middle -> inner 105 times
 	read -r call _ < <(insn "$F/loops" main 'call.*<outer>')
-	grep -qx "1 main $call 1 outer/1 0 0 1" out
-	[ "$(count_of ' 1 middle/1 0 0 ')" -eq 3 ]
-	[ "$(count_of ' 1 inner/1 0 0 ')" -eq 105 ]
+	grep -qx "B $call $(address "$F/loops" outer) 1 0" out
+	[ "$(sum "^B [0-9a-f]+ $(address "$F/loops" middle) ")" -eq 3 ]
+	[ "$(sum "^B [0-9a-f]+ $(address "$F/loops" inner) ")" -eq 105 ]
+	# inner returns 105 times to middle, after its call: a run entered from outside
+	read -r call ret _ < <(insn "$F/loops" middle 'call.*<inner>')
+	grep -qx "f $ret $ret 105" out
 	# fib(12) from main once; printf twice and puts once, through the PLT
 	read -r call _ < <(insn "$F/loops" main 'call.*<fib>')
-	grep -qx "1 main $call 1 fib/1 0 0 1" out
-	[ "$(count_of '1 printf@PLT 0 0 ')" -eq 2 ]
-	[ "$(count_of '1 puts@PLT 0 0 ')" -eq 1 ]
+	grep -qx "B $call $(address "$F/loops" fib) 1 0" out
+	read -r call _ < <(insn "$F/loops" main 'call.*<puts@plt>')
+	grep -qE "^B $call [0-9a-f]+ 1 0$" out
+	[ "$(grep -c "^B [0-9a-f]* $(objdump -d "$F/loops" | awk '/<printf@plt>:/ { sub(/^0+/, "", $1); print $1; exit }') 1 0" out)" -eq 2 ]
 	# main is entered once from libc, and _start calls out of the program once
-	grep -qx "0 \[unknown\] 0 1 main 0 0 1" out
+	grep -qx "B 0 $(address "$F/loops" main) 1 0" out
 	read -r call _ < <(insn "$F/loops" _start 'call')
-	grep -qx "1 _start $call 0 \[unknown\] 0 0 1" out
-	# no line is written for a return, none inside a PLT entry, each place once
-	! grep -q '^1 [^ ]*@PLT ' out
-	[ "$(cut -d' ' -f1-6 out | sort | uniq -d)" = "" ]
-	# sorted by the place they leave, then the place they go to; "[unknown]" last
-	[ "$(tail -1 out | cut -d' ' -f1-3)" = "0 [unknown] 0" ]
+	grep -qx "B $call 0 1 0" out
+	# nothing runs inside the PLT for BOLT, which has no blocks there
+	local plt
+	plt=$(readelf -SW "$F/loops" | awk '$2 ~ /^\.plt/ { print $4 }' | head -1)
+	! grep -q "^[Ff] ${plt%?}" out
+	# once each, sorted by address
+	[ "$(cut -d' ' -f1-3 out | sort | uniq -d)" = "" ]
+	awk "$AWK_HEX"'{ f = hex($2); t = hex($3) }
+	    NR > 1 && (f < pf || (f == pf && t < pt)) { print "not sorted: " $0; bad = 1 }
+	    { pf = f; pt = t } END { exit bad }' out
 }
 
 @test "fib's recursion: gcc -O2's loop form, its calls counted by the recurrence" {
@@ -114,21 +122,24 @@ count_of() {
 	# fib(n) { s = 0; while (n > 1) { s += fib(n - 1); n -= 2; } return s + n; }
 	# so a call of fib(n) makes C(n) = 1 + C(n-1) + C(n-3) + ... calls in
 	# all (n - 2k > 1), C(0) = C(1) = 1: C(12) = 233, main's and 232 of its own.
-	local calls
+	local calls call
 	calls=$(awk 'BEGIN { for (n = 0; n <= 12; n++) { c[n] = 1; for (m = n; m > 1; m -= 2) c[n] += c[m - 1] }
 	    print c[12] - 1 }')
 	[ "$calls" -eq 232 ]
-	[ "$(count_of '^1 fib/1 [0-9a-f]+ 1 fib/1 0 0 ')" -eq "$calls" ]
+	read -r call _ < <(insn "$F/loops" fib 'call.*<fib>')
+	grep -qx "B $call $(address "$F/loops" fib) $calls 0" out || { cat out; false; }
 }
 
-@test "a -no-pie program: offsets from the load address 0x400000, the same lines" {
+@test "a -no-pie program: the binary's addresses, from 0x400000" {
 	need_tools
 	capture dcfg-convert --to bolt --dcfg "$F/loops-nopie.dcfg.json.bz2" -o out
 	[ "$status" -eq 0 ] && [ ! -s stderr ] || { cat stderr; false; }
+	local jne next target call
 	read -r jne next target < <(insn "$F/loops-nopie" inner 'j(ne|b|a|be|ae|l|g|le|ge) ')
-	grep -qx "1 inner/1 $jne 1 inner/1 $target 0 630" out || { cat out; false; }
+	[[ "$jne" == 40* ]]
+	grep -qx "B $jne $target 630 0" out || { cat out; false; }
 	read -r call _ < <(insn "$F/loops-nopie" main 'call.*<outer>')
-	grep -qx "1 main $call 1 outer/1 0 0 1" out
+	grep -qx "B $call $(address "$F/loops-nopie" outer) 1 0" out
 }
 
 @test "--image: the shared object dl opens, its calls from the program as entries from outside" {
@@ -136,32 +147,16 @@ count_of() {
 	capture dcfg-convert --to bolt --dcfg "$F/dl.dcfg.json.bz2" --image libplug.so -o out
 	[ "$status" -eq 0 ] && [ ! -s stderr ] || { cat stderr; false; }
 	# plug_run(25) is called once, from dl's main; it calls plug_step 25 times
-	grep -qx "0 \[unknown\] 0 1 plug_run 0 0 1" out || { cat out; false; }
-	[ "$(count_of '1 plug_step/1 0 0 ')" -eq 25 ]
+	grep -qx "B 0 $(address "$F/libplug.so" plug_run) 1 0" out || { cat out; false; }
+	[ "$(sum "^B [0-9a-f]+ $(address "$F/libplug.so" plug_step) ")" -eq 25 ]
 	# the full path names it too
 	capture dcfg-convert --to bolt --dcfg "$F/dl.dcfg.json.bz2" --image "$F/libplug.so" -o out2
 	[ "$status" -eq 0 ] && cmp out out2
 }
 
-@test "dl -O2's main: an untaken branch's fall-through, a branch target inside a block that ran" {
+@test "code in no function: the records left out, one warning with how many and their counts" {
 	need_tools
-	capture dcfg-convert --to bolt --dcfg "$F/dl.dcfg.json.bz2" -o out
-	[ "$status" -eq 0 ] && [ ! -s stderr ] || { cat stderr; false; }
-	# dlopen() works: main's test of its result falls through once, never taken,
-	# a line only the code shows (the DCFG has the fall-through alone)
-	local je next target jmp before
-	read -r je next target < <(insn "$F/dl" main 'test.*%rax,%rax' > /dev/null; insn "$F/dl" main 'je ')
-	grep -qx "1 main $je 1 main $next 0 1" out || { cat out; false; }
-	# the error path's jmp back to main's epilogue never runs, but its target
-	# starts a block of BOLT's inside the one that ran: the fall-through into it
-	read -r jmp _ target < <(insn "$F/dl" main 'jmp ')
-	before=$(insn_before "$F/dl" main "$target")
-	grep -qx "1 main $before 1 main $target 0 1" out || { cat out; echo "jmp $jmp -> $target, before $before"; false; }
-}
-
-@test "code in no function: the lines left out, one warning with how many and how often" {
-	need_tools
-	# a block in the padding after main, where no symbol is, entered from main 5 times
+	# a block in the padding after main, where no symbol is, jumped to from main 5 times
 	bzip2 -dc "$F/loops.dcfg.json.bz2" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
@@ -172,29 +167,15 @@ pad = syms["main"][0] + syms["main"][1]
 blocks = im[3]["BASIC_BLOCKS"]
 main = [b for b in blocks[1:] if int(b[1], 16) == syms["main"][0]][0]
 blocks.append([99999, hex(pad), 1, 1, 0, 5])
-p["EDGES"].append([99999, main[0], 99999, 1, [5]])
+jump = [t[0] for t in d["EDGE_TYPES"][1:] if t[1] == "DIRECT_UNCONDITIONAL_BRANCH"][0]
+p["EDGES"].append([99999, main[0], 99999, jump, [5]])
 json.dump(d, sys.stdout)' > pad.dcfg.json
 	capture dcfg-convert --to bolt --dcfg pad.dcfg.json --binary "$F/loops" -o out
 	[ "$status" -eq 0 ] || { cat stderr; false; }
-	[ "$(cat stderr)" = "dcfg-convert: warning: 1 branch (run 5 times) left out: its code is in no function of $F/loops" ]
+	# the jump into it and its own run, 5 each
+	[ "$(cat stderr)" = "dcfg-convert: warning: 2 records of the profile left out (their counts add up to 10): their code is in no function of $F/loops" ]
 	capture dcfg-convert --to bolt --dcfg "$F/loops.dcfg.json.bz2" -o plain
 	cmp out plain
-}
-
-@test "a function whose name BOLT cannot read is left out, with a warning that escapes its name" {
-	need_tools
-	cat > odd.c <<'EOF'
-__asm__(".text\n.globl \"odd name\"\n.type \"odd name\",@function\n"
-    "\"odd name\":\n ret\n.size \"odd name\", .-\"odd name\"\n");
-int main(void) { __asm__ volatile("call \"odd name\"\n\tcall \"odd name\"" ::: "memory"); return 0; }
-EOF
-	gcc -O2 -Wl,--emit-relocs -o odd odd.c
-	dcfg-record --no-trace -o odd ./odd
-	capture dcfg-convert --to bolt --dcfg odd.dcfg.json.bz2 -o out
-	[ "$status" -eq 0 ] || { cat stderr; false; }
-	[ "$(cat stderr)" = 'dcfg-convert: warning: function "odd name" left out: BOLT cannot read a name with white space or control characters' ]
-	! grep -q 'odd' out
-	grep -q '^0 \[unknown\] 0 1 main 0 0 1$' out
 }
 
 # ---------------------------------------------------------------------------
@@ -284,61 +265,60 @@ json.dump(d, sys.stdout)' > norun.dcfg.json
 # ---------------------------------------------------------------------------
 # BOLT itself
 
-# bolt_report BINARY FDATA: llvm-bolt's report of reading FDATA for BINARY, in ./report
+# bolt_report BINARY PROFILE [ARGS]: llvm-bolt's report of reading PROFILE for BINARY, in ./report
 bolt_report() {
-	llvm-bolt-19 "$1" -o /dev/null -data "$2" -report-stale > report 2>&1
+	local bin=$1 pa=$2
+	shift 2
+	llvm-bolt-19 "$bin" -pa -p "$pa" -report-stale "$@" > report 2>&1 || { cat report; false; }
 }
 
-# bolt_clean: the report says no function has a stale profile and no
-# profile was ignored but the one of "[unknown]", the code outside
-no_stale() {
+# clean: the report says no function has a stale profile, no record fell
+# outside the binary's code, and some functions have a profile
+clean() {
 	! grep -q 'invalid (possibly stale) profile' report || { cat report; false; }
-	! grep -E 'profile for [0-9]+ objects was ignored' report | grep -qv 'profile for 1 objects' ||
-	    { cat report; false; }
-}
-
-@test "local names: two static helper()s are helper/1 and helper/2, in address order, as BOLT reads them" {
-	need_tools
-	need_bolt
-	printf '%s\n' '__attribute__((noinline)) static int helper(int x) { return x * 3 + 1; }' \
-	    'int one(int n) { int s = 0; for (int i = 0; i < n; i++) s += helper(i); return s; }' > one.c
-	printf '%s\n' '__attribute__((noinline)) static int helper(int x) { return x ^ 5; }' \
-	    'int one(int);' \
-	    'int main(void) { int s = 0; for (int i = 0; i < 4; i++) s += helper(i); return one(3) + s > 1000; }' > two.c
-	gcc -O2 -Wl,--emit-relocs -o two one.c two.c
-	dcfg-record --no-trace -o two ./two
-	capture dcfg-convert --to bolt --dcfg two.dcfg.json.bz2 -o two.fdata
-	[ "$status" -eq 0 ] && [ ! -s stderr ] || { cat stderr; false; }
-	# one.c's helper comes first in the file: helper/1, called 3 times; two.c's helper/2, 4 times
-	local first second
-	first=$(nm two | awk '$3 == "helper" { print $1 }' | sort | head -1)
-	second=$(nm two | awk '$3 == "helper" { print $1 }' | sort | tail -1)
-	[ "$first" != "$second" ]
-	[ "$(awk '$4 == 1 && $5 == "helper/1" && $6 == 0 { n += $8 } END { print n + 0 }' two.fdata)" -eq 3 ] ||
-	    { cat two.fdata; false; }
-	[ "$(awk '$4 == 1 && $5 == "helper/2" && $6 == 0 { n += $8 } END { print n + 0 }' two.fdata)" -eq 4 ]
-	grep -q ' one [0-9a-f]* 1 helper/1 0 ' two.fdata
-	bolt_report two two.fdata
-	no_stale
-	# and BOLT ignores a plain "helper", the name a local symbol does not have there
-	sed 's| helper/1 | helper |' two.fdata > plain.fdata
-	bolt_report two plain.fdata
-	grep -qE 'profile for [2-9][0-9]* objects was ignored' report || { cat report; false; }
-}
-
-@test "BOLT takes the profiles of loops, dl and libplug.so: no stale function, nothing ignored but the outside" {
-	need_tools
-	need_bolt
-	dcfg-convert --to bolt --dcfg "$F/loops.dcfg.json.bz2" -o loops.fdata
-	bolt_report "$F/loops" loops.fdata
-	no_stale
+	grep -q 'Out of range traces involving unknown regions: 0 ' report || { cat report; false; }
 	grep -q 'have non-empty execution profile' report
-	dcfg-convert --to bolt --dcfg "$F/dl.dcfg.json.bz2" -o dl.fdata
-	bolt_report "$F/dl" dl.fdata
-	no_stale
-	dcfg-convert --to bolt --dcfg "$F/dl.dcfg.json.bz2" --image libplug.so -o plug.fdata
-	bolt_report "$F/libplug.so" plug.fdata
-	no_stale
+}
+
+# insn_before FILE FUNCTION ADDRESS: the address of the instruction before ADDRESS
+insn_before() {
+	objdump -d --no-show-raw-insn "$1" | awk -v fn="<$2>:" -v want="$3" "$AWK_HEX"'
+	$2 == fn { on = 1; next }
+	on && NF == 0 { on = 0 }
+	on { at = hex($1); if (sprintf("%x", at) == want) { printf "%x\n", prev; exit } prev = at }'
+}
+
+@test "BOLT takes the profiles of loops, dl and libplug.so: no stale function, nothing out of range" {
+	need_tools
+	need_bolt
+	dcfg-convert --to bolt --dcfg "$F/loops.dcfg.json.bz2" -o loops.pa
+	bolt_report "$F/loops" loops.pa -o /dev/null
+	clean
+	dcfg-convert --to bolt --dcfg "$F/dl.dcfg.json.bz2" -o dl.pa
+	bolt_report "$F/dl" dl.pa -o /dev/null
+	clean
+	dcfg-convert --to bolt --dcfg "$F/dl.dcfg.json.bz2" --image libplug.so -o plug.pa
+	bolt_report "$F/libplug.so" plug.pa -o /dev/null
+	clean
+}
+
+@test "BOLT finds its own blocks in the runs: dl's untaken branch, and a target inside a block that ran" {
+	need_tools
+	need_bolt
+	dcfg-convert --to bolt --dcfg "$F/dl.dcfg.json.bz2" -o dl.pa
+	bolt_report "$F/dl" dl.pa -aggregate-only -o dl.fdata
+	local main je next jmp target before
+	main=$(address "$F/dl" main)
+	# dlopen() works: the test of its result falls through once, never taken
+	read -r je next _ < <(insn "$F/dl" main 'je ')
+	grep -qx "1 main $(printf %x $((0x$je - 0x$main))) 1 main $(printf %x $((0x$next - 0x$main))) 0 1" dl.fdata ||
+	    { cat dl.fdata; false; }
+	# the error path's jmp back to the epilogue never runs, but its target
+	# starts a block of BOLT's inside one that ran: BOLT's fall-through into it
+	read -r jmp _ target < <(insn "$F/dl" main 'jmp ')
+	before=$(insn_before "$F/dl" main "$target")
+	grep -qx "1 main $(printf %x $((0x$before - 0x$main))) 1 main $(printf %x $((0x$target - 0x$main))) 0 1" dl.fdata ||
+	    { cat dl.fdata; false; }
 }
 
 # examples: the commands of dcfg-convert(1)'s EXAMPLES that make or use a
@@ -367,5 +347,6 @@ bolt_examples() {
 	# the shared object's, from dl's run
 	cp "$F/dl.dcfg.json.bz2" run.dcfg.json.bz2
 	capture sh -c "$(tail -1 cmds)"
-	[ "$status" -eq 0 ] && [ ! -s stderr ] && grep -q ' plug_step/1 0 ' libplug.fdata || { show; false; }
+	[ "$status" -eq 0 ] && [ ! -s stderr ] &&
+	    grep -qE "^B [0-9a-f]+ $(address "$F/libplug.so" plug_step) " libplug.pa || { show; false; }
 }

@@ -1,14 +1,15 @@
 /*
- * --to bolt: one image's edges as BOLT's .fdata branch lines (bolt.h).
+ * --to bolt: one image's edges as BOLT's pre-aggregated records (bolt.h).
  *
- * BOLT cuts a function into blocks at branches and branch targets only,
- * never after a call, and it infers a fall-through's count from its
- * block's count less the branches taken out of it. So a line is written
- * for each branch taken, each call and each entry from outside, and a
- * fall-through (or the way on after a call returns) only where BOLT has a
- * block boundary the DCFG proves: after a branch instruction, or at a
- * branch target. Any other fall-through would land in the middle of
- * BOLT's block, which BOLT takes for a stale profile.
+ * Each block that ran is a straight run of code, F from its first to its
+ * last instruction, as often as it ran; a fall-through between two blocks
+ * is the run F from the one's last instruction to the other's start. A
+ * branch or call taken is B. A return is not a branch BOLT follows: the
+ * return site is a run entered from outside, f, and BOLT counts the way
+ * on after the call there only where its own blocks say so. BOLT walks
+ * its blocks inside the runs (as it does for perf's samples), so where a
+ * block of its starts, at a branch target never taken say, needs no
+ * knowledge here.
  */
 #include "bolt.h"
 #include "bolt_run.h"
@@ -35,46 +36,17 @@ block_index(const struct bolt_run *r, const struct dcfg_block *b)
 	return (uint32_t)(b - r->d->blocks) - r->p->blocks.first;
 }
 
-/* A taken branch: dcfg_edge_kind_is_branch counts the fall-through in. */
-static int
-is_branch(enum dcfg_edge_kind k)
-{
-	return dcfg_edge_kind_is_branch(k) && k != DCFG_EDGE_FALL_THROUGH;
-}
-
-/* The block's first and last instruction's offsets. */
 static uint64_t
 last_instr(const struct dcfg_block *b)
 {
 	return b->offset + b->last_instr_offset;
 }
 
-/* Marks what ran, which blocks end with a branch and which a branch of their function lands on. */
+/* Adds V to *SUM, saturating: what only a warning shows. */
 static void
-mark_blocks(struct bolt_run *r)
+add_saturating(uint64_t *sum, uint64_t v)
 {
-	const struct dcfg_process *p = r->p;
-	uint32_t i;
-
-	for (i = 0; i < p->edges.count; i++) {
-		const struct dcfg_edge *e = &r->d->edges[p->edges.first + i];
-		const struct dcfg_block *s = image_block(r, e->source), *t = image_block(r, e->target);
-		if (e->total > 0) {
-			if (s)
-				r->flags[block_index(r, s)] |= BOLT_BLOCK_RAN;
-			if (t) {
-				uint64_t *c = &r->count[block_index(r, t)];
-				r->flags[block_index(r, t)] |= BOLT_BLOCK_RAN;
-				*c = *c > UINT64_MAX - e->total ? UINT64_MAX : *c + e->total;
-			}
-		}
-		/* an edge that never ran still says what the instruction is */
-		if (s == NULL || t == NULL || !is_branch(e->kind))
-			continue;
-		r->flags[block_index(r, s)] |= BOLT_BLOCK_BRANCHES;
-		if (dcfg_bolt_function_at(r->t, last_instr(s)) == dcfg_bolt_function_at(r->t, t->offset))
-			r->flags[block_index(r, t)] |= BOLT_BLOCK_TARGET;
-	}
+	*sum = *sum > UINT64_MAX - v ? UINT64_MAX : *sum + v;
 }
 
 /* Adds V to *SUM; -1 when it would not fit 64 bits. */
@@ -87,228 +59,169 @@ add_count(uint64_t *sum, uint64_t v)
 	return 0;
 }
 
-/*
- * The function and offset of OFFSET in *FN and *AT: 0; 1 when no function
- * covers it or BOLT cannot read its function's name (both counted for the
- * warnings).
- */
+/* Marks what ran and counts how often each block ran (REP's repeats are one run). */
 static int
-place(struct bolt_run *r, uint64_t offset, uint64_t count, uint32_t *fn, uint64_t *at)
+mark_blocks(struct bolt_run *r)
 {
-	uint32_t f = dcfg_bolt_function_at(r->t, offset);
+	const struct dcfg_process *p = r->p;
+	uint32_t i;
 
-	if (f == DCFG_NONE) {
-		r->unmapped++;
-		r->unmapped_count = r->unmapped_count > UINT64_MAX - count ? UINT64_MAX :
-		    r->unmapped_count + count;
-		return 1;
-	}
-	if (r->bad_name[f]) {
-		r->bad_name[f] = 2;   /* seen: warned of at the end */
-		return 1;
-	}
-	*fn = f;
-	*at = offset - r->t->f[f].start;
-	return 0;
-}
-
-static int
-add_record(struct bolt_run *r, uint32_t from_fn, uint64_t from, uint32_t to_fn, uint64_t to,
-    uint64_t count)
-{
-	if (dcfg_reserve((void **)&r->rec, &r->rec_cap, r->n_rec + 1, sizeof *r->rec) < 0)
-		return -1;
-	r->rec[r->n_rec++] = (struct bolt_record){ from, to, count, from_fn, to_fn };
-	return 0;
-}
-
-/* A line from FROM (an offset in the image, or NO_PLACE) to TO (the same). */
-#define NO_PLACE UINT64_MAX
-
-int
-dcfg_bolt_add_line(struct bolt_run *r, uint64_t from, uint64_t to, uint64_t count)
-{
-	uint32_t from_fn = DCFG_NONE, to_fn = DCFG_NONE;
-	uint64_t from_at = 0, to_at = 0;
-
-	if ((from != NO_PLACE && place(r, from, count, &from_fn, &from_at)) ||
-	    (to != NO_PLACE && place(r, to, count, &to_fn, &to_at)))
-		return 0;
-	return add_record(r, from_fn, from_at, to_fn, to_at, count);
-}
-
-/* Whether the DCFG's fall-through from S to T is a line BOLT takes (see the top). */
-static int
-fall_through_shown(const struct bolt_run *r, const struct dcfg_block *s, const struct dcfg_block *t)
-{
-	return (r->flags[block_index(r, s)] & BOLT_BLOCK_BRANCHES) ||
-	    (r->flags[block_index(r, t)] & BOLT_BLOCK_TARGET) ||
-	    dcfg_bolt_function_at(r->t, last_instr(s)) != dcfg_bolt_function_at(r->t, t->offset);
-}
-
-/* An edge of the image or into or out of it: its line, if any. */
-static int
-edge_line(struct bolt_run *r, const struct dcfg_edge *e, const struct dcfg_block *s,
-    const struct dcfg_block *t)
-{
-	enum dcfg_edge_kind k = e->kind;
-	int jump = dcfg_edge_kind_is_call(k) || is_branch(k);
-
-	if (k == DCFG_EDGE_RETURN || k == DCFG_EDGE_CALL_BYPASS) {
-		if (t == NULL)
-			return 0;
-		return add_count(k == DCFG_EDGE_RETURN ? &r->returns_in[block_index(r, t)] :
-		    &r->bypass_in[block_index(r, t)], e->total);
-	}
-	if ((s && dcfg_bolt_in_plt(r->t, s->offset)) || (t && dcfg_bolt_in_plt(r->t, t->offset) &&
-	    (!jump || s == NULL || dcfg_bolt_function_at(r->t, t->offset) == DCFG_NONE ||
-	    r->t->f[dcfg_bolt_function_at(r->t, t->offset)].start != t->offset)))
-		return 0;   /* BOLT shows a PLT entry only as what calls go to */
-	if (k == DCFG_EDGE_CONTEXT_CHANGE || k == DCFG_EDGE_INTERRUPT)
-		return t ? dcfg_bolt_add_line(r, NO_PLACE, t->offset, e->total) : 0;
-	if (s && t && jump)
-		return dcfg_bolt_add_line(r, last_instr(s), t->offset, e->total);
-	if (s && t && k == DCFG_EDGE_FALL_THROUGH)
-		return fall_through_shown(r, s, t) ? dcfg_bolt_add_line(r, last_instr(s), t->offset, e->total) : 0;
-	if (s && jump)
-		return dcfg_bolt_add_line(r, last_instr(s), NO_PLACE, e->total);
-	if (t && (jump || k == DCFG_EDGE_ENTRY || k == DCFG_EDGE_FALL_THROUGH))
-		return dcfg_bolt_add_line(r, NO_PLACE, t->offset, e->total);
-	return 0;   /* REP, system calls, bypasses, exits: BOLT sees no branch */
-}
-
-static int
-by_end_offset(const void *a, const void *b)
-{
-	const struct bolt_block_end *x = a, *y = b;
-
-	if (x->end != y->end)
-		return x->end < y->end ? -1 : 1;
-	return (x->block > y->block) - (x->block < y->block);
-}
-
-/* The block of the image that ends at OFFSET, or NULL. */
-static const struct dcfg_block *
-block_ending_at(const struct bolt_run *r, uint64_t offset)
-{
-	size_t lo = 0, hi = r->n_by_end;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (r->by_end[mid].end < offset)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < r->n_by_end && r->by_end[lo].end == offset ?
-	    &r->d->blocks[r->by_end[lo].block] : NULL;
-}
-
-/*
- * The way on after calls: a line from the call to its return site where
- * the return site starts a block of BOLT's (a branch target), with the
- * count of the returns there (or of the bypasses, if more).
- */
-static int
-call_lines(struct bolt_run *r)
-{
-	const struct dcfg_image *im = &r->d->images[r->image];
-	uint32_t k;
-
-	for (k = 0; k < im->blocks.count; k++) {
-		const struct dcfg_block *t = &r->d->blocks[im->blocks.first + k], *call;
-		uint32_t b = block_index(r, t);
-		uint64_t n = r->returns_in[b] > r->bypass_in[b] ? r->returns_in[b] : r->bypass_in[b];
-		if (n == 0 || !(r->flags[b] & BOLT_BLOCK_TARGET) || (call = block_ending_at(r, t->offset)) == NULL ||
-		    dcfg_bolt_function_at(r->t, last_instr(call)) != dcfg_bolt_function_at(r->t, t->offset))
+	for (i = 0; i < p->edges.count; i++) {
+		const struct dcfg_edge *e = &r->d->edges[p->edges.first + i];
+		const struct dcfg_block *s, *t;
+		if (e->total == 0)
 			continue;
-		if (dcfg_bolt_add_line(r, last_instr(call), t->offset, n) < 0)
+		s = image_block(r, e->source);
+		t = image_block(r, e->target);
+		if (s)
+			r->flags[block_index(r, s)] |= BOLT_BLOCK_RAN;
+		if (t == NULL)
+			continue;
+		r->flags[block_index(r, t)] |= BOLT_BLOCK_RAN;
+		if (e->kind != DCFG_EDGE_REP && add_count(&r->count[block_index(r, t)], e->total) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-/* A record's place as a sort key: "[unknown]" after every function. */
-static uint64_t
-key(const struct dcfg_bolt_functions *t, uint32_t fn, uint64_t at)
+/* Whether the binary has OFFSET of the image in a function or a PLT section. */
+static int
+covered(const struct bolt_run *r, uint64_t offset)
 {
-	return fn == DCFG_NONE ? UINT64_MAX : t->f[fn].start + at;
+	return dcfg_bolt_function_at(r->t, offset) != DCFG_NONE || dcfg_bolt_in_plt(r->t, offset);
 }
 
-static int
-record_order(const struct bolt_record *x, const struct bolt_record *y,
-    const struct dcfg_bolt_functions *t)
-{
-	uint64_t a = key(t, x->from_fn, x->from), b = key(t, y->from_fn, y->from);
-
-	if (a != b)
-		return a < b ? -1 : 1;
-	a = key(t, x->to_fn, x->to);
-	b = key(t, y->to_fn, y->to);
-	return (a > b) - (a < b);
-}
-
-/* qsort has no context: the records carry their own keys while they are sorted. */
-struct keyed {
-	uint64_t from, to;
-	size_t i;
-};
+/*
+ * Adds the record KIND FROM TO (offsets in the image, or NO_PLACE for the
+ * outside) of COUNT, at the binary's addresses. Code in no function is
+ * left out, counted for the warning. 0, or -1 when out of memory.
+ */
+#define NO_PLACE UINT64_MAX
 
 static int
-by_key(const void *a, const void *b)
+add_record(struct bolt_run *r, char kind, uint64_t from, uint64_t to, uint64_t count)
 {
-	const struct keyed *x = a, *y = b;
-
-	if (x->from != y->from)
-		return x->from < y->from ? -1 : 1;
-	return (x->to > y->to) - (x->to < y->to);
-}
-
-/* Sorts the records by place and sums those of one place. 0, or -1 with ERR. */
-static int
-sort_records(struct bolt_run *r, struct dcfg_error *err)
-{
-	struct keyed *k;
-	struct bolt_record *sorted;
-	size_t i, m = 0;
-
-	if (r->n_rec == 0)
+	if ((from != NO_PLACE && !covered(r, from)) || (to != NO_PLACE && !covered(r, to))) {
+		r->unmapped++;
+		add_saturating(&r->unmapped_count, count);
 		return 0;
-	k = malloc(r->n_rec * sizeof *k);
-	sorted = malloc(r->n_rec * sizeof *sorted);
-	if (k == NULL || sorted == NULL) {
-		free(k);
-		free(sorted);
-		return dcfg_error_set(err, r->c->o->dcfg_path, "out of memory");
 	}
-	for (i = 0; i < r->n_rec; i++)
-		k[i] = (struct keyed){ key(r->t, r->rec[i].from_fn, r->rec[i].from),
-		    key(r->t, r->rec[i].to_fn, r->rec[i].to), i };
-	qsort(k, r->n_rec, sizeof *k, by_key);
-	for (i = 0; i < r->n_rec; i++) {
-		const struct bolt_record *x = &r->rec[k[i].i];
-		if (m > 0 && record_order(&sorted[m - 1], x, r->t) == 0) {
-			if (add_count(&sorted[m - 1].count, x->count) < 0) {
-				free(k);
-				free(sorted);
-				return dcfg_error_set(err, r->c->o->dcfg_path, "a branch's count in "
-				    "the profile does not fit in 64 bits");
-			}
-			continue;
-		}
-		sorted[m++] = *x;
-	}
-	free(k);
-	free(r->rec);
-	r->rec = sorted;
-	r->n_rec = m;
-	r->rec_cap = r->n_rec;
+	if (dcfg_reserve((void **)&r->rec, &r->rec_cap, r->n_rec + 1, sizeof *r->rec) < 0)
+		return -1;
+	r->rec[r->n_rec++] = (struct bolt_record){ from == NO_PLACE ? 0 : r->t->base + from,
+	    to == NO_PLACE ? 0 : r->t->base + to, count, kind };
 	return 0;
 }
 
-/* V in lower-case hex without 0x, as BOLT writes offsets. */
+/* A run of code: not in a PLT section, where BOLT has no blocks to walk. */
+static int
+add_run(struct bolt_run *r, char kind, uint64_t from, uint64_t to, uint64_t count)
+{
+	if (dcfg_bolt_in_plt(r->t, from) || dcfg_bolt_in_plt(r->t, to))
+		return 0;
+	return add_record(r, kind, from, to, count);
+}
+
+/* Edges that are no transfer of control to BOLT: the run goes on to the next address. */
+static int
+straight_on(enum dcfg_edge_kind k)
+{
+	return k == DCFG_EDGE_FALL_THROUGH || k == DCFG_EDGE_SYSTEM_CALL_BYPASS ||
+	    k == DCFG_EDGE_CONTEXT_CHANGE_BYPASS || k == DCFG_EDGE_EXCLUDED_CODE_BYPASS;
+}
+
+/* Control BOLT sees leave a block: branches, calls, and edges of unknown kind. */
+static int
+transfer(enum dcfg_edge_kind k)
+{
+	return dcfg_edge_kind_is_call(k) || dcfg_edge_kind_is_branch(k) || k == DCFG_EDGE_UNKNOWN ||
+	    k == DCFG_EDGE_OTHER;
+}
+
+/* An edge of the image, or into or out of it: its record, if any. */
+static int
+edge_record(struct bolt_run *r, const struct dcfg_edge *e, const struct dcfg_block *s,
+    const struct dcfg_block *t)
+{
+	enum dcfg_edge_kind k = e->kind;
+
+	if (k == DCFG_EDGE_RETURN || k == DCFG_EDGE_CONTEXT_CHANGE_RETURN ||
+	    k == DCFG_EDGE_SYSTEM_RETURN || k == DCFG_EDGE_INTERRUPT_RETURN) {
+		if (t != NULL && add_count(&r->returns_in[block_index(r, t)], e->total) < 0)
+			return -1;
+		return 0;
+	}
+	if (k == DCFG_EDGE_CONTEXT_CHANGE || k == DCFG_EDGE_INTERRUPT)
+		return t ? add_record(r, 'B', NO_PLACE, t->offset, e->total) : 0;
+	if (s && t && (straight_on(k) || (t->offset == s->offset + s->size &&
+	    !dcfg_edge_kind_is_call(k) && transfer(k))))
+		return add_run(r, 'F', last_instr(s), t->offset, e->total);
+	if (s && t && transfer(k))
+		return add_record(r, 'B', last_instr(s), t->offset, e->total);
+	if (s && dcfg_edge_kind_is_call(k))
+		return add_record(r, 'B', last_instr(s), NO_PLACE, e->total);
+	if (t && !s && (transfer(k) || k == DCFG_EDGE_ENTRY || straight_on(k)))
+		return add_record(r, 'B', NO_PLACE, t->offset, e->total);
+	return 0;   /* REP, calls' bypasses, exits, branches out of the image */
+}
+
+/* Each block that ran as a run of its own, and each return site as a run entered from outside. */
+static int
+block_records(struct bolt_run *r)
+{
+	const struct dcfg_image *im = &r->d->images[r->image];
+	uint32_t k;
+
+	for (k = 0; k < im->blocks.count; k++) {
+		const struct dcfg_block *b = &r->d->blocks[im->blocks.first + k];
+		uint32_t x = block_index(r, b);
+		if ((r->count[x] && add_run(r, 'F', b->offset, last_instr(b), r->count[x]) < 0) ||
+		    (r->returns_in[x] && add_run(r, 'f', b->offset, b->offset, r->returns_in[x]) < 0))
+			return -1;
+	}
+	return 0;
+}
+
+static int
+record_order(const struct bolt_record *x, const struct bolt_record *y)
+{
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
+	if (x->to != y->to)
+		return x->to < y->to ? -1 : 1;
+	return (x->kind > y->kind) - (x->kind < y->kind);
+}
+
+static int
+by_record(const void *a, const void *b)
+{
+	return record_order(a, b);
+}
+
+/* Sorts the records by address and sums those that are alike. 0, or -1 with ERR. */
+static int
+sort_records(struct bolt_run *r, struct dcfg_error *err)
+{
+	size_t i, m = 0;
+
+	if (r->n_rec > 1)
+		qsort(r->rec, r->n_rec, sizeof *r->rec, by_record);
+	for (i = 0; i < r->n_rec; i++) {
+		if (m > 0 && record_order(&r->rec[m - 1], &r->rec[i]) == 0) {
+			if (add_count(&r->rec[m - 1].count, r->rec[i].count) < 0)
+				return dcfg_error_set(err, r->c->o->dcfg_path, "a record's count in "
+				    "the profile does not fit in 64 bits");
+			continue;
+		}
+		r->rec[m++] = r->rec[i];
+	}
+	r->n_rec = m;
+	return 0;
+}
+
+/* V in lower-case hex without 0x, as BOLT writes addresses. */
 static void
-out_offset(struct dcfg_output *out, uint64_t v)
+out_hex(struct dcfg_output *out, uint64_t v)
 {
 	char buf[17];
 	size_t n = sizeof buf;
@@ -321,101 +234,53 @@ out_offset(struct dcfg_output *out, uint64_t v)
 }
 
 static void
-out_place(struct dcfg_output *out, const struct dcfg_bolt_functions *t, uint32_t fn, uint64_t at)
-{
-	if (fn == DCFG_NONE) {
-		dcfg_out_str(out, "0 [unknown] 0");
-		return;
-	}
-	dcfg_out_str(out, "1 ");
-	dcfg_out_str(out, dcfg_bolt_string(t, t->f[fn].name));
-	dcfg_out_char(out, ' ');
-	out_offset(out, at);
-}
-
-static void
 write_records(const struct bolt_run *r, struct dcfg_output *out)
 {
 	size_t i;
 
 	for (i = 0; i < r->n_rec; i++) {
 		const struct bolt_record *x = &r->rec[i];
-		out_place(out, r->t, x->from_fn, x->from);
+		dcfg_out_char(out, x->kind);
 		dcfg_out_char(out, ' ');
-		out_place(out, r->t, x->to_fn, x->to);
-		dcfg_out_str(out, " 0 ");
+		out_hex(out, x->from);
+		dcfg_out_char(out, ' ');
+		out_hex(out, x->to);
+		dcfg_out_char(out, ' ');
 		dcfg_out_u64(out, x->count);
-		dcfg_out_char(out, '\n');
+		dcfg_out_str(out, x->kind == 'B' ? " 0\n" : "\n");
 	}
 }
 
-/* Whether BOLT reads NAME as one word of its line: no white space, no control byte. */
-static int
-readable_name(const char *name)
-{
-	const unsigned char *s = (const unsigned char *)name;
-
-	if (*s == '\0')
-		return 0;
-	for (; *s; s++)
-		if (*s <= ' ' || *s == 0x7f)
-			return 0;
-	return 1;
-}
-
-static void
-warn(const struct bolt_run *r, const char *msg)
-{
-	if (r->c->o->warning)
-		r->c->o->warning(r->c->o->warning_ctx, msg);
-}
-
-/* What the profile leaves out, told once each. */
+/* What the profile leaves out, told once. */
 static void
 warn_left_out(const struct bolt_run *r)
 {
-	char msg[1024], name[512];
-	size_t i;
+	char msg[1024];
 
-	if (r->unmapped) {
-		snprintf(msg, sizeof msg, "%" PRIu64 " branch%s (run %" PRIu64 " time%s) left out: "
-		    "%s in no function of %s", r->unmapped, r->unmapped == 1 ? "" : "es",
-		    r->unmapped_count, r->unmapped_count == 1 ? "" : "s",
-		    r->unmapped == 1 ? "its code is" : "their code is", r->binary);
-		warn(r, msg);
-	}
-	for (i = 0; i < r->t->n; i++)
-		if (r->bad_name[i] == 2) {
-			dcfg_escape(name, sizeof name, dcfg_bolt_string(r->t, r->t->f[i].name));
-			snprintf(msg, sizeof msg, "function \"%s\" left out: BOLT cannot read a name "
-			    "with white space or control characters", name);
-			warn(r, msg);
-		}
+	if (r->unmapped == 0 || r->c->o->warning == NULL)
+		return;
+	if (r->unmapped == 1)
+		snprintf(msg, sizeof msg, "1 record of the profile left out (its count is %" PRIu64
+		    "): its code is in no function of %s", r->unmapped_count, r->binary);
+	else
+		snprintf(msg, sizeof msg, "%" PRIu64 " records of the profile left out (their counts "
+		    "add up to %" PRIu64 "): their code is in no function of %s", r->unmapped,
+		    r->unmapped_count, r->binary);
+	r->c->o->warning(r->c->o->warning_ctx, msg);
 }
 
 static int
 setup(struct bolt_run *r, struct dcfg_error *err)
 {
-	const struct dcfg_image *im = &r->d->images[r->image];
-	size_t nb = (size_t)r->p->blocks.count + 1, i;
+	size_t nb = (size_t)r->p->blocks.count + 1;
 
 	r->flags = calloc(nb, sizeof *r->flags);
 	r->count = calloc(nb, sizeof *r->count);
 	r->returns_in = calloc(nb, sizeof *r->returns_in);
-	r->bypass_in = calloc(nb, sizeof *r->bypass_in);
-	r->by_end = malloc(((size_t)im->blocks.count + 1) * sizeof *r->by_end);
-	r->bad_name = calloc(r->t->n + 1, sizeof *r->bad_name);
-	if (r->flags == NULL || r->count == NULL || r->returns_in == NULL || r->bypass_in == NULL || r->by_end == NULL ||
-	    r->bad_name == NULL)
+	if (r->flags == NULL || r->count == NULL || r->returns_in == NULL)
 		return dcfg_error_set(err, r->c->o->dcfg_path, "out of memory");
-	for (i = 0; i < r->t->n; i++)
-		r->bad_name[i] = !readable_name(dcfg_bolt_string(r->t, r->t->f[i].name));
-	for (i = 0; i < im->blocks.count; i++) {
-		const struct dcfg_block *b = &r->d->blocks[im->blocks.first + i];
-		r->by_end[i] = (struct bolt_block_end){ b->offset + b->size, im->blocks.first + (uint32_t)i };
-	}
-	r->n_by_end = im->blocks.count;
-	qsort(r->by_end, r->n_by_end, sizeof *r->by_end, by_end_offset);
+	if (mark_blocks(r) < 0)
+		return dcfg_error_set(err, r->c->o->dcfg_path, "a block's count does not fit in 64 bits");
 	return 0;
 }
 
@@ -425,8 +290,6 @@ make_records(struct bolt_run *r, struct dcfg_error *err)
 	const struct dcfg_process *p = r->p;
 	uint32_t i;
 
-	if (dcfg_bolt_static_blocks(r) < 0)
-		goto fail;
 	for (i = 0; i < p->edges.count; i++) {
 		const struct dcfg_edge *e = &r->d->edges[p->edges.first + i];
 		const struct dcfg_block *s, *t;
@@ -434,10 +297,10 @@ make_records(struct bolt_run *r, struct dcfg_error *err)
 			continue;
 		s = image_block(r, e->source);
 		t = image_block(r, e->target);
-		if ((s || t) && edge_line(r, e, s, t) < 0)
+		if ((s || t) && edge_record(r, e, s, t) < 0)
 			goto fail;
 	}
-	if (call_lines(r) < 0)
+	if (block_records(r) < 0)
 		goto fail;
 	return sort_records(r, err);
 fail:
@@ -458,12 +321,7 @@ free_run(struct bolt_run *r)
 {
 	free(r->flags);
 	free(r->count);
-	free(r->insns);
-	free(r->targets);
 	free(r->returns_in);
-	free(r->bypass_in);
-	free(r->by_end);
-	free(r->bad_name);
 	free(r->rec);
 }
 
@@ -485,13 +343,9 @@ dcfg_convert_bolt(const struct dcfg_convert *c, struct dcfg_error *err)
 		    "binary with --binary FILE", r.d->images[r.image].id);
 	if (o->bolt_functions == NULL)
 		return dcfg_error_set(err, o->dcfg_path, "--to bolt needs a reader of the binary");
-	if (o->bolt_functions(o->bolt_functions_ctx, r.binary, &t, err) < 0)
-		goto out;
-	if (setup(&r, err) < 0)
-		goto out;
-	mark_blocks(&r);
-	if (dcfg_bolt_check_binary(&r, err) < 0 || make_records(&r, err) < 0 ||
-	    dcfg_convert_file(c, "bolt.fdata", write_profile, &r, err) < 0)
+	if (o->bolt_functions(o->bolt_functions_ctx, r.binary, &t, err) < 0 || setup(&r, err) < 0 ||
+	    dcfg_bolt_check_binary(&r, err) < 0 || make_records(&r, err) < 0 ||
+	    dcfg_convert_file(c, "bolt.pa", write_profile, &r, err) < 0)
 		goto out;
 	warn_left_out(&r);
 	rc = 0;

@@ -1,18 +1,21 @@
 /*
- * dcfg-convert --to bolt: one image of a DCFG as the .fdata profile that
- * LLVM BOLT reads with `llvm-bolt -data` and that its own instrumentation
- * writes, one line per branch:
+ * dcfg-convert --to bolt: one image of a DCFG as the pre-aggregated
+ * profile that LLVM BOLT reads with `llvm-bolt -pa -p FILE` (and
+ * perf2bolt), the records perf's branch samples are aggregated into:
  *
- *     1 FROM_FUNCTION FROM_OFFSET 1 TO_FUNCTION TO_OFFSET 0 COUNT
+ *     B FROM TO COUNT MISPREDICTIONS   a branch or call taken COUNT times
+ *     F START END COUNT                a straight run of code, START to END
+ *     f START END COUNT                the same, entered from outside
  *
- * Addresses are functions of the image's file and offsets into them (hex,
- * without 0x), so a position-independent program or a shared object needs
- * no rebasing; code outside the image is "0 [unknown] 0". The 0 is the
- * mispredictions, which a DCFG does not know.
+ * Addresses are the binary's own (its ELF virtual addresses, lower-case
+ * hex without 0x), 0 for code outside the image; MISPREDICTIONS is 0, a
+ * DCFG does not know them. BOLT finds its own blocks in the runs, so the
+ * profile needs no knowledge of where they start.
  *
- * BOLT names functions after the file's symbol table, which this module
- * never reads: the caller (dcfg-convert, through lib/record) fills a
- * function table, below, and lib/convert needs no ELF library.
+ * The binary is read by the caller (dcfg-convert, through lib/record),
+ * into the table below, so that lib/convert needs no ELF library: its
+ * functions, to refuse a DCFG of another binary, its code, and the
+ * virtual address of its load address.
  */
 #ifndef DCFG_CONVERT_BOLT_H
 #define DCFG_CONVERT_BOLT_H
@@ -23,15 +26,14 @@
 #include <dcfg/error.h>
 
 enum {
-	DCFG_BOLT_PLT   = 1 << 0,   /* a PLT entry (NAME@PLT), or a PLT section (code ranges) */
-	DCFG_BOLT_ALIAS = 1 << 1    /* another symbol where a function starts: not BOLT's name */
+	DCFG_BOLT_PLT   = 1 << 0,   /* a PLT entry (NAME@plt), or a PLT section (code ranges) */
+	DCFG_BOLT_ALIAS = 1 << 1    /* another symbol where a function starts */
 };
 
-/* A function as BOLT sees it. Offsets are from the image's load address, as the DCFG's. */
+/* A function symbol. Offsets are from the image's load address, as the DCFG's. */
 struct dcfg_bolt_function {
 	uint64_t start, size;
-	size_t name;               /* into strings: BOLT's name (main, helper/2, puts@PLT) */
-	size_t symbol;             /* into strings: the symbol's own name (helper, puts@plt) */
+	size_t name;               /* into strings: the symbol's name (helper, puts@plt) */
 	unsigned flags;            /* DCFG_BOLT_* */
 };
 
@@ -39,11 +41,7 @@ struct dcfg_bolt_function {
 struct dcfg_bolt_code {
 	uint64_t start, end;
 	unsigned flags;            /* DCFG_BOLT_PLT for .plt, .plt.sec, .plt.got */
-	const uint8_t *bytes;      /* its end - start bytes, or NULL: not read */
 };
-
-/* The machine of the code's bytes: where BOLT's blocks start is found from x86-64 code only. */
-enum dcfg_bolt_machine { DCFG_BOLT_OTHER, DCFG_BOLT_X86_64 };
 
 struct dcfg_bolt_functions {
 	struct dcfg_bolt_function *f;   /* by start after dcfg_bolt_functions_finish */
@@ -52,34 +50,27 @@ struct dcfg_bolt_functions {
 	size_t n_code, code_cap;
 	char *strings;
 	size_t strings_len, strings_cap;
-	enum dcfg_bolt_machine machine;
-	/* what keeps the code's bytes, released by dcfg_bolt_functions_free: may be NULL */
-	void *owner;
-	void (*release)(void *owner);
+	uint64_t base;             /* the virtual address of the load address (file offset 0) */
 };
 
-/*
- * Adds a function named NAME (of NAME_LEN bytes) followed by SUFFIX (for
- * BOLT's "/2" or "@PLT"), whose symbol is SYMBOL followed by SYMBOL_SUFFIX.
- * 0, or -1 when out of memory.
- */
+/* Adds a function named NAME followed by SUFFIX. 0, or -1 when out of memory. */
 int dcfg_bolt_add_function(struct dcfg_bolt_functions *t, uint64_t start, uint64_t size,
-    const char *name, const char *suffix, const char *symbol, const char *symbol_suffix,
-    unsigned flags);
-/* Adds a code range, with its BYTES (or NULL). 0, or -1 when out of memory. */
+    const char *name, const char *suffix, unsigned flags);
+/* Adds a code range. 0, or -1 when out of memory. */
 int dcfg_bolt_add_code(struct dcfg_bolt_functions *t, uint64_t start, uint64_t end,
-    unsigned flags, const uint8_t *bytes);
+    unsigned flags);
 /*
  * Sorts the table by start (of functions that start together, the first
- * added is BOLT's, the others DCFG_BOLT_ALIAS) and gives each function of
- * size 0 the room up to the next function or the end of its code, as
- * BOLT does for assembly functions. 0, or -1 when out of memory.
+ * added is the function, the others DCFG_BOLT_ALIAS) and gives each
+ * function of size 0 the room up to the next function or the end of its
+ * code, as BOLT does for assembly functions. 0, or -1 when out of memory.
  */
 int dcfg_bolt_functions_finish(struct dcfg_bolt_functions *t);
 void dcfg_bolt_functions_free(struct dcfg_bolt_functions *t);
+
 /* The first function that starts at OFFSET or after it (N when none does). */
 size_t dcfg_bolt_first_from(const struct dcfg_bolt_functions *t, uint64_t offset);
-/* The function that covers OFFSET (by BOLT's name, never an alias), or DCFG_NONE. */
+/* The function that covers OFFSET (never an alias), or DCFG_NONE. */
 uint32_t dcfg_bolt_function_at(const struct dcfg_bolt_functions *t, uint64_t offset);
 /* The code range that holds OFFSET, or NULL. */
 const struct dcfg_bolt_code *dcfg_bolt_code_at(const struct dcfg_bolt_functions *t,

@@ -85,7 +85,7 @@ has_symbol(const struct dcfg_bolt_functions *t, const char *name, uint64_t offse
 	size_t i;
 
 	for (i = dcfg_bolt_first_from(t, offset); i < t->n && t->f[i].start == offset; i++)
-		if (strcmp(dcfg_bolt_string(t, t->f[i].symbol), name) == 0)
+		if (strcmp(dcfg_bolt_string(t, t->f[i].name), name) == 0)
 			return 1;
 	return 0;
 }

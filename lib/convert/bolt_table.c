@@ -24,26 +24,23 @@ add_string(struct dcfg_bolt_functions *t, const char *a, const char *b)
 
 int
 dcfg_bolt_add_function(struct dcfg_bolt_functions *t, uint64_t start, uint64_t size,
-    const char *name, const char *suffix, const char *symbol, const char *symbol_suffix,
-    unsigned flags)
+    const char *name, const char *suffix, unsigned flags)
 {
-	size_t n, s;
+	size_t n;
 
 	if ((n = add_string(t, name, suffix)) == (size_t)-1 ||
-	    (s = add_string(t, symbol, symbol_suffix)) == (size_t)-1 ||
 	    dcfg_reserve((void **)&t->f, &t->cap, t->n + 1, sizeof *t->f) < 0)
 		return -1;
-	t->f[t->n++] = (struct dcfg_bolt_function){ start, size, n, s, flags };
+	t->f[t->n++] = (struct dcfg_bolt_function){ start, size, n, flags };
 	return 0;
 }
 
 int
-dcfg_bolt_add_code(struct dcfg_bolt_functions *t, uint64_t start, uint64_t end, unsigned flags,
-    const uint8_t *bytes)
+dcfg_bolt_add_code(struct dcfg_bolt_functions *t, uint64_t start, uint64_t end, unsigned flags)
 {
 	if (dcfg_reserve((void **)&t->code, &t->code_cap, t->n_code + 1, sizeof *t->code) < 0)
 		return -1;
-	t->code[t->n_code++] = (struct dcfg_bolt_code){ start, end, flags, bytes };
+	t->code[t->n_code++] = (struct dcfg_bolt_code){ start, end, flags };
 	return 0;
 }
 
@@ -154,8 +151,6 @@ dcfg_bolt_functions_finish(struct dcfg_bolt_functions *t)
 void
 dcfg_bolt_functions_free(struct dcfg_bolt_functions *t)
 {
-	if (t->release)
-		t->release(t->owner);
 	free(t->f);
 	free(t->code);
 	free(t->strings);
