@@ -7,6 +7,10 @@
 #   - BOLT takes each profile with nothing stale, ignored or out of range,
 #     every range walked but where it never can, and a profile for every
 #     function that ran (its blocks in the DCFG, its bytes in readelf -s);
+#   - the counts BOLT reads from it are those it reads from its own
+#     instrumentation, compared on the profiles llvm-bolt -w derives from
+#     each (t/tools/bolt-yaml.py), but for the counts the instrumentation
+#     cannot give, each for a cause from BOLT's source;
 #   - the optimized programs print what the originals print;
 #   - a DCFG of another binary, an image that did not run and a stripped
 #     binary are refused as the recipe's user sees it.
@@ -75,6 +79,31 @@ bolt_clean() {
 	done
 }
 
+# bolt_compare FILE PROGRAM: the counts BOLT reads from FILE's profile
+# against those it reads from its instrumentation's, PROGRAM's DCFG telling
+# where the instrumentation cannot count; the comparison's summary shown.
+bolt_compare() {
+	local file=$1 program=$2
+	# the instrumented program ran on the same input as the recorded one
+	cmp "$C/$program.native" "$C/$file.inst.out"
+	# shellcheck disable=SC2046
+	"$BOLT" "$C/$file" -o /dev/null $(bolt_data "$file") -w ours.yaml -print-profile > ours.log 2>&1 ||
+	    { cat ours.log; return 1; }
+	run bolt_yaml compare "$C/$file.inst.yaml" ours.yaml ours.log "$C/$program.dcfg.json.bz2" "$C/$file"
+	echo "$file: $output"
+	[ "$status" -eq 0 ] || return 1
+	# and the comparison compared: most counts are equal
+	echo "$output" | awk 'NR == 1 { exit !($4 >= 20 && $6 >= $4 * 3 / 4) }'
+}
+
+@test "BOLT reads from each profile the counts its own instrumentation gives, but where that cannot count" {
+	for p in $(programs); do
+		recorded "$p"
+		bolt_profile "$p"
+		bolt_compare "$p" "$p"
+	done
+}
+
 @test "each optimized program prints what the original prints" {
 	for p in $(programs); do
 		recorded "$p"
@@ -85,12 +114,13 @@ bolt_clean() {
 	done
 }
 
-@test "dl's shared object: --image makes its profile, BOLT takes it, and the optimized object works" {
+@test "dl's shared object: --image makes its profile, BOLT takes it with the counts of its instrumentation, and the optimized object works" {
 	[ -x "$C/dl.bolt" ] || skip "dl.bolt was not built"
 	recorded dl.bolt
 	bolt_profile dl.bolt libplug.bolt.so
 	bolt_optimize libplug.bolt.so
 	bolt_clean libplug.bolt.so dl.bolt
+	bolt_compare libplug.bolt.so dl.bolt
 	"$C/dl.bolt" "$C/libplug.bolt.so.bolted" > out
 	cmp "$C/dl.bolt.native" out
 }
@@ -128,4 +158,22 @@ refused() {
 	dcfg-record -o run -- ./prog > /dev/null
 	refused --dcfg run.dcfg.json.bz2
 	grep -q "^dcfg-convert: $PWD/prog: .*no symbol table" stderr
+}
+
+@test "README's BOLT recipe runs as printed, on loops.c built for it, and the optimized program works" {
+	# the README's ```sh block that converts for BOLT (t/readme.bats leaves it to this file)
+	awk '/^```sh$/ { on = 1; block = ""; next }
+	    /^```$/ && on { if (block ~ /dcfg-convert --to bolt/) { printf "%s", block; found = 1; exit } on = 0; next }
+	    on { block = block $0 "\n" }
+	    END { exit !found }' "$BATS_TEST_DIRNAME/../README.md" > recipe
+	[ "$(grep -c . recipe)" -eq 3 ] || { cat recipe; false; }
+	grep -q '^dcfg-record -o run -- ./prog ARGS$' recipe
+	gcc -g -O2 -Wl,--emit-relocs -o prog "$RECORD_SRC/loops.c"
+	# loops takes no arguments
+	sed 's/ ARGS$//' recipe > recipe.sh
+	capture sh -e recipe.sh
+	[ "$status" -eq 0 ] || { cat recipe.sh; show; false; }
+	./prog > want
+	./prog.bolt > got
+	cmp want got
 }
