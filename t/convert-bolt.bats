@@ -199,7 +199,7 @@ json.dump(d, sys.stdout)' > pad.dcfg.json
 	capture dcfg-convert --to bolt --dcfg "$F/loops.dcfg.json.bz2" --binary missing
 	expect_error "dcfg-convert: missing: cannot read the binary: No such file or directory"
 	capture dcfg-convert --to bolt --dcfg "$F/loops.dcfg.json.bz2" --image nosuch.so
-	expect_error_like "^dcfg-convert: .*loops.dcfg.json.bz2: --image nosuch.so: no image of process [0-9]+ has that file \\(see dcfg-info --images\\)$"
+	expect_error_like "^dcfg-convert: .*loops.dcfg.json.bz2: --image nosuch.so: no image of process [0-9]+ has that file \\(see dcfg-info --list images\\)$"
 }
 
 @test "an image that did not run is refused" {

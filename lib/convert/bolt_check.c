@@ -49,7 +49,7 @@ choose_named(struct bolt_run *r, const char *name, struct dcfg_error *err)
 	if (found == DCFG_NONE) {
 		dcfg_escape(shown, sizeof shown, name);
 		return dcfg_error_set(err, file, "--image %s: no image of process %" PRIu64
-		    " has that file (see dcfg-info --images)", shown, r->p->pid);
+		    " has that file (see dcfg-info --list images)", shown, r->p->pid);
 	}
 	r->image = found;
 	return 0;
