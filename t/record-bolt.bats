@@ -33,30 +33,19 @@ bolt_yaml() { python3 "$BATS_TEST_DIRNAME/tools/bolt-yaml.py" "$@"; }
 programs() { CORPUS_OPTS=bolt corpus_list; }
 
 # bolt_profile P [IMAGE]: the recipe's dcfg-convert, once, for program P
-# (or its IMAGE): c/P.prof (c/IMAGE.prof).
+# (or its IMAGE): c/P.pa (c/IMAGE.pa), perf2bolt's pre-aggregated profile.
 bolt_profile() {
-	local out="$C/${2:-$1}.prof"
+	local out="$C/${2:-$1}.pa"
 	[ -s "$out" ] && return 0
 	dcfg-convert --to bolt --dcfg "$C/$1.dcfg.json.bz2" ${2:+--image "$2"} -o "$out"
 }
 
-# bolt_data FILE: llvm-bolt's options that read c/FILE.prof: -pa -p for
-# perf2bolt's pre-aggregated records (B, F, f), else -data for .fdata.
-bolt_data() {
-	if grep -qm1 '^[BFf] ' "$C/$1.prof"; then
-		echo "-pa -p $C/$1.prof"
-	else
-		echo "-data $C/$1.prof"
-	fi
-}
-
 # bolt_optimize FILE: the recipe's llvm-bolt-19, once, on c/FILE with its
-# profile c/FILE.prof: c/FILE.bolted, and what BOLT said, with the list of
+# profile c/FILE.pa: c/FILE.bolted, and what BOLT said, with the list of
 # stale functions and every function's profile, in c/FILE.bolt.log.
 bolt_optimize() {
 	[ -x "$C/$1.bolted" ] && return 0
-	# shellcheck disable=SC2046
-	"$BOLT" "$C/$1" -o "$C/$1.bolted" $(bolt_data "$1") -reorder-blocks=ext-tsp \
+	"$BOLT" "$C/$1" -o "$C/$1.bolted" -pa -p "$C/$1.pa" -reorder-blocks=ext-tsp \
 	    -reorder-functions=cdsort -split-functions -report-stale -print-profile \
 	    > "$C/$1.bolt.log" 2>&1 || { echo "$BOLT $1 failed:"; cat "$C/$1.bolt.log"; return 1; }
 }
@@ -66,7 +55,7 @@ bolt_optimize() {
 # never can, and a profile for every function of FILE that ran in PROGRAM's
 # DCFG (t/tools/bolt-yaml.py clean); else says what.
 bolt_clean() {
-	run bolt_yaml clean "$C/$1.bolt.log" "$C/$1.prof" "$C/$2.dcfg.json.bz2" "$C/$1"
+	run bolt_yaml clean "$C/$1.bolt.log" "$C/$1.pa" "$C/$2.dcfg.json.bz2" "$C/$1"
 	[ "$status" -eq 0 ] || { echo "$1: $output"; return 1; }
 }
 
@@ -86,8 +75,7 @@ bolt_compare() {
 	local file=$1 program=$2
 	# the instrumented program ran on the same input as the recorded one
 	cmp "$C/$program.native" "$C/$file.inst.out"
-	# shellcheck disable=SC2046
-	"$BOLT" "$C/$file" -o /dev/null $(bolt_data "$file") -w ours.yaml -print-profile > ours.log 2>&1 ||
+	"$BOLT" "$C/$file" -o /dev/null -pa -p "$C/$file.pa" -w ours.yaml -print-profile > ours.log 2>&1 ||
 	    { cat ours.log; return 1; }
 	run bolt_yaml compare "$C/$file.inst.yaml" ours.yaml ours.log "$C/$program.dcfg.json.bz2" "$C/$file"
 	echo "$file: $output"
@@ -125,15 +113,15 @@ bolt_compare() {
 	cmp "$C/dl.bolt.native" out
 }
 
-# refused ARGS...: dcfg-convert --to bolt ARGS -o prog.prof fails with
+# refused ARGS...: dcfg-convert --to bolt ARGS -o prog.pa fails with
 # status 2 and one line "dcfg-convert: FILE: ...", writing nothing; the
 # line is in ./stderr.
 refused() {
-	capture dcfg-convert --to bolt "$@" -o prog.prof
+	capture dcfg-convert --to bolt "$@" -o prog.pa
 	[ "$status" -eq 2 ] || { echo "status $status"; cat stderr; return 1; }
 	[ "$(wc -l < stderr)" -eq 1 ] && grep -q '^dcfg-convert: [^ ]*: ' stderr ||
 	    { echo "not one line 'dcfg-convert: FILE: ...':"; cat stderr; return 1; }
-	[ ! -e prog.prof ] || { echo "prog.prof written"; return 1; }
+	[ ! -e prog.pa ] || { echo "prog.pa written"; return 1; }
 }
 
 @test "the recipe refuses a DCFG of another binary: the program rebuilt after recording, or --binary another" {
