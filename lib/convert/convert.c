@@ -20,7 +20,7 @@ static const struct dcfg_format formats[] = {
 	{ "csi", "path-tracing metadata", 0, dcfg_convert_csi },
 	{ "dot", "Graphviz: the call graph, or routines' CFGs",
 	    DCFG_FORMAT_ROUTINE | DCFG_FORMAT_TRACE | DCFG_FORMAT_OUT_DIR, dcfg_convert_dot },
-	{ "bolt", "LLVM BOLT's .fdata profile of one image", DCFG_FORMAT_IMAGE, dcfg_convert_bolt },
+	{ "bolt", "LLVM BOLT's pre-aggregated profile of one image", DCFG_FORMAT_IMAGE, dcfg_convert_bolt },
 };
 
 #define N_FORMATS (sizeof formats / sizeof formats[0])
