@@ -229,6 +229,14 @@ json.dump(d, sys.stdout)' > norun.dcfg.json
 	[ "$status" -eq 0 ] && [ -s out ]
 }
 
+@test "the bundled sample and gen-pair's programs: their binaries are not here, --binary is named" {
+	capture dcfg-convert --to bolt --dcfg "$DATA/sample/prog.dcfg.json.gz"
+	expect_error "dcfg-convert: /home/dev/synth/build/prog: cannot read the binary the DCFG names for the image (No such file or directory): give it with --binary FILE"
+	gen-pair --seed 3 pair > /dev/null
+	capture dcfg-convert --to bolt --dcfg pair/prog.dcfg.json
+	expect_error_like "^dcfg-convert: .*: cannot read the binary the DCFG names for the image \\(No such file or directory\\): give it with --binary FILE$"
+}
+
 @test "../shared/real: its program is not here; --binary of another program is refused" {
 	local real="$BATS_TEST_DIRNAME/../../shared/real/omp-dijkstra-8threads.dcfg.json"
 	[ -f "$real" ] || skip "../shared/real is not beside the checkout"
