@@ -17,7 +17,6 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "common/vec.h"
 
@@ -97,13 +96,14 @@ covered(const struct bolt_run *r, uint64_t offset)
 	return dcfg_bolt_function_at(r->t, offset) != DCFG_NONE || dcfg_bolt_in_plt(r->t, offset);
 }
 
-/*
- * Adds the record KIND FROM TO (offsets in the image, or NO_PLACE for the
- * outside) of COUNT, at the binary's addresses. Code in no function is
- * left out, counted for the warning. 0, or -1 when out of memory.
- */
+/* The outside of the image, as a record's place. */
 #define NO_PLACE UINT64_MAX
 
+/*
+ * Adds the record KIND FROM TO (offsets in the image, or NO_PLACE) of
+ * COUNT, at the binary's addresses. Code in no function is left out,
+ * counted for the warning. 0, or -1 when out of memory.
+ */
 static int
 add_record(struct bolt_run *r, char kind, uint64_t from, uint64_t to, uint64_t count)
 {
