@@ -4,26 +4,28 @@
 # profile dcfg-convert --to bolt writes from a recorded run, beside BOLT
 # with the exact profile of its own instrumentation. Figures, not aims.
 #
-#   sh scripts/bench-bolt.sh BIN_DIR TOOLS_DIR CACHE_DIR
+#   sh scripts/bench-bolt.sh BIN_DIR CACHE_DIR
 #
-# P: dcfg-convert --to callgrind --trace, built -O2 -g -Wl,--emit-relocs
-# (the relocations BOLT needs to move code) into CACHE_DIR/bolt. It decodes
-# a trace, walks its calls through the DCFG and sums inclusive costs: the
-# hot code spans three parts of the library, so its layout matters more
-# than in a single decoding loop such as dcfg-expand's.
-# 1. The training run: P on a gen-pair program of BENCH_BOLT_TRAIN_EDGES
-#    edges (default 10^6; --seed 5, another input than the timed one),
-#    recorded with dcfg-record under QEMU; dcfg-convert --to bolt makes its
-#    profile, llvm-bolt-19 the optimized P.ours. The same run of
-#    P instrumented by llvm-bolt-19 -instrument, natively, gives P.inst.
-#    Both with -reorder-blocks=ext-tsp -reorder-functions=cdsort
-#    -split-functions.
-# 2. The timed run: P, P.ours and P.inst in turn, BENCH_BOLT_ROUNDS rounds
-#    (default 11), on the speed section's gen-pair trace of
-#    BENCH_SPEED_EDGES edges (default 5 x 10^7, --seed 9, cached in
-#    CACHE_DIR). A figure is the median of the rounds' ratios of wall
-#    time, P.ours / P and P.inst / P: under 1 is faster. Every run's output
-#    must equal P's, byte for byte.
+# P: dcfg-info, built -O2 -g -Wl,--emit-relocs (the relocations BOLT needs
+# to move code) into CACHE_DIR/bolt, with yajl, zlib and libbz2 linked in
+# statically: BOLT lays out one file, and loading a DCFG is mostly yajl's
+# parser calling the library back, code that a shared libyajl would keep
+# out of BOLT's reach. Loading is what every command does first, and its
+# hot code spans two libraries and many callbacks, so its layout matters
+# (a single decoding loop such as dcfg-expand's gains little).
+# 1. The training run: P on a DCFG of BENCH_BOLT_TRAIN_BLOCKS blocks and
+#    edges (default 2 x 10^4) from scripts/gen-dcfg.awk, recorded with
+#    dcfg-record under QEMU; dcfg-convert --to bolt makes its profile,
+#    llvm-bolt-19 the optimized P.ours. The same run of P instrumented by
+#    llvm-bolt-19 -instrument, natively, gives P.inst. Both with
+#    -reorder-blocks=ext-tsp -reorder-functions=cdsort -split-functions.
+# 2. The timed run: P, P.ours and P.inst in turn, each first in turn,
+#    BENCH_BOLT_ROUNDS rounds (default 11), on the info section's DCFG of
+#    BENCH_N blocks and edges (default 10^6, 155 MB of JSON).
+#    A figure is the median of the rounds' ratios of wall time, P.ours / P
+#    and P.inst / P (under 1 is faster), beside the ratio of the best
+#    times. Every run's output must equal P's, byte for byte.
+# The DCFGs are cached in CACHE_DIR as the info section's are.
 # BOLT's own report for each profile (the functions it covers, those it
 # found stale, the taken branches its counts give P's layout and BOLT's)
 # is printed, and kept in CACHE_DIR/bolt with its logs.
@@ -32,11 +34,10 @@
 # says so and gives no figures (make deps installs them). The exit status
 # is 1 when a step fails or an output differs.
 set -u
-[ $# -eq 3 ] || { echo "usage: sh scripts/bench-bolt.sh BIN_DIR TOOLS_DIR CACHE_DIR" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: sh scripts/bench-bolt.sh BIN_DIR CACHE_DIR" >&2; exit 2; }
 bin=$(cd "$1" && pwd) || exit 2
-tools=$(cd "$2" && pwd) || exit 2
-mkdir -p "$3" || exit 1
-cache=$(cd "$3" && pwd) || exit 1
+mkdir -p "$2" || exit 1
+cache=$(cd "$2" && pwd) || exit 1
 TIME=${TIME_CMD:-/usr/bin/time}
 top=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-bolt.XXXXXX") || exit 1
@@ -48,10 +49,10 @@ trap 'exit 130' INT TERM
 
 rounds=${BENCH_BOLT_ROUNDS:-11}
 case $rounds in ''|*[!0-9]*|0*) note "BENCH_BOLT_ROUNDS must be a number > 0"; exit 2 ;; esac
-train=${BENCH_BOLT_TRAIN_EDGES:-1000000}
-case $train in ''|*[!0-9]*|0*) note "BENCH_BOLT_TRAIN_EDGES must be a number > 0"; exit 2 ;; esac
-edges=${BENCH_SPEED_EDGES:-50000000}
-case $edges in ''|*[!0-9]*|0*) note "BENCH_SPEED_EDGES must be a number > 0"; exit 2 ;; esac
+train=${BENCH_BOLT_TRAIN_BLOCKS:-20000}
+case $train in ''|*[!0-9]*|0*) note "BENCH_BOLT_TRAIN_BLOCKS must be a number > 0"; exit 2 ;; esac
+blocks=${BENCH_N:-1000000}
+case $blocks in ''|*[!0-9]*|0*) note "BENCH_N must be a number > 0"; exit 2 ;; esac
 
 BOLT=llvm-bolt-19
 # Debian's llvm-bolt-19 takes the runtime's path relative to /usr/lib (an
@@ -70,14 +71,15 @@ work=$cache/bolt
 build=$work/build
 note "bolt: building P with -Wl,--emit-relocs into $build"
 make -s -C "$top" BUILD="$build" SAN= CFLAGS="-O2 -g" LDFLAGS=-Wl,--emit-relocs \
-    "$build/bin/dcfg-convert" > "$tmp/make.log" 2>&1 ||
+    DCFG_LIBS="-Wl,-Bstatic -lyajl_s -lz -lbz2 -Wl,-Bdynamic -pthread" \
+    "$build/bin/dcfg-info" > "$tmp/make.log" 2>&1 ||
     { note "bolt: cannot build P"; tail -n 5 "$tmp/make.log" >&2; exit 1; }
 P=$work/P
-cp "$build/bin/dcfg-convert" "$P" || exit 1
-pair_trace bolt "$work/train-$train" "$train" 5 || exit 1
-Dt=$PAIR_DIR/prog.dcfg.json Tt=$PAIR_DIR/prog.trace.json
-pair_trace bolt "$cache/speed-pair-$edges" "$edges" 9 || exit 1
-D=$PAIR_DIR/prog.dcfg.json T=$PAIR_DIR/prog.trace.json
+cp "$build/bin/dcfg-info" "$P" || exit 1
+gen_dcfg bolt "$train" || exit 1
+Dt=$DCFG
+gen_dcfg bolt "$blocks" || exit 1
+D=$DCFG
 
 OPTS="-reorder-blocks=ext-tsp -reorder-functions=cdsort -split-functions"
 # optimize PROFILE OUT: BOLT P with PROFILE into OUT, its report in OUT.log
@@ -103,19 +105,18 @@ report() {
 # --- 1. the training run, recorded and instrumented --------------------------
 cd "$work" || exit 1
 rm -f rec.dcfg.json.bz2 ours.prof inst.fdata
-note "bolt: recording P on $train edges"
+note "bolt: recording P on $train blocks"
 t0=$(date +%s)
-"$bin/dcfg-record" -q --no-trace -o rec -- "$P" --to callgrind --dcfg "$Dt" --trace "$Tt" \
-    > train.out 2> rec.err || { note "bolt: dcfg-record failed"; head -n 5 rec.err >&2; exit 1; }
+"$bin/dcfg-record" -q --no-trace -o rec -- "$P" "$Dt" > train.out 2> rec.err || { note "bolt: dcfg-record failed"; head -n 5 rec.err >&2; exit 1; }
 rec_sec=$(($(date +%s) - t0))
 "$bin/dcfg-convert" --to bolt --dcfg rec.dcfg.json.bz2 -o ours.prof 2> convert.err ||
     { note "bolt: dcfg-convert --to bolt failed"; head -n 5 convert.err >&2; exit 1; }
 optimize ours.prof P.ours || exit 1
-note "bolt: instrumenting P and running it on $train edges"
+note "bolt: instrumenting P and running it on $train blocks"
 "$BOLT" "$P" -instrument -o P.instrumented -instrumentation-file="$work/inst.fdata" \
     -runtime-instrumentation-lib="$RT" > P.instrumented.log 2>&1 ||
     { note "bolt: llvm-bolt-19 -instrument failed"; tail -n 5 P.instrumented.log >&2; exit 1; }
-./P.instrumented --to callgrind --dcfg "$Dt" --trace "$Tt" > train.inst.out ||
+./P.instrumented "$Dt" > train.inst.out ||
     { note "bolt: the instrumented P failed"; exit 1; }
 cmp -s train.out train.inst.out || { note "bolt: the instrumented P's output differs"; exit 1; }
 optimize inst.fdata P.inst || exit 1
@@ -132,8 +133,7 @@ while [ "$i" -lt "$rounds" ] && [ "$status" = 0 ]; do
 	case $((i % 3)) in 1) order="p ours inst" ;; 2) order="ours inst p" ;; 0) order="inst p ours" ;; esac
 	for side in $order; do
 		case $side in p) prog=$P ;; ours) prog=$work/P.ours ;; inst) prog=$work/P.inst ;; esac
-		if ! "$TIME" -o "$tmp/time" -f '%e' "$prog" --to callgrind --dcfg "$D" --trace "$T" \
-		    > "$tmp/out.$side" 2> "$tmp/err"; then
+		if ! "$TIME" -o "$tmp/time" -f '%e' "$prog" "$D" > "$tmp/out.$side" 2> "$tmp/err"; then
 			note "bolt: failed: $prog"; head -n 5 "$tmp/err" >&2; status=1; break
 		fi
 		echo "$side $i $(tail -n 1 "$tmp/time")" >> "$tmp/runs"
@@ -158,10 +158,10 @@ ratio() {
 }
 
 echo
-echo "bolt: LLVM BOLT 19 on P = dcfg-convert --to callgrind --trace (-O2 -g -Wl,--emit-relocs)"
-echo "  trained on a $train-edge gen-pair trace (--seed 5), timed on one of $edges edges"
-echo "  (--seed 9); P, P.ours, P.inst in turn, rounds: $i. Wall times: median and best;"
-echo "  ratio to P: the median of the rounds' ratios, and the ratio of the best times"
+echo "bolt: LLVM BOLT 19 on P = dcfg-info (-O2 -g -Wl,--emit-relocs, yajl, zlib, libbz2 static)"
+echo "  trained on a DCFG of $train blocks, timed on one of $blocks (gen-dcfg.awk);"
+echo "  P, P.ours, P.inst in turn, rounds: $i. Wall times: median and best; ratio to P:"
+echo "  the median of the rounds' ratios, and the ratio of the best times"
 fmt='  %-48s %8s %8s %7s %7s\n'
 # shellcheck disable=SC2059
 {

@@ -41,3 +41,17 @@ pair_trace() {
 	note "$sect: cannot make $1"
 	return 1
 }
+
+# gen_dcfg SECTION N: sets DCFG to $cache/dcfg-N-SUM.json, scripts/gen-dcfg.awk's
+# DCFG of N blocks and edges (SUM the generator's checksum), made unless
+# there already, as the info section caches it.
+gen_dcfg() {
+	gen=$top/scripts/gen-dcfg.awk
+	DCFG=$cache/dcfg-$2-$(cksum < "$gen" | awk '{ print $1 }').json
+	[ -s "$DCFG" ] && return 0
+	note "$1: generating $2 blocks and edges into $DCFG"
+	awk -v n="$2" -f "$gen" > "$DCFG.tmp" && mv "$DCFG.tmp" "$DCFG" && return 0
+	note "$1: gen-dcfg.awk failed"
+	rm -f "$DCFG.tmp"
+	return 1
+}

@@ -68,13 +68,8 @@ else
 fi
 
 # --- 2. loading a DCFG -----------------------------------------------------
-gen=$top/scripts/gen-dcfg.awk
-sum=$(cksum < "$gen" | awk '{ print $1 }')
-D=$cache/dcfg-$n-$sum.json
-if [ ! -s "$D" ]; then
-	note "python: generating $n blocks and edges into $D"
-	awk -v n="$n" -f "$gen" > "$D.tmp" && mv "$D.tmp" "$D" || { note "gen-dcfg.awk failed"; exit 1; }
-fi
+gen_dcfg python "$n" || exit 1
+D=$DCFG
 mb=$(awk -v b="$(wc -c < "$D")" 'BEGIN { printf "%.0f", b / 1e6 }')
 if best "'$PY' -c 'import json, sys
 d = json.load(open(sys.argv[1]))

@@ -67,15 +67,8 @@ else
 	status=1
 fi
 
-gen=$top/scripts/gen-dcfg.awk
-sum=$(cksum < "$gen" | awk '{ print $1 }')
-D1=$cache/dcfg-$n-$sum.json
-if [ ! -s "$D1" ]; then
-	note "speed: generating $n blocks and edges into $D1"
-	if ! awk -v n="$n" -f "$gen" > "$D1.tmp" || ! mv "$D1.tmp" "$D1"; then
-		note "gen-dcfg.awk failed"; rm -f "$D1.tmp"; exit 1
-	fi
-fi
+gen_dcfg speed "$n" || exit 1
+D1=$DCFG
 
 # floor NAME [LIBS]: sets the path of floor NAME, compiled from
 # $floors/NAME.c into the cache (keyed by the source's checksum), or

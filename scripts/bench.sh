@@ -764,7 +764,7 @@ fi
 # === bolt ==============================================================
 
 if [ "$do_bolt" = 1 ]; then
-	TIME_CMD=$TIME sh "$top/scripts/bench-bolt.sh" "$bindir" "$top/build/t" "$cache" || status=1
+	TIME_CMD=$TIME sh "$top/scripts/bench-bolt.sh" "$bindir" "$cache" || status=1
 fi
 
 exit $status

@@ -11,7 +11,6 @@ ROOT="$BATS_TEST_DIRNAME/.."
 setup() {
 	cd "$BATS_TEST_TMPDIR" || return 1
 	BIN=$(dirname "$(command -v dcfg-expand)")
-	TOOLS=$(dirname "$(command -v gen-pair)")
 }
 
 # tools_but TOOL: a directory bin/ with the commands the section starts
@@ -26,7 +25,7 @@ tools_but() {
 
 @test "without llvm-bolt-19 the section says so and gives no figures, which is no failure" {
 	tools_but llvm-bolt-19
-	PATH=$PWD/bin capture sh "$ROOT/scripts/bench-bolt.sh" "$BIN" "$TOOLS" cache
+	PATH=$PWD/bin capture sh "$ROOT/scripts/bench-bolt.sh" "$BIN" cache
 	[ "$status" -eq 0 ]
 	[ "$(cat stderr)" = 'bench: bolt: llvm-bolt-19 is missing: no BOLT figures (make deps installs it)' ]
 	[ ! -s stdout ]
@@ -35,18 +34,18 @@ tools_but() {
 
 @test "without qemu-x86_64, which dcfg-record runs the training run under, the same" {
 	tools_but qemu-x86_64
-	PATH=$PWD/bin capture sh "$ROOT/scripts/bench-bolt.sh" "$BIN" "$TOOLS" cache
+	PATH=$PWD/bin capture sh "$ROOT/scripts/bench-bolt.sh" "$BIN" cache
 	[ "$status" -eq 0 ]
 	[ "$(cat stderr)" = 'bench: bolt: qemu-x86_64 is missing: no BOLT figures (make deps installs it)' ]
 	[ ! -s stdout ]
 }
 
 @test "the section's own arguments and sizes are checked" {
-	capture sh "$ROOT/scripts/bench-bolt.sh" "$BIN"
+	capture sh "$ROOT/scripts/bench-bolt.sh"
 	[ "$status" -eq 2 ]
-	[ "$(cat stderr)" = 'usage: sh scripts/bench-bolt.sh BIN_DIR TOOLS_DIR CACHE_DIR' ]
-	for v in BENCH_BOLT_ROUNDS BENCH_BOLT_TRAIN_EDGES BENCH_SPEED_EDGES; do
-		env "$v=0" sh "$ROOT/scripts/bench-bolt.sh" "$BIN" "$TOOLS" cache > stdout 2> stderr &&
+	[ "$(cat stderr)" = 'usage: sh scripts/bench-bolt.sh BIN_DIR CACHE_DIR' ]
+	for v in BENCH_BOLT_ROUNDS BENCH_BOLT_TRAIN_BLOCKS BENCH_N; do
+		env "$v=0" sh "$ROOT/scripts/bench-bolt.sh" "$BIN" cache > stdout 2> stderr &&
 		    status=0 || status=$?
 		[ "$status" -eq 2 ]
 		[ "$(cat stderr)" = "bench: $v must be a number > 0" ]
