@@ -329,6 +329,28 @@ insn_before() {
 	    { cat dl.fdata; false; }
 }
 
+@test "two static helper()s: BOLT tells them apart by address, helper/1 and helper/2, from our records" {
+	need_tools
+	need_bolt
+	printf '%s\n' '__attribute__((noinline)) static int helper(int x) { return x * 3 + 1; }' \
+	    'int one(int n) { int s = 0; for (int i = 0; i < n; i++) s += helper(i); return s; }' > one.c
+	printf '%s\n' '__attribute__((noinline)) static int helper(int x) { return x ^ 5; }' \
+	    'int one(int);' \
+	    'int main(void) { int s = 0; for (int i = 0; i < 4; i++) s += helper(i); return one(3) + s > 1000; }' > two.c
+	gcc -O2 -Wl,--emit-relocs -o two one.c two.c
+	dcfg-record --no-trace -o two ./two
+	capture dcfg-convert --to bolt --dcfg two.dcfg.json.bz2 -o two.pa
+	[ "$status" -eq 0 ] && [ ! -s stderr ] || { cat stderr; false; }
+	bolt_report two two.pa -aggregate-only -o two.fdata
+	clean
+	# BOLT numbers local names in address order: one.c's helper, linked first, is
+	# helper/1 and called 3 times by one(); two.c's, helper/2, 4 times by main()
+	[ "$(awk '$1 == 1 && $5 == "helper/1" && $6 == 0 { n += $8 } END { print n + 0 }' two.fdata)" -eq 3 ] ||
+	    { cat two.fdata; false; }
+	[ "$(awk '$1 == 1 && $5 == "helper/2" && $6 == 0 { n += $8 } END { print n + 0 }' two.fdata)" -eq 4 ]
+	grep -q '^1 one [0-9a-f]* 1 helper/1 0 ' two.fdata
+}
+
 # examples: the commands of dcfg-convert(1)'s EXAMPLES that make or use a
 # BOLT profile, continuation lines joined, the page's escapes undone.
 bolt_examples() {
