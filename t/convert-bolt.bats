@@ -142,6 +142,21 @@ sum() {
 	grep -qx "B $call $(address "$F/loops-nopie" outer) 1 0" out
 }
 
+@test "threads: the counts of the four threads summed" {
+	need_tools
+	gcc -O2 -pthread -Wl,--emit-relocs -o threads "$BATS_TEST_DIRNAME/record/threads.c"
+	dcfg-record --no-trace -o threads ./threads > /dev/null
+	capture dcfg-convert --to bolt --dcfg threads.dcfg.json.bz2 -o out
+	[ "$status" -eq 0 ] && [ ! -s stderr ] || { cat stderr; false; }
+	# work() is entered from libc once a thread; it calls mix() 20 times, 80 in all,
+	# and mix()'s loop of 50 turns goes back 49 times a call: 3920
+	grep -qx "B 0 $(address threads work) 4 0" out || { cat out; false; }
+	[ "$(sum "^B [0-9a-f]+ $(address threads mix) ")" -eq 80 ]
+	local jb target
+	read -r jb _ target < <(insn threads mix 'j(ne|b|a|be|ae|l|g|le|ge) ')
+	grep -qx "B $jb $target 3920 0" out
+}
+
 @test "--image: the shared object dl opens, its calls from the program as entries from outside" {
 	need_tools
 	capture dcfg-convert --to bolt --dcfg "$F/dl.dcfg.json.bz2" --image libplug.so -o out
