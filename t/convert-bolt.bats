@@ -206,13 +206,19 @@ json.dump(d, sys.stdout)' > pad.dcfg.json
 	expect_error_like "^dcfg-convert: .*/dl: has no function [^ ]+ at 0x[0-9a-f]+, where the DCFG's image 1 has it: the DCFG is of another binary$"
 }
 
-@test "a stripped binary, a missing one, an image not in the DCFG are refused" {
+@test "a stripped binary, a missing one, one not ELF, an image not in the DCFG are refused" {
 	need_tools
 	strip -o stripped "$F/loops"
 	capture dcfg-convert --to bolt --dcfg "$F/loops.dcfg.json.bz2" --binary stripped
 	expect_error "dcfg-convert: stripped: has no symbol table (stripped?): BOLT needs one"
 	capture dcfg-convert --to bolt --dcfg "$F/loops.dcfg.json.bz2" --binary missing
 	expect_error "dcfg-convert: missing: cannot read the binary: No such file or directory"
+	echo 'not a program' > text
+	capture dcfg-convert --to bolt --dcfg "$F/loops.dcfg.json.bz2" --binary text
+	expect_error "dcfg-convert: text: not an ELF file"
+	mkdir dir
+	capture dcfg-convert --to bolt --dcfg "$F/loops.dcfg.json.bz2" --binary dir
+	expect_error "dcfg-convert: dir: cannot read the binary: not a regular file"
 	capture dcfg-convert --to bolt --dcfg "$F/loops.dcfg.json.bz2" --image nosuch.so
 	expect_error_like "^dcfg-convert: .*loops.dcfg.json.bz2: --image nosuch.so: no image of process [0-9]+ has that file \\(see dcfg-info --list images\\)$"
 }
