@@ -147,3 +147,21 @@ refused() {
 	refused --dcfg run.dcfg.json.bz2
 	grep -q "^dcfg-convert: $PWD/prog: .*no symbol table" stderr
 }
+
+@test "README's BOLT recipe runs as printed, on loops.c built for it, and the optimized program works" {
+	# the README's ```sh block that converts for BOLT (t/readme.bats leaves it to this file)
+	awk '/^```sh$/ { on = 1; block = ""; next }
+	    /^```$/ && on { if (block ~ /dcfg-convert --to bolt/) { printf "%s", block; found = 1; exit } on = 0; next }
+	    on { block = block $0 "\n" }
+	    END { exit !found }' "$BATS_TEST_DIRNAME/../README.md" > recipe
+	[ "$(grep -c . recipe)" -eq 3 ] || { cat recipe; false; }
+	grep -q '^dcfg-record -o run -- ./prog ARGS$' recipe
+	gcc -g -O2 -Wl,--emit-relocs -o prog "$RECORD_SRC/loops.c"
+	# loops takes no arguments
+	sed 's/ ARGS$//' recipe > recipe.sh
+	capture sh -e recipe.sh
+	[ "$status" -eq 0 ] || { cat recipe.sh; show; false; }
+	./prog > want
+	./prog.bolt > got
+	cmp want got
+}
