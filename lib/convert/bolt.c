@@ -58,37 +58,6 @@ add_count(uint64_t *sum, uint64_t v)
 	return 0;
 }
 
-/* Marks what ran and counts how often each block ran (REP's repeats are one run). */
-static int
-mark_blocks(struct bolt_run *r)
-{
-	const struct dcfg_process *p = r->p;
-	uint32_t i;
-
-	for (i = 0; i < p->edges.count; i++) {
-		const struct dcfg_edge *e = &r->d->edges[p->edges.first + i];
-		const struct dcfg_block *s, *t;
-		if (e->total == 0)
-			continue;
-		s = image_block(r, e->source);
-		t = image_block(r, e->target);
-		if (s)
-			r->flags[block_index(r, s)] |= BOLT_BLOCK_RAN;
-		if (t == NULL)
-			continue;
-		r->flags[block_index(r, t)] |= BOLT_BLOCK_RAN;
-#ifdef FUZZ_PLANT_BOLT
-		/* a count cut to 32 bits, planted for the convert fuzz target to find (README, Fuzzing) */
-		if (e->kind != DCFG_EDGE_REP &&
-		    add_count(&r->count[block_index(r, t)], (uint32_t)e->total) < 0)
-#else
-		if (e->kind != DCFG_EDGE_REP && add_count(&r->count[block_index(r, t)], e->total) < 0)
-#endif
-			return -1;
-	}
-	return 0;
-}
-
 /* Whether the binary has OFFSET of the image in a function or a PLT section. */
 static int
 covered(const struct bolt_run *r, uint64_t offset)
@@ -285,13 +254,16 @@ setup(struct bolt_run *r, struct dcfg_error *err)
 	r->returns_in = calloc(nb, sizeof *r->returns_in);
 	if (r->flags == NULL || r->count == NULL || r->returns_in == NULL)
 		return dcfg_error_set(err, r->c->o->dcfg_path, "out of memory");
-	if (mark_blocks(r) < 0)
-		return dcfg_error_set(err, r->c->o->dcfg_path, "a block's count does not fit in 64 bits");
 	return 0;
 }
 
+/*
+ * One pass over the process's edges: what ran, how often each block ran
+ * (REP's repeats are one run), the records of the edges. 0, or -1 with
+ * ERR.
+ */
 static int
-make_records(struct bolt_run *r, struct dcfg_error *err)
+read_edges(struct bolt_run *r, struct dcfg_error *err)
 {
 	const struct dcfg_process *p = r->p;
 	uint32_t i;
@@ -303,12 +275,23 @@ make_records(struct bolt_run *r, struct dcfg_error *err)
 			continue;
 		s = image_block(r, e->source);
 		t = image_block(r, e->target);
+		if (s)
+			r->flags[block_index(r, s)] |= BOLT_BLOCK_RAN;
+		if (t) {
+			r->flags[block_index(r, t)] |= BOLT_BLOCK_RAN;
+#ifdef FUZZ_PLANT_BOLT
+			/* a count cut to 32 bits, planted for the convert fuzz target to find (README, Fuzzing) */
+			if (e->kind != DCFG_EDGE_REP &&
+			    add_count(&r->count[block_index(r, t)], (uint32_t)e->total) < 0)
+#else
+			if (e->kind != DCFG_EDGE_REP && add_count(&r->count[block_index(r, t)], e->total) < 0)
+#endif
+				goto fail;
+		}
 		if ((s || t) && edge_record(r, e, s, t) < 0)
 			goto fail;
 	}
-	if (block_records(r) < 0)
-		goto fail;
-	return sort_records(r, err);
+	return 0;
 fail:
 	return dcfg_error_set(err, r->c->o->dcfg_path, "out of memory, or a count that does not "
 	    "fit in 64 bits");
@@ -350,8 +333,13 @@ dcfg_convert_bolt(const struct dcfg_convert *c, struct dcfg_error *err)
 	if (o->bolt_functions == NULL)
 		return dcfg_error_set(err, o->dcfg_path, "--to bolt needs a reader of the binary");
 	if (o->bolt_functions(o->bolt_functions_ctx, r.binary, &t, err) < 0 || setup(&r, err) < 0 ||
-	    dcfg_bolt_check_binary(&r, err) < 0 || make_records(&r, err) < 0 ||
-	    dcfg_convert_file(c, "bolt.pa", write_profile, &r, err) < 0)
+	    read_edges(&r, err) < 0 || dcfg_bolt_check_binary(&r, err) < 0)
+		goto out;
+	if (block_records(&r) < 0) {
+		dcfg_error_set(err, o->dcfg_path, "out of memory");
+		goto out;
+	}
+	if (sort_records(&r, err) < 0 || dcfg_convert_file(c, "bolt.pa", write_profile, &r, err) < 0)
 		goto out;
 	warn_left_out(&r);
 	rc = 0;

@@ -101,43 +101,22 @@ symbol_table(const struct elf_reader *r, GElf_Shdr *sh)
 }
 
 static int
-executable_section(Elf *elf, size_t index)
+add_function(void *t, const char *name, uint64_t offset, uint64_t size)
 {
-	Elf_Scn *scn = elf_getscn(elf, index);
-	GElf_Shdr sh;
-
-	return scn != NULL && gelf_getshdr(scn, &sh) != NULL && (sh.sh_flags & SHF_EXECINSTR);
+	return dcfg_bolt_add_function(t, offset, size, name, "", 0);
 }
 
-/* The functions of .symtab: STT_FUNC and STT_GNU_IFUNC, named, in code, loaded. */
+/* The functions of .symtab, as dcfg-record reads them for its SYMBOLS. */
 static int
 read_functions(struct elf_reader *r, struct dcfg_bolt_functions *t)
 {
 	GElf_Shdr sh;
 	Elf_Scn *scn = symbol_table(r, &sh);
-	Elf_Data *data;
-	size_t i, n;
 
 	if (scn == NULL)
 		return fail(r, "has no symbol table (stripped?): BOLT needs one");
-	if (sh.sh_entsize == 0 || (data = elf_getdata(scn, NULL)) == NULL)
-		return fail(r, "its symbol table cannot be read");
-	n = sh.sh_size / sh.sh_entsize;
-	for (i = 1; i < n; i++) {
-		GElf_Sym sym;
-		const char *name;
-		int type;
-		if (gelf_getsym(data, (int)i, &sym) == NULL)
-			break;
-		type = GELF_ST_TYPE(sym.st_info);
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_value == 0 ||
-		    sym.st_value < r->bias || sym.st_shndx == SHN_UNDEF ||
-		    sym.st_shndx >= SHN_LORESERVE || !executable_section(r->elf, sym.st_shndx) ||
-		    (name = elf_strptr(r->elf, sh.sh_link, sym.st_name)) == NULL || *name == '\0')
-			continue;
-		if (dcfg_bolt_add_function(t, sym.st_value - r->bias, sym.st_size, name, "", 0) < 0)
-			return fail(r, "out of memory");
-	}
+	if (rec_each_function_symbol(r->elf, scn, &sh, r->bias, add_function, t) < 0)
+		return fail(r, "out of memory");
 	return 0;
 }
 

@@ -235,18 +235,16 @@ read_symbols(struct reader *r, const struct elf_file *f)
 	return scn == NULL ? 0 : read_symbol_table(r, f, f->elf, scn, &sh);
 }
 
-/* Functions (STT_FUNC, STT_GNU_IFUNC) at a non-zero address in an executable section. */
-static int
-read_symbol_table(struct reader *r, const struct elf_file *f, Elf *elf, Elf_Scn *scn,
-    const GElf_Shdr *symsh)
+int
+rec_each_function_symbol(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uint64_t bias,
+    int (*add)(void *ctx, const char *name, uint64_t offset, uint64_t size), void *ctx)
 {
-	GElf_Shdr sh = *symsh;
 	Elf_Data *data;
 	size_t i, n;
 
-	if (sh.sh_entsize == 0 || (data = elf_getdata(scn, NULL)) == NULL)
+	if (sh->sh_entsize == 0 || (data = elf_getdata(scn, NULL)) == NULL)
 		return 0;
-	n = sh.sh_size / sh.sh_entsize;
+	n = sh->sh_size / sh->sh_entsize;
 	for (i = 0; i < n; i++) {
 		GElf_Sym sym;
 		const char *name;
@@ -255,17 +253,29 @@ read_symbol_table(struct reader *r, const struct elf_file *f, Elf *elf, Elf_Scn 
 			break;
 		type = GELF_ST_TYPE(sym.st_info);
 		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_value == 0 ||
-		    sym.st_value < f->bias || sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
+		    sym.st_value < bias || sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
 		    !executable_section(elf, sym.st_shndx))
 			continue;
-		if ((name = elf_strptr(elf, sh.sh_link, sym.st_name)) == NULL || *name == '\0')
+		if ((name = elf_strptr(elf, sh->sh_link, sym.st_name)) == NULL || *name == '\0')
 			continue;
-		if (rec_elfinfo_add_symbol(r->info, name, "", sym.st_value - f->bias, sym.st_size) < 0)
+		if (add(ctx, name, sym.st_value - bias, sym.st_size) < 0)
 			return -1;
 	}
 	return 0;
 }
 
+static int
+add_info_symbol(void *info, const char *name, uint64_t offset, uint64_t size)
+{
+	return rec_elfinfo_add_symbol(info, name, "", offset, size);
+}
+
+static int
+read_symbol_table(struct reader *r, const struct elf_file *f, Elf *elf, Elf_Scn *scn,
+    const GElf_Shdr *symsh)
+{
+	return rec_each_function_symbol(elf, scn, symsh, f->bias, add_info_symbol, r->info);
+}
 
 struct sorted_symbol {
 	struct dcfg_rec_symbol s;

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include <gelf.h>
 #include <libelf.h>
 
 #include "elfinfo.h"
@@ -17,6 +18,16 @@
  * on or read without end.
  */
 int rec_open_regular(const char *path);
+
+/*
+ * Calls ADD(CTX, NAME, OFFSET, SIZE) for each function (STT_FUNC,
+ * STT_GNU_IFUNC) of the symbol table SCN (its header SH) of ELF that is
+ * named and lies in an executable section, at a non-zero address not
+ * below BIAS, the address of the file's offset 0; OFFSET is from BIAS.
+ * 0, or ADD's -1.
+ */
+int rec_each_function_symbol(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uint64_t bias,
+    int (*add)(void *ctx, const char *name, uint64_t offset, uint64_t size), void *ctx);
 
 /* Adds the symbol NAME followed by SUFFIX to INFO. 0, or -1 when out of memory. */
 int rec_elfinfo_add_symbol(struct dcfg_rec_elfinfo *info, const char *name, const char *suffix,
