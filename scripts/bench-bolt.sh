@@ -107,7 +107,8 @@ cd "$work" || exit 1
 rm -f rec.dcfg.json.bz2 ours.prof inst.fdata
 note "bolt: recording P on $train blocks"
 t0=$(date +%s)
-"$bin/dcfg-record" -q --no-trace -o rec -- "$P" "$Dt" > train.out 2> rec.err || { note "bolt: dcfg-record failed"; head -n 5 rec.err >&2; exit 1; }
+"$bin/dcfg-record" -q --no-trace -o rec -- "$P" "$Dt" > train.out 2> rec.err ||
+    { note "bolt: dcfg-record failed"; head -n 5 rec.err >&2; exit 1; }
 rec_sec=$(($(date +%s) - t0))
 "$bin/dcfg-convert" --to bolt --dcfg rec.dcfg.json.bz2 -o ours.prof 2> convert.err ||
     { note "bolt: dcfg-convert --to bolt failed"; head -n 5 convert.err >&2; exit 1; }
