@@ -258,12 +258,15 @@ json.dump(d, sys.stdout)' > norun.dcfg.json
 	expect_error_like "^dcfg-convert: .*: cannot read the binary the DCFG names for the image \\(No such file or directory\\): give it with --binary FILE$"
 }
 
-@test "../shared/real: its program is not here; --binary of another program is refused" {
+@test "../shared/real: its program is not here; --binary of another program is refused; libc did not run" {
 	local real="$BATS_TEST_DIRNAME/../../shared/real/omp-dijkstra-8threads.dcfg.json"
 	[ -f "$real" ] || skip "../shared/real is not beside the checkout"
 	need_tools
 	capture dcfg-convert --to bolt --dcfg "$real"
 	expect_error_like "^dcfg-convert: .*: cannot read the binary the DCFG names for the image \\(No such file or directory\\): give it with --binary FILE$"
+	# libc did not run in the region it records: that is said before its binary is looked for
+	capture dcfg-convert --to bolt --dcfg "$real" --image libc.so.6
+	expect_error_like "^dcfg-convert: .*omp-dijkstra-8threads.dcfg.json: image 5 \\(/lib/x86_64-linux-gnu/libc.so.6\\) did not run in process 20149: no block of it ran, there is nothing to profile$"
 	capture dcfg-convert --to bolt --dcfg "$real" --binary "$F/loops"
 	expect_error_like "^dcfg-convert: .*/loops: has no (function .* at 0x[0-9a-f]+, where the DCFG's image [0-9]+ has it|code at 0x[0-9a-f]+, where block [0-9]+ of the DCFG's image [0-9]+ ran): the DCFG is of another binary$"
 }

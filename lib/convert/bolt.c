@@ -324,7 +324,7 @@ dcfg_convert_bolt(const struct dcfg_convert *c, struct dcfg_error *err)
 	int rc = -1;
 
 	if ((r.p = dcfg_convert_processes(c, 0, &n, err)) == NULL ||
-	    dcfg_bolt_choose_image(&r, err) < 0)
+	    dcfg_bolt_choose_image(&r, err) < 0 || dcfg_bolt_check_ran(&r, err) < 0)
 		return -1;
 	r.binary = o->binary ? o->binary : dcfg_file_name(r.d, r.d->images[r.image].file_name_id);
 	if (r.binary == NULL)

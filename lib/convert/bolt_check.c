@@ -114,31 +114,43 @@ check_symbols(const struct bolt_run *r, struct dcfg_error *err)
 }
 
 int
+dcfg_bolt_check_ran(const struct bolt_run *r, struct dcfg_error *err)
+{
+	const struct dcfg *d = r->d;
+	const struct dcfg_image *im = &d->images[r->image];
+	const char *file = dcfg_file_name(d, im->file_name_id);
+	char shown[512];
+	uint32_t i;
+
+	for (i = 0; i < r->p->edges.count; i++) {
+		const struct dcfg_edge *e = &d->edges[r->p->edges.first + i];
+		const struct dcfg_block *s = dcfg_block_by_node(d, r->p, e->source);
+		const struct dcfg_block *t = dcfg_block_by_node(d, r->p, e->target);
+		if (e->total > 0 && ((s && s->image == r->image) || (t && t->image == r->image)))
+			return 0;
+	}
+	dcfg_escape(shown, sizeof shown, file ? file : "");
+	return dcfg_error_set(err, r->c->o->dcfg_path, "image %" PRIu32 " (%s) did not run in "
+	    "process %" PRIu64 ": no block of it ran, there is nothing to profile", im->id, shown,
+	    r->p->pid);
+}
+
+int
 dcfg_bolt_check_binary(const struct bolt_run *r, struct dcfg_error *err)
 {
 	const struct dcfg *d = r->d;
 	const struct dcfg_image *im = &d->images[r->image];
-	char shown[512];
-	uint32_t k, ran = 0;
+	uint32_t k;
 
 	if (check_symbols(r, err) < 0)
 		return -1;
 	for (k = 0; k < im->blocks.count; k++) {
 		const struct dcfg_block *b = &d->blocks[im->blocks.first + k];
-		if (!(r->flags[im->blocks.first + k - r->p->blocks.first] & BOLT_BLOCK_RAN))
-			continue;
-		ran++;
-		if (!in_code(r->t, b->offset, b->size))
+		if ((r->flags[im->blocks.first + k - r->p->blocks.first] & BOLT_BLOCK_RAN) &&
+		    !in_code(r->t, b->offset, b->size))
 			return dcfg_error_set(err, r->binary, "has no code at 0x%" PRIx64 ", where "
 			    "block %" PRIu32 " of the DCFG's image %" PRIu32 " ran: the DCFG is of "
 			    "another binary", b->offset, b->node_id, im->id);
-	}
-	if (ran == 0) {
-		dcfg_escape(shown, sizeof shown, dcfg_file_name(d, im->file_name_id) ?
-		    dcfg_file_name(d, im->file_name_id) : "");
-		return dcfg_error_set(err, r->c->o->dcfg_path, "image %" PRIu32 " (%s) did not run "
-		    "in process %" PRIu64 ": no block of it ran, there is nothing to profile",
-		    im->id, shown, r->p->pid);
 	}
 	return 0;
 }

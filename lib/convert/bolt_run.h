@@ -41,10 +41,13 @@ struct bolt_run {
  */
 int dcfg_bolt_choose_image(struct bolt_run *r, struct dcfg_error *err);
 
+/* Refuses an image none of whose blocks ran: nothing to profile. 0, or -1 with ERR. */
+int dcfg_bolt_check_ran(const struct bolt_run *r, struct dcfg_error *err);
+
 /*
  * Refuses a function table of another binary than the image's (the image's
- * SYMBOLS, or a block that ran where the file has no code) and an image
- * that did not run. Needs r->flags marked. 0, or -1 with ERR.
+ * SYMBOLS, or a block that ran where the file has no code). Needs r->flags
+ * marked. 0, or -1 with ERR.
  */
 int dcfg_bolt_check_binary(const struct bolt_run *r, struct dcfg_error *err);
 
