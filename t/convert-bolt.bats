@@ -198,12 +198,32 @@ json.dump(d, sys.stdout)' > pad.dcfg.json
 
 @test "a DCFG of another binary is refused, naming the symbol" {
 	need_tools
-	cp "$F/loops" other && strip -N fib other   # the same code, one symbol less
-	capture dcfg-convert --to bolt --dcfg "$F/loops.dcfg.json.bz2" --binary other -o out
-	expect_error_like "^dcfg-convert: other: has no function fib at 0x[0-9a-f]+, where the DCFG's image 1 has it: the DCFG is of another binary$"
-	[ ! -e out ]
 	capture dcfg-convert --to bolt --dcfg "$F/loops.dcfg.json.bz2" --binary "$F/dl" -o out
-	expect_error_like "^dcfg-convert: .*/dl: has no function [^ ]+ at 0x[0-9a-f]+, where the DCFG's image 1 has it: the DCFG is of another binary$"
+	expect_error_like "^dcfg-convert: .*/dl: has [^ ]+ at 0x[0-9a-f]+, where the DCFG's image 1 has it at 0x[0-9a-f]+: the DCFG is of another binary$"
+	[ ! -e out ]
+	# no name in common: every symbol renamed
+	bzip2 -dc "$F/loops.dcfg.json.bz2" | sed 's/\[ *"\([A-Za-z_][^"]*\)", *"0x/["renamed_\1", "0x/g' > renamed.dcfg.json
+	grep -q '"renamed_main"' renamed.dcfg.json
+	capture dcfg-convert --to bolt --dcfg renamed.dcfg.json --binary "$F/loops" -o out
+	expect_error_like "^dcfg-convert: .*/loops: has none of the [0-9]+ symbols of the DCFG's image 1 where the DCFG has them: the DCFG is of another binary$"
+	[ ! -e out ]
+}
+
+@test "a symbol the binary lacks proves nothing: SDE's own (.dummy_text, .text), or one stripped" {
+	need_tools
+	capture dcfg-convert --to bolt --dcfg "$F/loops.dcfg.json.bz2" -o plain
+	# the shapes of ../shared/real's SYMBOLS: .dummy_text at 0, the section's name
+	bzip2 -dc "$F/loops.dcfg.json.bz2" |
+	    sed 's/"SYMBOLS" *: *\[ *\[ *"NAME", *"ADDR_OFFSET", *"SIZE" *\],/&\n[".dummy_text", "0x0", 4096], [".text", "0x1000", 64],/' > sde.dcfg.json
+	grep -q '"\.dummy_text"' sde.dcfg.json
+	capture dcfg-convert --to bolt --dcfg sde.dcfg.json --binary "$F/loops" -o sde
+	[ "$status" -eq 0 ] && [ ! -s stderr ]
+	cmp plain sde
+	# the same code with fib's symbol stripped: its records are in no function, and said so
+	cp "$F/loops" other && strip -N fib other
+	capture dcfg-convert --to bolt --dcfg "$F/loops.dcfg.json.bz2" --binary other -o out
+	[ "$status" -eq 0 ] && [ -s out ] && [ "$(wc -l < stderr)" -eq 1 ]
+	grep -Eq "^dcfg-convert: warning: [0-9]+ records of the profile left out \(their counts add up to [0-9]+\): their code is in no function of other$" stderr
 }
 
 @test "a stripped binary, a missing one, one not ELF, an image not in the DCFG are refused" {
@@ -268,7 +288,7 @@ json.dump(d, sys.stdout)' > norun.dcfg.json
 	capture dcfg-convert --to bolt --dcfg "$real" --image libc.so.6
 	expect_error_like "^dcfg-convert: .*omp-dijkstra-8threads.dcfg.json: image 5 \\(/lib/x86_64-linux-gnu/libc.so.6\\) did not run in process 20149: no block of it ran, there is nothing to profile$"
 	capture dcfg-convert --to bolt --dcfg "$real" --binary "$F/loops"
-	expect_error_like "^dcfg-convert: .*/loops: has no (function .* at 0x[0-9a-f]+, where the DCFG's image [0-9]+ has it|code at 0x[0-9a-f]+, where block [0-9]+ of the DCFG's image [0-9]+ ran): the DCFG is of another binary$"
+	expect_error_like "^dcfg-convert: .*/loops: has ([^ ]+ at 0x[0-9a-f]+, where the DCFG's image [0-9]+ has it at 0x[0-9a-f]+|no code at 0x[0-9a-f]+, where block [0-9]+ of the DCFG's image [0-9]+ ran): the DCFG is of another binary$"
 }
 
 @test "--image and --binary are bolt's alone; the usual output rules hold" {

@@ -6,6 +6,7 @@
 #include "bolt_run.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/output.h"
@@ -78,39 +79,99 @@ in_code(const struct dcfg_bolt_functions *t, uint64_t offset, uint64_t size)
 	return code != NULL && size <= code->end - offset;
 }
 
-/* Whether the file has a function (or an alias) named NAME that starts at OFFSET. */
-static int
-has_symbol(const struct dcfg_bolt_functions *t, const char *name, uint64_t offset)
-{
-	size_t i;
+/* A function of the file by its name, for finding the DCFG's symbols in it. */
+struct named {
+	const char *name;
+	uint64_t start;
+};
 
-	for (i = dcfg_bolt_first_from(t, offset); i < t->n && t->f[i].start == offset; i++)
-		if (strcmp(dcfg_bolt_string(t, t->f[i].name), name) == 0)
-			return 1;
+static int
+by_name_order(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c != 0 ? c : (x->start > y->start) - (x->start < y->start);
+}
+
+/* The first of the N functions in BY_NAME named NAME, or N. */
+static size_t
+first_named(const struct named *by_name, size_t n, const char *name)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(by_name[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * A symbol the file has under the same name somewhere else proves another
+ * build. A name the file lacks proves nothing: SDE adds symbols of its own
+ * (.dummy_text, .plt, .text: ../shared/real), and a writer may spell a
+ * name its own way; so the symbols must only not all be such names.
+ */
+static int
+check_symbols_named(const struct bolt_run *r, const struct named *by_name, size_t n,
+    struct dcfg_error *err)
+{
+	const struct dcfg *d = r->d;
+	const struct dcfg_image *im = &d->images[r->image];
+	char shown[512];
+	uint32_t k, known = 0, matched = 0;
+
+	for (k = 0; k < im->symbols.count; k++) {
+		const struct dcfg_symbol *s = &d->symbols[im->symbols.first + k];
+		const char *name = dcfg_string(d, s->name);
+		size_t i, first;
+		/* the DCFG's writer may name PLT entries its own way */
+		if (name == NULL || *name == '\0' || dcfg_bolt_in_plt(r->t, s->offset))
+			continue;
+		known++;
+		first = first_named(by_name, n, name);
+		if (first == n || strcmp(by_name[first].name, name) != 0)
+			continue;
+		for (i = first; i < n && strcmp(by_name[i].name, name) == 0; i++)
+			if (by_name[i].start == s->offset)
+				break;
+		if (i < n && strcmp(by_name[i].name, name) == 0) {
+			matched++;
+			continue;
+		}
+		dcfg_escape(shown, sizeof shown, name);
+		return dcfg_error_set(err, r->binary, "has %s at 0x%" PRIx64 ", where the DCFG's "
+		    "image %" PRIu32 " has it at 0x%" PRIx64 ": the DCFG is of another binary",
+		    shown, by_name[first].start, im->id, s->offset);
+	}
+	if (known > 0 && matched == 0)
+		return dcfg_error_set(err, r->binary, "has none of the %" PRIu32 " symbols of the "
+		    "DCFG's image %" PRIu32 " where the DCFG has them: the DCFG is of another "
+		    "binary", known, im->id);
 	return 0;
 }
 
 static int
 check_symbols(const struct bolt_run *r, struct dcfg_error *err)
 {
-	const struct dcfg *d = r->d;
-	const struct dcfg_image *im = &d->images[r->image];
-	char shown[512];
-	uint32_t k;
+	struct named *by_name;
+	size_t i;
+	int status;
 
-	for (k = 0; k < im->symbols.count; k++) {
-		const struct dcfg_symbol *s = &d->symbols[im->symbols.first + k];
-		const char *name = dcfg_string(d, s->name);
-		/* the DCFG's writer may name PLT entries its own way */
-		if (name == NULL || *name == '\0' || dcfg_bolt_in_plt(r->t, s->offset) ||
-		    has_symbol(r->t, name, s->offset))
-			continue;
-		dcfg_escape(shown, sizeof shown, name);
-		return dcfg_error_set(err, r->binary, "has no function %s at 0x%" PRIx64 ", where "
-		    "the DCFG's image %" PRIu32 " has it: the DCFG is of another binary", shown,
-		    s->offset, im->id);
-	}
-	return 0;
+	if (r->d->images[r->image].symbols.count == 0)
+		return 0;
+	if ((by_name = malloc((r->t->n ? r->t->n : 1) * sizeof *by_name)) == NULL)
+		return dcfg_error_set(err, r->binary, "out of memory");
+	for (i = 0; i < r->t->n; i++)
+		by_name[i] = (struct named){ dcfg_bolt_string(r->t, r->t->f[i].name), r->t->f[i].start };
+	qsort(by_name, r->t->n, sizeof *by_name, by_name_order);
+	status = check_symbols_named(r, by_name, r->t->n, err);
+	free(by_name);
+	return status;
 }
 
 int
