@@ -191,6 +191,8 @@ test-tools: $(TEST_TOOLS)
 # routes target to find. FUZZ_PLANT=-DFUZZ_PLANT_LOOPPOINT plants an
 # off-by-one in dcfg-profile --summary's queue (a threshold that an eligible
 # entry starts exactly at is not reached: < for <=) for the looppoint target.
+# FUZZ_PLANT=-DFUZZ_PLANT_BOLT cuts a block's count to 32 bits in dcfg-convert
+# --to bolt, for the convert target to find.
 fuzz-lib: deps
 	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) \
 	    CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(FUZZ_PLANT)" build-fuzz/libdcfg.a \
