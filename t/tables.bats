@@ -67,7 +67,7 @@ help_list() {
 	formats=$(sed -n '/^\.Bl -tag -width callgrind/,/^\.El/s/^\.It Cm \([a-z]*\)$/\1/p' \
 	    "$MAN/dcfg-convert.1" | tr '\n' ' ')
 	formats=${formats% }
-	[ "$formats" = "callgrind webgrind dcpi csi dot" ]
+	[ "$formats" = "callgrind webgrind dcpi csi dot bolt" ]
 	dcfg-convert --help > help
 	[ "$(help_list help '--to FORMAT' '--dcfg')" = "$formats" ]
 	for f in $formats; do
