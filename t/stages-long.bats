@@ -159,8 +159,9 @@ joined() {
 	[ "$status" -eq 0 ] && [ ! -s stderr ] && cmp expected stdout
 }
 
-@test "sparse edge ids (a hashed index) take the record route and give the same lines" {
-	# ids far apart: no direct table (lib/common/idmap.c), so no fast path
+@test "sparse edge ids (a hashed index) give the same lines" {
+	# ids far apart: no direct table (lib/common/idmap.c); the stage keeps
+	# their columns by the edge's index instead
 	printf '%s\n' \
 	    '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0, "EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"], [1, "ENTRY"], [2, "EXIT"]],' \
 	    ' "SPECIAL_NODES": [["NODE_ID", "NODE_NAME"], [1, "START"], [2, "END"]],' \
@@ -173,6 +174,42 @@ joined() {
 	    $0 == 7 { print "7\t1\t3\tENTRY"; next } { print $0 "\t3\t2\tEXIT" }' sparse.stream > expected
 	capture dcfg-edges --dcfg sparse.json sparse.stream
 	[ "$status" -eq 0 ] && [ ! -s stderr ] && cmp expected stdout
+}
+
+# alone STAGE DCFG FIELDS < STREAM: STREAM as STAGE must write it, each
+# data line's columns from a run of STAGE on that line's id alone (which
+# renders them, never copying kept ones).
+alone() {
+	awk '!/^#/ { sub(/\t.*/, ""); print }' "$4" | sort -u | while read -r id; do
+		printf '%s\n' '# dcfg-stream 1' "$(grep -m 1 '^# process' "$4")" "$id" |
+		    "$1" --dcfg "$2" | tail -n 1 | cut -f 2- | sed "s/^/$id\t/"
+	done > columns
+	awk -v fields="$3" 'FILENAME == "columns" { id = $0; sub(/\t.*/, "", id)
+		c = $0; sub(/^[^\t]*\t/, "", c); add[id] = c; next }
+	    FNR == 1 { print; print "# fields " fields; next }
+	    /^#/ { print; next }
+	    { id = $0; sub(/\t.*/, "", id); print $0 "\t" add[id] }' columns "$4"
+}
+
+@test "ids spread up to 2^31 - 1: a long stream through both stages, each line as its id alone" {
+	long_stream 200000 > long.stream
+	python3 "$BATS_TEST_DIRNAME/tools/renumber-dcfg.py" "$HELLO" long.stream sparse.json sparse.stream
+	grep -qx 2147483647 sparse.stream
+	alone dcfg-edges sparse.json 'edge source target type' sparse.stream > edges.expected
+	capture dcfg-edges --dcfg sparse.json sparse.stream
+	[ "$status" -eq 0 ] && [ ! -s stderr ] && cmp edges.expected stdout
+	alone dcfg-blocks sparse.json 'edge node address image offset size instrs symbol source' \
+	    sparse.stream > blocks.expected
+	capture dcfg-blocks --dcfg sparse.json sparse.stream
+	[ "$status" -eq 0 ] && [ ! -s stderr ] && cmp blocks.expected stdout
+
+	# an id the DCFG lacks, after 200000 known ones, is reported at its line
+	cp sparse.stream bad.stream
+	echo 2147483646 >> bad.stream
+	capture dcfg-edges --dcfg sparse.json bad.stream
+	[ "$status" -eq 2 ]
+	[ "$(cat stderr)" = "dcfg-edges: bad.stream:$(wc -l < bad.stream):1: edge id 2147483646 is not in process 13723 of the DCFG" ]
+	cmp edges.expected stdout
 }
 
 @test "a long stream to a full disk is an error; to | head, a quiet stop" {

@@ -16,8 +16,8 @@ dcfg_keyed_init(struct dcfg_keyed *k, const struct dcfg_stage *s)
 	k->n_processes = s->dcfg->n_processes;
 	k->start = malloc((k->n_keys + 1) * sizeof *k->start);
 	k->len = malloc((k->n_keys + 1) * sizeof *k->len);
-	k->key_by_id = calloc(k->n_processes + 1, sizeof *k->key_by_id);
-	if (k->start == NULL || k->len == NULL || k->key_by_id == NULL)
+	k->key_by_slot = calloc(k->n_processes + 1, sizeof *k->key_by_slot);
+	if (k->start == NULL || k->len == NULL || k->key_by_slot == NULL)
 		return -1;
 	for (i = 0; i < k->n_keys; i++)
 		k->len[i] = UINT32_MAX;
@@ -29,13 +29,24 @@ dcfg_keyed_free(struct dcfg_keyed *k)
 {
 	size_t i;
 
-	for (i = 0; k->key_by_id && i < k->n_processes; i++)
-		free(k->key_by_id[i]);
-	free(k->key_by_id);
+	for (i = 0; k->key_by_slot && i < k->n_processes; i++)
+		free(k->key_by_slot[i]);
+	free(k->key_by_slot);
 	free(k->start);
 	free(k->len);
 	free(k->pool);
 	memset(k, 0, sizeof *k);
+}
+
+/*
+ * An edge's slot in its process's keys: its id when the ids index directly
+ * (one lookup less a line on the dense route), else its index in the
+ * process's edges, so that sparse ids cost no more memory than dense ones.
+ */
+static inline size_t
+slots_of(const struct dcfg_idmap *ids, size_t n_edges)
+{
+	return ids->hashed ? n_edges : ids->size;
 }
 
 int
@@ -43,17 +54,15 @@ dcfg_keyed_process(struct dcfg_keyed *k, const struct dcfg_stage *s)
 {
 	size_t at = (size_t)(s->p - s->dcfg->processes);
 	const struct dcfg_idmap *ids = &dcfg_process_index(s->dcfg, s->p)->edge_by_id;
+	size_t n = slots_of(ids, s->p->edges.count);
 
-	k->cur = NULL;
-	k->n_cur = 0;
-	/* hashed ids are sparse: those lines take the record route */
-	if (ids->hashed)
-		return 0;
-	if (k->key_by_id[at] == NULL && ids->size > 0 &&
-	    (k->key_by_id[at] = calloc(ids->size, sizeof **k->key_by_id)) == NULL)
+	k->ids = ids;
+	k->first = s->dcfg->edges + s->p->edges.first;
+	if (k->key_by_slot[at] == NULL && n > 0 &&
+	    (k->key_by_slot[at] = calloc(n, sizeof **k->key_by_slot)) == NULL)
 		return -1;
-	k->cur = k->key_by_id[at];
-	k->n_cur = k->cur ? ids->size : 0;
+	k->cur = k->key_by_slot[at];
+	k->n_cur = k->cur ? n : 0;
 	return 0;
 }
 
@@ -91,6 +100,7 @@ dcfg_keyed_line(struct dcfg_keyed *k, struct dcfg_stage *s,
     const struct dcfg_stream_record *r, const struct dcfg_edge *e, struct dcfg_error *err)
 {
 	uint32_t key;
+	size_t slot;
 
 	if (s->key(s->ctx, r, e, &key, err) < 0)
 		return -1;
@@ -102,10 +112,11 @@ dcfg_keyed_line(struct dcfg_keyed *k, struct dcfg_stage *s,
 		else
 			render(k, s, key);
 		if (k->len[key] == UINT32_MAX)
-			return 0;   /* not kept: this id stays on the record route */
+			return 0;   /* not kept: this edge stays on the record route */
 	}
-	if (r->edge < k->n_cur)
-		k->cur[r->edge] = key + 1;
+	slot = k->ids->hashed ? (size_t)(e - k->first) : r->edge;
+	if (slot < k->n_cur)
+		k->cur[slot] = key + 1;
 	return 0;
 }
 
@@ -155,17 +166,22 @@ dcfg_keyed_lines(struct dcfg_keyed *k, struct dcfg_stage *s, struct dcfg_stream 
 	struct dcfg_output *out = s->out;
 	/* locals, not fields: a store through char * would make the compiler reload every field */
 	const uint32_t *cur = k->cur, *start = k->start, *length = k->len;
+	struct dcfg_idmap ids;
 	const char *pool = k->pool, *p, *end, *q, *nl;
 	const size_t n_cur = k->n_cur, keep_line = !s->replace;
 	char *buf = out->buf;
 	size_t at = out->len, len, n;
 	unsigned long lines = 0;
-	uint32_t id, key;
+	uint32_t id, slot, key;
 
 	if (cur == NULL || !dcfg_stream_peek_lines(st, &p, &end))
 		return 0;
+	ids = *k->ids;
 	while (p < end) {
-		if ((id = plain_id(p, &q)) == 0 || id >= n_cur || (key = cur[id]) == 0)
+		if ((id = plain_id(p, &q)) == 0)
+			break;
+		slot = ids.hashed ? dcfg_idmap_get(&ids, id) : id;
+		if (slot >= n_cur || (key = cur[slot]) == 0)
 			break;
 		nl = *q == '\n' ? q : line_end(q, end);
 		if (--key != DCFG_STAGE_DROP) {

@@ -1,9 +1,11 @@
 /*
  * The memory of a keyed stage (stage.h: KEY and RENDER): each suffix
- * rendered once, and each edge id's key in each process, kept for the
- * whole run so that a process that comes back costs nothing to set up
- * again. With both known, a run of plain data lines is copied straight
- * from the reader's buffer (reader.h).
+ * rendered once, and each edge's key in each process, kept for the whole
+ * run so that a process that comes back costs nothing to set up again.
+ * Edges are known by their slot (keyed.c): their id when ids index
+ * directly, else their index in the process's edges, so that sparse ids
+ * (up to 2^31, as the spec allows) take the same route as dense ones. With both known, a run of plain data lines is copied
+ * straight from the reader's buffer (reader.h).
  */
 #ifndef DCFG_KEYED_H
 #define DCFG_KEYED_H
@@ -15,10 +17,12 @@ struct dcfg_keyed {
 	size_t used, cap;
 	uint32_t *start, *len;       /* per key; len UINT32_MAX: not rendered yet */
 	size_t n_keys;
-	uint32_t **key_by_id;        /* per process: 1 + the key by edge id, 0 unknown */
+	uint32_t **key_by_slot;      /* per process: 1 + the key by edge slot, 0 unknown */
 	size_t n_processes;
-	uint32_t *cur;               /* the current process's, NULL when its ids are hashed */
+	uint32_t *cur;               /* the current process's, NULL when it has no edges */
 	size_t n_cur;
+	const struct dcfg_idmap *ids;   /* the current process's edge index by id */
+	const struct dcfg_edge *first;  /* the current process's edge of index 0 */
 };
 
 /* For S's keys and processes. -1: out of memory. */
