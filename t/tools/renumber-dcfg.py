@@ -11,6 +11,8 @@ edge id renumbered the same way. Special nodes are numbered 1, 2, ...,
 below the blocks. Nothing else changes: the program, its traces'
 order, its addresses and counts are the same, so a profile of the copy
 differs from one of the original only where node or edge ids show.
+The stream is read a line at a time (it may be "/dev/stdin"), so that
+one of 10^8 edges takes no more memory than one of ten.
 
 Every column of every table whose name ends in NODE_ID or NODE_IDS (the
 edges' sources and targets, routines' entries, exits and dominators,
@@ -18,6 +20,8 @@ loops' heads, back edges, nodes and parents) is renumbered, and every
 EDGE_ID column; a table is a list whose first row is a list of column
 names (the DCFG specification, section 1.2).
 """
+import bz2
+import gzip
 import json
 import sys
 
@@ -49,6 +53,17 @@ def spread(ids, floor):
     as far apart as they fit."""
     step = (TOP - floor) // (len(ids) + 1)
     return {old: TOP - (len(ids) - 1 - i) * step for i, old in enumerate(ids)}
+
+
+def open_stream(path):
+    """PATH as a binary file of lines, decompressed as read_bytes would."""
+    f = open(path, "rb")
+    magic = f.peek(3)[:3]
+    if magic[:2] == b"\x1f\x8b":
+        return gzip.open(f)
+    if magic == b"BZh":
+        return bz2.open(f)
+    return f
 
 
 def main():
@@ -83,9 +98,10 @@ def main():
     with open(sys.argv[3], "w") as f:
         json.dump(dcfg, f, ensure_ascii=False)
         f.write("\n")
-    lines = read_bytes(sys.argv[2]).decode("utf-8", "surrogateescape").split("\n")
-    with open(sys.argv[4], "w", encoding="utf-8", errors="surrogateescape") as f:
-        for line in lines[:-1] if lines and lines[-1] == "" else lines:
+    with open_stream(sys.argv[2]) as src, \
+            open(sys.argv[4], "w", encoding="utf-8", errors="surrogateescape") as f:
+        for raw in src:
+            line = raw.decode("utf-8", "surrogateescape").rstrip("\n")
             if line and not line.startswith("#"):
                 eid, tab, rest = line.partition("\t")
                 line = "%d%s%s" % (edge[int(eid)], tab, rest)
