@@ -55,3 +55,18 @@ gen_dcfg() {
 	rm -f "$DCFG.tmp"
 	return 1
 }
+
+# python_dcfg BIN_DIR: readies the dcfg Python package (python/dcfg) over
+# BIN_DIR/../libdcfg.so.0 for "$PY" (Debian's python3 when there); NUMPY
+# says whether it has numpy. Fails, saying why, when it cannot import.
+python_dcfg() {
+	PY=python3
+	[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+	DCFG_LIBRARY=$(cd "$1/.." && pwd)/libdcfg.so.0
+	PYTHONPATH=$top/python
+	PYTHONDONTWRITEBYTECODE=1
+	export PY DCFG_LIBRARY PYTHONPATH PYTHONDONTWRITEBYTECODE
+	[ -e "$DCFG_LIBRARY" ] || { note "no $DCFG_LIBRARY: build it first (make)"; return 1; }
+	NUMPY=$("$PY" -c 'import dcfg; print("numpy" if dcfg.HAVE_NUMPY else "no numpy")') ||
+	    { note "$PY cannot import dcfg"; return 1; }
+}
