@@ -226,6 +226,14 @@ const struct dcfg_image *dcfg_block_image(const struct dcfg *d,
     const struct dcfg_block *b);
 const struct dcfg_loop *dcfg_routine_loops(const struct dcfg *d,
     const struct dcfg_routine *r, size_t *n);
+/*
+ * What the N edges IDS of process P cost: INSTRS[i] gets the NUM_INSTRS of
+ * the block edge IDS[i] leaves (0 when it leaves a special node or no
+ * block), the instructions an execution of the edge adds to a thread's
+ * count. N, or the index of the first id that is none of P's edges.
+ */
+size_t dcfg_edge_instrs(const struct dcfg *d, const struct dcfg_process *p,
+    const uint32_t *ids, size_t n, uint64_t *instrs);
 
 const char *dcfg_string(const struct dcfg *d, uint32_t offset);
 /* File name for an id, NULL when the id is absent or names were not loaded. */
@@ -256,6 +264,12 @@ void dcfg_code_names_free(struct dcfg_code_names *names);
  */
 size_t dcfg_code_name(const struct dcfg_code_names *names, uint64_t addr, char *buf,
     size_t size);
+/*
+ * NAME, a name from the file, escaped as every text output of dcfg-tools
+ * writes it (dcfg-stream(5), Names), into BUF, at most SIZE bytes with the
+ * NUL, cut only between escapes. The length it needs, without the NUL.
+ */
+size_t dcfg_escape_name(const char *name, char *buf, size_t size);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

@@ -41,3 +41,9 @@ dcfg_code_name(const struct dcfg_code_names *cn, uint64_t addr, char *buf, size_
 	dcfg_name_at(&cn->names, addr, &nm);
 	return dcfg_name_format(&nm, buf, size);
 }
+
+size_t
+dcfg_escape_name(const char *name, char *buf, size_t size)
+{
+	return dcfg_escape(buf, size, name);
+}

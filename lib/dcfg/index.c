@@ -304,6 +304,23 @@ dcfg_block_by_node(const struct dcfg *d, const struct dcfg_process *p,
 }
 
 size_t
+dcfg_edge_instrs(const struct dcfg *d, const struct dcfg_process *p, const uint32_t *ids,
+    size_t n, uint64_t *instrs)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct dcfg_edge *e = dcfg_edge_by_id(d, p, ids[i]);
+		const struct dcfg_block *b;
+		if (e == NULL)
+			return i;
+		b = dcfg_block_by_node(d, p, e->source);
+		instrs[i] = b ? b->num_instrs : 0;
+	}
+	return n;
+}
+
+size_t
 dcfg_addr_index_after(const struct dcfg_addr_index *ix, size_t n, uint64_t addr)
 {
 	size_t lo = 0, hi = n;
