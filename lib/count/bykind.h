@@ -17,12 +17,8 @@
 
 #include <stddef.h>
 
+#include <dcfg/count.h>   /* the kinds (enum dcfg_count_by), dcfg_count_by_parse */
 #include "common/table.h"
-
-enum dcfg_count_by { DCFG_BY_EDGE, DCFG_BY_BLOCK, DCFG_BY_ROUTINE, DCFG_BY_LOOP,
-	DCFG_BY_IMAGE, DCFG_BY_TYPE, DCFG_BY_THREAD, DCFG_BY_LINE, DCFG_BY_FILE,
-	DCFG_BY_KINDS };
-#define DCFG_BY_DEFAULT DCFG_BY_EDGE   /* without --by */
 
 /* How a row's first column is written, and read back by --merge. */
 enum dcfg_count_key {
@@ -68,8 +64,6 @@ struct dcfg_count_kind {
 
 /* The descriptor of BY. */
 const struct dcfg_count_kind *dcfg_count_kind(enum dcfg_count_by by);
-/* The kind named NAME: 0, or -1 for none. */
-int dcfg_count_by_parse(const char *name, enum dcfg_count_by *by);
 /* The number of columns of a kind's rows. */
 int dcfg_count_kind_columns(const struct dcfg_count_kind *k);
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "count_bbv.h"
-#include "count_table.h"
+#include "counter.h"
 #include "stream/provenance.h"
 #include "stream/writer.h"
 #include "common/vec.h"
@@ -15,17 +15,10 @@ struct counter {
 	const struct dcfg_count_options *o;
 	const struct dcfg_process *p;
 	const char *name;
-	struct dcfg_count_table table;   /* its exec: per edge, this process section */
-	struct dcfg_count_thread *threads; size_t n_threads, cap_threads;
-	size_t thread;             /* the current one, or n_threads when none */
+	struct dcfg_counter *counter;   /* the tables' (<dcfg/count.h>), without --bbv */
+	int has_thread;            /* the process section has named a thread: */
+	uint64_t tid;              /* the current one */
 	struct dcfg_bbv bbv;       /* with --bbv */
-	int overflow;              /* a count of the table went past 2^64 - 1 */
-	/*
-	 * From the stream, by weight: the executions of an edge, or a thread's
-	 * edges or instructions, went past 2^64 - 1. Each spoils only the
-	 * tables made from it.
-	 */
-	int exec_overflow, thread_overflow;
 	int headed;                /* the "# dcfg-count" line is written */
 	/* What the stream says it covers (provenance.h), copied into the table. */
 	struct dcfg_recorded_selection sel;
@@ -36,12 +29,12 @@ struct counter {
 	uint32_t trace_crc;
 	uint64_t trace_bytes;
 	/*
-	 * Per edge of the DCFG, the NUM_INSTRS of its source: worked out once,
-	 * since every line needs it (twice with --bbv) and the block lookup is
-	 * most of a line's cost.
+	 * With --bbv, per edge of the DCFG, the NUM_INSTRS of its source and
+	 * the block (in d->blocks) it enters, or none: worked out once, since
+	 * every line needs them and the block lookup is most of a line's cost.
 	 */
 	uint64_t *source_instrs;
-	uint32_t *target_block;    /* with --bbv: the block (in d->blocks) it enters, or none */
+	uint32_t *target_block;
 };
 
 static int
@@ -52,19 +45,17 @@ source_instrs_init(struct counter *c)
 	uint32_t k;
 
 	if ((c->source_instrs = malloc(n * sizeof *c->source_instrs)) == NULL ||
-	    (c->o->bbv && (c->target_block = malloc(n * sizeof *c->target_block)) == NULL))
+	    (c->target_block = malloc(n * sizeof *c->target_block)) == NULL)
 		return -1;
 	for (i = 0; i < d->n_processes; i++) {
 		const struct dcfg_process *p = &d->processes[i];
 		for (k = 0; k < p->edges.count; k++) {
 			const struct dcfg_edge *e = &d->edges[p->edges.first + k];
+			uint32_t b = dcfg_idmap_get(&dcfg_process_index(d, p)->block_by_node, e->target);
 			c->source_instrs[p->edges.first + k] = dcfg_count_source_instrs(d, p, e);
-			if (c->target_block) {
-				uint32_t b = dcfg_idmap_get(&dcfg_process_index(d, p)->block_by_node, e->target);
-				c->target_block[p->edges.first + k] = b == DCFG_NONE ||
-				    d->blocks[p->blocks.first + b].num_instrs == 0 ?
-				    DCFG_BBV_NO_BLOCK : p->blocks.first + b;
-			}
+			c->target_block[p->edges.first + k] = b == DCFG_NONE ||
+			    d->blocks[p->blocks.first + b].num_instrs == 0 ?
+			    DCFG_BBV_NO_BLOCK : p->blocks.first + b;
 		}
 	}
 	return 0;
@@ -97,7 +88,8 @@ write_tables(struct counter *c, int from_dcfg)
 		dcfg_count_crc_bytes(id, sizeof id, c->trace_crc, c->trace_bytes);
 		dcfg_table_note(&w, "trace", id, DCFG_TABLE_END);
 	}
-	dcfg_count_table_write(&c->table, &w);
+	if (c->counter)
+		dcfg_counter_write(c->counter, &w);
 	return dcfg_table_close(&w);
 }
 
@@ -177,28 +169,20 @@ on_process(void *ctx, const struct dcfg_process *p, struct dcfg_error *err)
 	if (p == NULL && c->unselected)
 		return unselected(c, 0, "thread", c->unselected_tid, err);
 	if (p == NULL) {   /* the end of c->p */
-		int rc;
 		if (c->o->bbv) {
 			head(c);
 			dcfg_bbv_end(&c->bbv);
-			rc = 0;
-		} else {
-			/* Thread totals overflow only the thread table, an edge's executions the others. */
-			c->overflow = dcfg_count_kind(c->o->by)->uses_threads ? c->thread_overflow :
-			    c->exec_overflow;
-			rc = dcfg_count_table_keep(&c->table, c->p, c->threads, c->n_threads, &c->overflow);
+			return 0;
 		}
-		dcfg_tally_clear(&c->table.exec);
-		return rc < 0 ? count_error(c, err, c->overflow) : 0;
+		return dcfg_counter_keep(c->counter, c->o->top, err) == DCFG_COUNT_OK ? 0 : -1;
 	}
-	if (c->o->bbv)
-		head(c);
 	c->p = p;
-	c->n_threads = 0;
-	c->thread = 0;
-	c->exec_overflow = c->thread_overflow = 0;
+	c->has_thread = 0;
 	if (c->o->bbv) {
+		head(c);
 		dcfg_stream_write_process(c->out, p->pid);
+	} else {
+		dcfg_counter_restart(c->counter, p, err);   /* P is the DCFG's */
 	}
 	return 0;
 }
@@ -207,14 +191,14 @@ static void
 on_thread(void *ctx, uint64_t tid)
 {
 	struct counter *c = ctx;
-	size_t i;
+	struct dcfg_error ignored;
 
 	/*
 	 * A thread in two trace rows in a row (the first maybe without chunks)
 	 * is one thread: its vectors go on in the section it has open, since
 	 * --merge takes a thread's vectors from one section of a table.
 	 */
-	if (c->o->bbv && !(c->bbv.open && c->n_threads > 0 && c->threads[c->thread].tid == tid)) {
+	if (c->o->bbv && !(c->bbv.open && c->has_thread && c->tid == tid)) {
 		dcfg_bbv_end(&c->bbv);
 		dcfg_stream_write_thread(c->out, tid);
 		dcfg_bbv_start(&c->bbv);
@@ -224,12 +208,11 @@ on_thread(void *ctx, uint64_t tid)
 		c->unselected = 1;
 		c->unselected_tid = tid;
 	}
-	for (i = 0; i < c->n_threads && c->threads[i].tid != tid; i++)
-		;
-	if (i == c->n_threads &&
-	    dcfg_reserve((void **)&c->threads, &c->cap_threads, i + 1, sizeof *c->threads) == 0)
-		c->threads[c->n_threads++] = (struct dcfg_count_thread){ tid, 0, 0 };
-	c->thread = i;
+	c->has_thread = 1;
+	c->tid = tid;
+	/* out of memory, the thread's edges count in the other tables only */
+	if (c->counter)
+		dcfg_counter_thread(c->counter, tid, &ignored);
 }
 
 /*
@@ -245,29 +228,22 @@ on_line(void *ctx, const struct dcfg_stream_record *r, const struct dcfg_edge *e
 {
 	struct counter *c = ctx;
 	uint32_t i = (uint32_t)(e - c->d->edges), b;
-	uint64_t w = r->weight, src = c->source_instrs[i], *x;
+	uint64_t w = r->weight;
 
 	if (c->traced)
 		return after_trace(c, r->lineno, err);
-	if (c->thread == c->n_threads)   /* edges before any "# thread": thread 0 */
+	if (!c->has_thread)   /* edges before any "# thread": thread 0 */
 		on_thread(c, 0);
 	if (c->unselected)
 		return unselected(c, r->lineno, "thread", c->unselected_tid, err);
 	if (c->o->bbv) {   /* the vectors need no table */
 		b = c->target_block[i];
-		if (dcfg_bbv_line(&c->bbv, src, b, b == DCFG_BBV_NO_BLOCK ? 0 :
+		if (dcfg_bbv_line(&c->bbv, c->source_instrs[i], b, b == DCFG_BBV_NO_BLOCK ? 0 :
 		    c->d->blocks[b].num_instrs, w) < 0)
 			return count_error(c, err, c->bbv.overflow);
 		return 0;
 	}
-	x = dcfg_tally_at(&c->table.exec, i);
-	*x = dcfg_count_add(&c->exec_overflow, *x, w);
-	if (c->thread < c->n_threads) {
-		struct dcfg_count_thread *t = &c->threads[c->thread];
-		int *of = &c->thread_overflow;
-		t->edges = dcfg_count_add(of, t->edges, w);
-		t->instrs = dcfg_count_add(of, t->instrs, dcfg_count_mul(of, w, src));
-	}
+	dcfg_counter_add_index(c->counter, i, w);
 	return 0;
 }
 
@@ -279,7 +255,7 @@ on_chunk(void *ctx, const struct dcfg_stream_record *r, struct dcfg_error *err)
 
 	if (c->p == NULL)   /* before any "# process": no thread to place */
 		return 0;
-	if (c->o->bbv && c->thread == c->n_threads)   /* before any "# thread": thread 0's */
+	if (c->o->bbv && !c->has_thread)   /* before any "# thread": thread 0's */
 		on_thread(c, 0);
 	if (c->unselected)
 		return unselected(c, r->lineno, "thread", c->unselected_tid, err);
@@ -312,9 +288,8 @@ dcfg_count_stream(struct dcfg_stage *s, struct dcfg_output *out, const char *pat
 	struct counter c = { .d = s->dcfg, .out = out, .o = o };
 	int rc;
 
-	if (dcfg_count_table_init(&c.table, s->dcfg, o) < 0 || source_instrs_init(&c) < 0 ||
-	    (o->bbv && dcfg_bbv_init(&c.bbv, s->dcfg, out, o->bbv) < 0)) {
-		dcfg_count_table_free(&c.table);
+	if (o->bbv ? source_instrs_init(&c) < 0 || dcfg_bbv_init(&c.bbv, s->dcfg, out, o->bbv) < 0 :
+	    (c.counter = dcfg_counter_open(s->dcfg, o->by, path)) == NULL) {
 		dcfg_bbv_free(&c.bbv);
 		free(c.source_instrs);
 		free(c.target_block);
@@ -345,9 +320,8 @@ dcfg_count_stream(struct dcfg_stage *s, struct dcfg_output *out, const char *pat
 	}
 	dcfg_recorded_selection_free(&c.sel);
 	free(c.sel_text);
-	dcfg_count_table_free(&c.table);
+	dcfg_counter_free(c.counter);
 	dcfg_bbv_free(&c.bbv);
-	free(c.threads);
 	free(c.source_instrs);
 	free(c.target_block);
 	if (rc == 0 && dcfg_output_failed(out))
@@ -361,45 +335,17 @@ dcfg_count_dcfg(const struct dcfg *d, struct dcfg_output *out,
 {
 	struct counter c = { .d = d, .out = out, .o = o, .name = name };
 	size_t i;
-	uint32_t k, t;
 	int rc = 0;
 
-	if (dcfg_count_table_init(&c.table, d, o) < 0)
+	if ((c.counter = dcfg_counter_open(d, o->by, name)) == NULL)
 		return dcfg_error_set(err, name, "out of memory");
-	for (i = 0; i < d->n_processes && rc == 0; i++) {
-		const struct dcfg_process *p = &d->processes[i];
-		c.p = p;
-		c.n_threads = 0;
-		for (k = 0; k < p->edges.count; k++) {
-			const struct dcfg_edge *e = &d->edges[p->edges.first + k];
-			if (e->total)
-				*dcfg_tally_at(&c.table.exec, p->edges.first + k) = e->total;
-			for (t = 0; e->counts.first != DCFG_NONE && t < e->counts.count; t++) {
-				while (c.n_threads <= t && dcfg_reserve((void **)&c.threads,
-				    &c.cap_threads, c.n_threads + 1, sizeof *c.threads) == 0) {
-					c.threads[c.n_threads] = (struct dcfg_count_thread){ c.n_threads, 0, 0 };
-					c.n_threads++;
-				}
-				if (t < c.n_threads) {
-					c.threads[t].edges = dcfg_count_add(&c.overflow, c.threads[t].edges,
-					    d->counts[e->counts.first + t]);
-					c.threads[t].instrs = dcfg_count_add(&c.overflow, c.threads[t].instrs,
-					    dcfg_count_mul(&c.overflow, d->counts[e->counts.first + t],
-					    dcfg_count_source_instrs(d, p, e)));
-				}
-			}
-		}
-		/* Thread totals overflow only the thread table. */
-		if (!dcfg_count_kind(c.o->by)->uses_threads)
-			c.overflow = 0;
-		if (dcfg_count_table_keep(&c.table, p, c.threads, c.n_threads, &c.overflow) < 0)
-			rc = c.overflow ? dcfg_error_set(err, name, "process %llu: a count does not "
-			    "fit in 64 bits", (unsigned long long)p->pid) :
-			    dcfg_error_set(err, name, "out of memory");
-	}
+	for (i = 0; i < d->n_processes && rc == 0; i++)
+		if (dcfg_counter_restart(c.counter, &d->processes[i], err) != DCFG_COUNT_OK ||
+		    dcfg_counter_add_dcfg(c.counter, err) != DCFG_COUNT_OK ||
+		    dcfg_counter_keep(c.counter, o->top, err) != DCFG_COUNT_OK)
+			rc = -1;
 	if (rc == 0 && write_tables(&c, 1) < 0)
 		rc = dcfg_error_set(err, name, "out of memory");
-	dcfg_count_table_free(&c.table);
-	free(c.threads);
+	dcfg_counter_free(c.counter);
 	return rc < 0 ? -1 : dcfg_output_failed(out) ? 1 : 0;
 }

@@ -354,7 +354,6 @@ dcfg_count_table_keep(struct dcfg_count_table *t, const struct dcfg_process *p,
 	total = process_total(t, p, overflow);
 	rc = build_rows(t, p, &n, overflow);
 
-	dcfg_tally_clear(&t->exec);
 	dcfg_tally_clear(&t->block);
 	dcfg_tally_clear(&t->group);
 	if (rc < 0)
@@ -376,6 +375,21 @@ dcfg_count_table_keep(struct dcfg_count_table *t, const struct dcfg_process *p,
 }
 
 void
+dcfg_count_table_write_row(struct dcfg_count_table *t, struct dcfg_table *w,
+    const struct dcfg_count_kept *k, size_t j)
+{
+	const struct dcfg_count_kind *kind = dcfg_count_kind(t->o->by);
+	struct dcfg_count_row *r = &t->kept_rows[j];
+
+	if (t->kept_name_at[j] != SIZE_MAX)
+		r->name = t->kept_names + t->kept_name_at[j];
+	dcfg_count_write_key(w, kind->key, r);
+	if (kind->between)
+		kind->between(t, k->p, r, w, names_of(t, k->p));   /* made by keep */
+	dcfg_count_write_counts(w, kind, r, k->total);
+}
+
+void
 dcfg_count_table_write(struct dcfg_count_table *t, struct dcfg_table *w)
 {
 	const struct dcfg_count_kind *kind = dcfg_count_kind(t->o->by);
@@ -383,17 +397,9 @@ dcfg_count_table_write(struct dcfg_count_table *t, struct dcfg_table *w)
 
 	for (i = 0; i < t->n_kept; i++) {
 		const struct dcfg_count_kept *k = &t->kept[i];
-		const struct dcfg_names *names = names_of(t, k->p);   /* made by keep */
 		dcfg_count_section(w, kind, k->p->pid, k->total);
-		for (j = k->first; j < k->first + k->n; j++) {
-			struct dcfg_count_row *r = &t->kept_rows[j];
-			if (t->kept_name_at[j] != SIZE_MAX)
-				r->name = t->kept_names + t->kept_name_at[j];
-			dcfg_count_write_key(w, kind->key, r);
-			if (kind->between)
-				kind->between(t, k->p, r, w, names);
-			dcfg_count_write_counts(w, kind, r, k->total);
-		}
+		for (j = k->first; j < k->first + k->n; j++)
+			dcfg_count_table_write_row(t, w, k, j);
 	}
 	t->n_kept = t->n_kept_rows = t->n_kept_names = 0;
 }

@@ -60,7 +60,7 @@ void dcfg_count_table_free(struct dcfg_count_table *t);
 
 /*
  * Makes process P's table from T->exec (indexed as d->edges) and THREADS,
- * and keeps it to be written; then clears T->exec. *OVERFLOW is set when a
+ * and keeps it to be written; T->exec stays as it is. *OVERFLOW is set when a
  * count of the table went past 2^64 - 1 (nothing is kept then). 0, or -1
  * (out of memory, or the overflow).
  */
@@ -68,6 +68,9 @@ int dcfg_count_table_keep(struct dcfg_count_table *t, const struct dcfg_process 
     const struct dcfg_count_thread *threads, size_t n_threads, int *overflow);
 /* Writes the tables kept, a section each, and forgets them. */
 void dcfg_count_table_write(struct dcfg_count_table *t, struct dcfg_table *w);
+/* Writes row J of kept table K (its cells and its end). */
+void dcfg_count_table_write_row(struct dcfg_count_table *t, struct dcfg_table *w,
+    const struct dcfg_count_kept *k, size_t j);
 
 /*
  * The first line of every output of dcfg-count: what a merge of tables
@@ -106,8 +109,6 @@ struct dcfg_count_row {
 	const struct dcfg_loop *loop;
 	uint64_t exec, iter, instr;
 };
-
-#define DCFG_COUNT_NO_LINE UINT64_MAX
 
 /* A loop a block belongs to: as one of its nodes, or as its head. */
 struct dcfg_loop_member {
