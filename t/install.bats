@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # make install and make uninstall, as a user of the library meets them: the
-# commands, the man pages, libdcfg.a and libdcfg.so, the four public headers
+# commands, the man pages, libdcfg.a and libdcfg.so, the five public headers
 # under include/dcfg and dcfg.pc; a program outside the tree builds with
 # pkg-config against either library and agrees with the commands.
 # The sanitizer pass of `make check` exports BUILD and SAN: the install is
@@ -151,9 +151,9 @@ setup() {
 	[ "$output" = "dcfg-info (dcfg-tools) 0.1.0" ]
 }
 
-@test "the installed headers are exactly error.h dcfg.h trace.h stream.h, under include/dcfg" {
+@test "the installed headers are exactly error.h dcfg.h trace.h stream.h count.h, under include/dcfg" {
 	run sh -c "cd '$prefix' && find . -name '*.h' | sort"
-	[ "$output" = "$(printf '%s\n' ./include/dcfg/dcfg.h ./include/dcfg/error.h \
+	[ "$output" = "$(printf '%s\n' ./include/dcfg/count.h ./include/dcfg/dcfg.h ./include/dcfg/error.h \
 	    ./include/dcfg/stream.h ./include/dcfg/trace.h)" ]
 }
 
@@ -173,14 +173,14 @@ setup() {
 }
 
 @test "each installed header compiles alone and names only dcfg_ and DCFG_ things" {
-	for h in error dcfg trace stream; do
+	for h in error dcfg trace stream count; do
 		echo "#include <dcfg/$h.h>" > "$BATS_TEST_TMPDIR/$h.c"
 		cc -std=c11 -Wall -Wextra -Werror -I"$prefix/include" -fsyntax-only "$BATS_TEST_TMPDIR/$h.c"
 	done
 	# Macros: every one the headers add to what their system headers define.
 	printf '#include <stddef.h>\n#include <stdint.h>\n#include <sys/types.h>\n' > "$BATS_TEST_TMPDIR/base.c"
 	cat "$BATS_TEST_TMPDIR/base.c" > "$BATS_TEST_TMPDIR/all.c"
-	printf '#include <dcfg/%s.h>\n' error dcfg trace stream >> "$BATS_TEST_TMPDIR/all.c"
+	printf '#include <dcfg/%s.h>\n' error dcfg trace stream count >> "$BATS_TEST_TMPDIR/all.c"
 	cc -std=c11 -dM -E "$BATS_TEST_TMPDIR/base.c" | awk '{ print $2 }' | sort > "$BATS_TEST_TMPDIR/base.macros"
 	cc -std=c11 -dM -E -I"$prefix/include" "$BATS_TEST_TMPDIR/all.c" | awk '{ print $2 }' | sort > "$BATS_TEST_TMPDIR/all.macros"
 	run sh -c "comm -13 '$BATS_TEST_TMPDIR/base.macros' '$BATS_TEST_TMPDIR/all.macros' | grep -v '^DCFG_'"
@@ -308,13 +308,14 @@ literal_after() {
 	[[ "$output" == *"Library soname: [libdcfg.so.0]"* ]]
 	nm -D --defined-only "$so" | awk '{ print $NF }' | sort > "$BATS_TEST_TMPDIR/exported"
 	# What the headers declare, as the compiler reads them.
-	printf '#include <dcfg/%s.h>\n' error dcfg trace stream > "$BATS_TEST_TMPDIR/all.c"
+	printf '#include <dcfg/%s.h>\n' error dcfg trace stream count > "$BATS_TEST_TMPDIR/all.c"
 	cc -std=c11 -I"$prefix/include" -fsyntax-only -aux-info "$BATS_TEST_TMPDIR/aux" "$BATS_TEST_TMPDIR/all.c"
 	grep -F "$prefix/include/dcfg/" "$BATS_TEST_TMPDIR/aux" |
 	    sed -E 's/^.*\*\/ *//; s/ *\(.*//; s/.*[ *]//' | sort -u > "$BATS_TEST_TMPDIR/declared"
 	[ "$(wc -l < "$BATS_TEST_TMPDIR/declared")" -ge 50 ]
 	grep -qx dcfg_load "$BATS_TEST_TMPDIR/declared"
 	grep -qx dcfg_chunk_next "$BATS_TEST_TMPDIR/declared"
+	grep -qx dcfg_counter_add "$BATS_TEST_TMPDIR/declared"
 	run diff "$BATS_TEST_TMPDIR/declared" "$BATS_TEST_TMPDIR/exported"
 	[ "$status" -eq 0 ]
 	run grep -v '^dcfg_' "$BATS_TEST_TMPDIR/exported"
