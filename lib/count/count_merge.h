@@ -14,15 +14,7 @@
 #include <dcfg/error.h>
 #include "common/output.h"
 #include "common/table.h"
-
-struct dcfg_count_merge_options {
-	uint64_t top;              /* > 0: keep the first TOP rows of each merged table */
-	enum dcfg_table_format format;   /* of the merged table */
-	int format_given;          /* --format was given: refused for vectors, SimPoint's format */
-	int check_dcfg;            /* the tables must all be of this DCFG: */
-	uint32_t crc32;
-	uint64_t bytes;
-};
+#include "count_merge_options.h"
 
 /*
  * Merges the N tables at PATHS into OUT. 0 done; 1 stopped because OUT

@@ -1,11 +1,11 @@
 /* dcfg-count --merge of basic-block vectors: each thread's pieces placed by their instructions. */
-#include <stdio.h>
+#include "count_merge_bbv.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "count_merge_internal.h"
+#include "count_merge_check.h"
 #include "common/textlines.h"
-#include "count_table.h"
 #include "common/vec.h"
 #include "stream/writer.h"
 
@@ -124,7 +124,6 @@ dcfg_merge_bbv_line(struct merge *m, char *line, size_t len)
 	return 0;
 }
 
-
 struct entry {
 	uint64_t node, count;
 };
@@ -178,91 +177,17 @@ write_sum(struct merge *m, const struct merge_vector *const *v, size_t n, struct
 	return of ? dcfg_error_set(m->err, m->paths[0], "a count of a vector does not fit in 64 bits") : 0;
 }
 
-static int
-by_from(const void *a, const void *b, void *ctx)
-{
-	const struct merge_piece *pcs = ctx, *x = &pcs[*(const size_t *)a], *y = &pcs[*(const size_t *)b];
-
-	if (x->from != y->from)
-		return x->from < y->from ? -1 : 1;
-	if (x->to != y->to)
-		return x->to < y->to ? -1 : 1;
-	return (x->file > y->file) - (x->file < y->file);
-}
-
-/* An insertion sort: a thread has a piece per shard, few, and qsort takes no context. */
-static void
-sort_pieces(size_t *idx, size_t n, struct merge_piece *pcs)
-{
-	size_t i, j;
-
-	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && by_from(&idx[j - 1], &idx[j], pcs) > 0; j--) {
-			size_t t = idx[j];
-			idx[j] = idx[j - 1];
-			idx[j - 1] = t;
-		}
-}
-
 int
-dcfg_merge_write_thread(struct merge *m, const struct merge_process *p, struct merge_thread *t, struct dcfg_output *out)
+dcfg_merge_write_thread(struct merge *m, const struct merge_process *p, struct merge_thread *t,
+    struct dcfg_output *out)
 {
 	const struct merge_vector **v = NULL;
-	size_t n = 0, blank = 0, i, j;
+	size_t n = 0, i, j;
 	uint64_t expected = 0;
 	int anchored, rc = 0;
-	char why[600];
 
-	/*
-	 * A section with no vector and no "# instructions" line is what
-	 * dcfg-count --bbv writes for a shard whose window held no edge and no
-	 * chunk marker of the thread (dcfg-expand --plan --align makes one
-	 * where a chunk's INSTR_COUNT is more than its edges' instructions): it
-	 * adds nothing to any interval, so it is dropped here, and the thread
-	 * is what its other pieces say. It is not given an "# instructions"
-	 * line by dcfg-count instead: there is no position it could name
-	 * without moving the merged line's TO past where one run's last edge
-	 * leaves it, so merged would differ from one run. Dropping it is safe
-	 * beside placed pieces only: expanded without --chunks, a blank piece
-	 * may hold edges that start no block but move the position, which a
-	 * placed piece does not depend on and an unplaced one does. So a piece
-	 * with vectors and no "# instructions" line is still refused beside
-	 * any other piece, blank or not.
-	 */
-	if (t->n_pieces > 1) {
-		for (i = 0, n = 0; i < t->n_pieces; i++) {
-			const struct merge_piece *pc = &m->pieces[t->pieces[i]];
-			if (pc->anchored || pc->n > 0)
-				t->pieces[n++] = t->pieces[i];
-		}
-		blank = t->n_pieces - n;
-		t->n_pieces = n;
-	}
-	for (i = 0; i < t->n_pieces; i++)
-		if ((t->n_pieces > 1 || blank > 0) && !m->pieces[t->pieces[i]].anchored) {
-			const struct merge_piece *pc = &m->pieces[t->pieces[i]];
-			m->file = pc->file;
-			m->line = pc->line;
-			snprintf(why, sizeof why, "thread %llu of process %llu is in several files, and "
-			    "here its vectors are not placed on the trace's instruction counts "
-			    "(no \"# instructions\" line): expand the shards with dcfg-expand --chunks",
-			    (unsigned long long)t->tid, (unsigned long long)p->pid);
-			return dcfg_merge_fail(m, why);
-		}
-	sort_pieces(t->pieces, t->n_pieces, m->pieces);
-	for (i = 1; i < t->n_pieces; i++) {
-		const struct merge_piece *a = &m->pieces[t->pieces[i - 1]], *b = &m->pieces[t->pieces[i]];
-		if (a->to > b->from) {
-			m->file = b->file;
-			m->line = b->line;
-			snprintf(why, sizeof why, "thread %llu of process %llu: instructions %llu to %llu "
-			    "here overlap %llu to %llu in %s: shards that overlap would count twice",
-			    (unsigned long long)t->tid, (unsigned long long)p->pid,
-			    (unsigned long long)b->from, (unsigned long long)b->to,
-			    (unsigned long long)a->from, (unsigned long long)a->to, m->paths[a->file]);
-			return dcfg_merge_fail(m, why);
-		}
-	}
+	if (dcfg_merge_check_pieces(m, p, t) < 0)
+		return -1;
 	anchored = t->n_pieces > 0 && m->pieces[t->pieces[0]].anchored;
 	dcfg_stream_write_thread(out, t->tid);
 	/* the thread's vectors in order; only pieces side by side can share an interval */

@@ -1,18 +1,20 @@
 /*
  * dcfg-count --merge of tables in CSV and JSON (dcfg-count --format): each
  * file is read whole and said again as the lines of its TSV form, which
- * count_merge.c reads as it reads a TSV file, so that one set of checks
+ * count_merge_lines.c reads as it reads a TSV file, so that one set of checks
  * holds for every format. Fields that could not come from dcfg-count (a
  * tab, a line break or a control character, which its escaped names never
  * hold) are refused rather than passed on to forge a column.
  */
+#include "count_merge_read.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <yajl/yajl_tree.h>
 
-#include "count_merge_internal.h"
+#include "count_merge_lines.h"
 #include "common/textlines.h"
 #include "common/vec.h"
 
@@ -51,7 +53,7 @@ plain(const char *s)
 	return 1;
 }
 
-/* LINE said to count_merge.c, then emptied. */
+/* LINE said to count_merge_lines.c, then emptied. */
 static int
 say(struct merge *m, struct text *line)
 {

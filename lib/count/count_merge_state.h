@@ -1,16 +1,21 @@
 /*
- * What the two halves of dcfg-count --merge share (count_merge.c reads the
- * files and merges tables, count_merge_bbv.c merges vectors): what was
- * read, and the helpers that report where.
+ * What dcfg-count --merge has read, shared by its parts, from the bottom
+ * up: this state; the checks (count_merge_check.c); what the tables say
+ * they cover (count_merge_provenance.c); vectors (count_merge_bbv.c); a
+ * table's lines (count_merge_lines.c), which CSV and JSON are read as
+ * (count_merge_read.c); and the merge itself, which adds up
+ * (count_merge.c). Each reaches only those before it.
  */
-#ifndef DCFG_COUNT_MERGE_INTERNAL_H
-#define DCFG_COUNT_MERGE_INTERNAL_H
+#ifndef DCFG_COUNT_MERGE_STATE_H
+#define DCFG_COUNT_MERGE_STATE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "count.h"
-#include "count_merge.h"
+#include <dcfg/error.h>
+#include "bykind.h"
+#include "count_merge_options.h"
+#include "count_table.h"
 #include "stream/provenance.h"
 
 #define MERGE_NONE SIZE_MAX   /* no string, no piece */
@@ -25,15 +30,19 @@ struct merge_header {
 	int from_dcfg;
 };
 
-/* A row as read: its key, the columns that are not counts, and the counts. */
+/*
+ * A row as read, in the counting core's own row (count_table.h), and where
+ * it came from. Its name and the columns between the key and the counts
+ * are offsets in the pool while it still moves; the merge then points the
+ * row at them.
+ */
 struct merge_row {
+	struct dcfg_count_row r;   /* first: sorted as the core sorts its rows */
 	size_t name;               /* in the pool, or MERGE_NONE: the key is a number */
-	uint64_t key;
 	size_t extra;              /* the columns between the key and the counts, or MERGE_NONE */
-	const char *name_p, *extra_p;   /* the same, once the pool has stopped moving */
+	const char *extra_p;
 	uint32_t file;
 	unsigned long line;
-	uint64_t exec, iter, instr;
 };
 
 /* A vector as read: interval K, and its text after the "T". */
@@ -111,48 +120,7 @@ int dcfg_merge_fail(struct merge *m, const char *why);
 int dcfg_merge_oom(struct merge *m);
 /* S (LEN bytes) kept, NUL-terminated: its offset in M->pool, or MERGE_NONE. */
 size_t dcfg_merge_keep(struct merge *m, const char *s, size_t len);
-
-/*
- * A "# selection" or "# trace" line of the file being read: 0, 1 when
- * LINE is neither, or -1 with the error set.
- */
-int dcfg_merge_provenance_line(struct merge *m, const char *line, size_t len);
-/*
- * Process PID (and thread TID, when HAS_TID) of the file being read is
- * in one of its "# selection" lines, if it has any: 0, or -1 with the
- * error set, since a table holding another shard's counts would add them
- * twice.
- */
-int dcfg_merge_check_selected(struct merge *m, uint64_t pid, int has_tid, uint64_t tid);
-/*
- * The files read cover disjoint parts of one trace, and all the shards of
- * its plan: 0, or -1 with the error set (count_merge.h).
- */
-int dcfg_merge_check_provenance(struct merge *m, size_t n);
-/* The merged table's selection notes, and its trace note. */
-void dcfg_merge_write_selection(const struct merge *m, struct dcfg_table *w);
-void dcfg_merge_write_trace(const struct merge *m, struct dcfg_table *w);
-/* The same as the lines of a file of vectors. */
-void dcfg_merge_write_selection_lines(const struct merge *m, struct dcfg_output *out);
-void dcfg_merge_write_trace_line(const struct merge *m, struct dcfg_output *out);
-void dcfg_merge_free_provenance(struct merge *m);
-
-/*
- * A file's first line, "# dcfg-count 1 ...", read and checked against the
- * first file's; then each line after it; then its end. 0, or -1 with the
- * error set at M->file and M->line.
- */
-int dcfg_merge_head(struct merge *m, char *line);
-int dcfg_merge_line(struct merge *m, char *line, size_t len);
-int dcfg_merge_end(struct merge *m);
-/* A table in CSV or JSON, whose first line is FIRST (LEN bytes), read as its TSV lines. */
-struct dcfg_textlines;
-int dcfg_merge_read_other(struct merge *m, struct dcfg_textlines *t, char *first, size_t len);
-
-/* A line of a file of vectors after its "# process" line. */
-int dcfg_merge_bbv_line(struct merge *m, char *line, size_t len);
-/* The merged vectors of thread T of P. */
-int dcfg_merge_write_thread(struct merge *m, const struct merge_process *p, struct merge_thread *t,
-    struct dcfg_output *out);
+/* Frees what M holds. */
+void dcfg_merge_free(struct merge *m);
 
 #endif
