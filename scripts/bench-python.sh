@@ -7,6 +7,9 @@
 # 1. Every edge of a gen-pair trace of BENCH_PY_EDGES edges (default 5 x
 #    10^7, 2 threads), iterated from Python in numpy batches, against
 #    `dcfg-expand --count` on the same trace. Aim: within 2x its time.
+#    Then the same trace counted by routine with dcfg.count (the library's
+#    counter, runs fed whole) against `dcfg-expand --runs | dcfg-count
+#    --by routine`, the pipeline it stands for. Aim: within 1.3x its time.
 # 2. Loading the info section's DCFG of BENCH_N blocks and edges (default
 #    10^6: 155 MB of JSON, made by scripts/gen-dcfg.awk) with dcfg.load,
 #    its tables taken as numpy arrays, against python3's json.load of the
@@ -53,6 +56,25 @@ print(sum(len(ids) for t in dcfg.Trace(sys.argv[1]).threads() for ids in t.edges
 		v=$(awk -v r="$r" 'BEGIN { print (r < 2 ? "MET" : "NOT MET") }')
 		[ "$got" = "$want" ] || { v="WRONG: $got edges"; status=1; }
 		row "python: every edge of T, in batches" "${r}x --count: $v (< 2x)"
+	else
+		status=1
+	fi
+else
+	status=1
+fi
+if best "'$bin/dcfg-expand' --runs '$T' | '$bin/dcfg-count' --dcfg '$pd/prog.dcfg.json' --by routine"; then
+	want=$(awk -F '\t' '!/^#/ { x += $3; i += $4 } END { printf "%.0f %.0f\n", x, i }' "$tmp/out")
+	c_sec=$SEC
+	row "dcfg-expand --runs T | dcfg-count --by routine" ""
+	if best "'$PY' -c 'import dcfg, sys
+t = dcfg.count(sys.argv[1], dcfg.load(sys.argv[2]), by=\"routine\")
+rows = [r for p in t.values() for r in p]
+print(sum(r.executions for r in rows), sum(r.instructions for r in rows))' '$T' '$pd/prog.dcfg.json'"; then
+		got=$(cat "$tmp/out")
+		r=$(awk -v a="$SEC" -v b="$c_sec" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+		v=$(awk -v r="$r" 'BEGIN { print (r <= 1.3 ? "MET" : "NOT MET") }')
+		[ "$got" = "$want" ] || { v="WRONG: $got, not $want"; status=1; }
+		row "python: dcfg.count(T, by=\"routine\")" "${r}x the pipeline: $v (<= 1.3x)"
 	else
 		status=1
 	fi

@@ -23,9 +23,8 @@ from ._model import (DCFG, KEEP_ALL, KEEP_BLOCKS, KEEP_EDGE_COUNTS, KEEP_EDGES,
                      KEEP_ROUTINES, KEEP_SOURCE, KEEP_SYMBOLS, NONE, Range, edge_kind_name, load)
 from ._reader import OK, RUN_BEGIN, RUN_END, RUN_NONE, SKIP, STOP, Chunk, read_trace
 from ._trace import Process, Thread, Trace
-from ._count import BY, Row, count, count_dcfg
+from ._count import BY, LoopRow, Row, count, count_dcfg
 from ._names import code_name, escape
-from ._source import LoopRow
 from . import _lib
 
 __version__ = _lib.dcfg_library_version().decode()

@@ -1,22 +1,26 @@
-"""The counting of dcfg-count --by, over a trace's edges or the DCFG's own
-counts (dcfg-count(1), TABLES: the same rows, numbers, units and order)."""
+"""The counting of dcfg-count --by, by the library's counter
+(dcfg_counter(3)): Python feeds it a trace's edges, a run at a time, or the
+DCFG's own counts, and turns its rows into named tuples."""
 
 import collections
+import ctypes
 import os
+import re
+import weakref
 
-from . import _edgemap, _kinds, _source
-from ._common import Error, id_buffer, np
-from ._model import NONE
-from ._names import escape
+from . import _edgemap, _lib
+from ._common import error_from, id_buffer, id_space, np
 from ._reader import RUN_BEGIN, RUN_END
 from ._trace import BATCH, Trace
 
-BY = ("edge", "block", "routine", "loop", "image", "type", "thread", "line", "file")
+BY = tuple(_lib.dcfg_count_by_name(k).decode() for k in range(_lib.COUNT_KINDS))
 _MAX = (1 << 64) - 1
-# the kinds made from blocks' entries, which an entry count past 2^64 - 1 spoils
-_FROM_BLOCKS = ("block", "routine", "loop", "image", "line", "file")
 
 Row = collections.namedtuple("Row", "key executions instructions")
+# The public row of --by loop: the columns of dcfg-count's loop table but the share.
+LoopRow = collections.namedtuple(
+    "LoopRow", "head routine name source depth innermost static executions iterations "
+               "instructions")
 
 
 def count(trace, dcfg, by="edge", batch=BATCH):
@@ -37,27 +41,27 @@ def count(trace, dcfg, by="edge", batch=BATCH):
     file's text: escape() gives what dcfg-count writes, and code_name() the
     routine's name column.
 
-    An edge that is not among its process's edges in the DCFG, a process
-    not in it, or a count past 2^64 - 1 (dcfg-count's "a count does not fit
-    in 64 bits") raises Error.  Memory is the DCFG's edges and blocks,
-    whatever the trace's length.
+    The library's counter counts (dcfg_counter_new(3)), with dcfg-count's
+    rules.  An edge that is not among its process's edges in the DCFG, a
+    process not in it, a DCFG loaded without a table BY reads, or a count
+    past 2^64 - 1 (dcfg-count's "a count does not fit in 64 bits") raises
+    Error.  Memory is a few words per edge and block of the DCFG, whatever
+    the trace's length.
     """
-    _check_by(by)
+    kind = _kind(by)
     if not isinstance(trace, Trace):
         trace = Trace(trace)
-    name = _display(trace.path)
+    name = "<stdin>" if trace.path in (None, "-") else os.fsdecode(trace.path)
+    buf = id_buffer(batch)
     tables = {}
     for proc in trace.processes():
-        emap = _edgemap.for_process(dcfg, proc.pid, trace.path)
-        acc = _Executions(emap)
-        threads = collections.OrderedDict()
+        _edgemap.process_of(dcfg, proc.pid, trace.path)
+        counter = _Counter(dcfg, proc.pid, kind, name)
         for t in proc.threads():
-            edges, instrs = threads.get(t.tid, (0, 0))
+            counter.call(_lib.dcfg_counter_thread, t.tid)
             for chunk in t.chunks():
-                e, i = _chunk_counts(chunk, emap, acc, batch)
-                edges, instrs = edges + e, instrs + i
-            threads[t.tid] = (edges, instrs)
-        tables[proc.pid] = _table(dcfg, emap, proc.pid, by, acc.values(), threads, name)
+                _add_chunk(counter, chunk, buf)
+        tables[proc.pid] = counter.rows(by)
     return tables
 
 
@@ -67,187 +71,128 @@ def count_dcfg(dcfg, by="edge"):
     BY`: each edge's executions are its total over the threads; by
     "thread", each thread's are its own COUNT_PER_THREAD.  {pid: rows} in
     the order of the DCFG."""
-    _check_by(by)
-    tables = {}
+    kind = _kind(by)
     procs = dcfg.processes
-    for i in range(len(procs)):
-        pid = int(procs[i]["pid"]) if np is not None else procs[i].pid
-        emap = _edgemap.EdgeMap(dcfg, i)
-        first = emap.edge_first
-        edges = dcfg.edges[first:first + emap.n_edges]
-        total = edges["total"].tolist() if np is not None else [e.total for e in edges]
-        threads = _threads_from_dcfg(dcfg, emap, edges) if by == "thread" else {}
-        tables[pid] = _table(dcfg, emap, pid, by, total, threads, getattr(dcfg, "path", ""))
+    tables = {}
+    for p in range(len(procs)):
+        pid = int(procs[p]["pid"]) if np is not None else procs[p].pid
+        counter = _Counter(dcfg, pid, kind, getattr(dcfg, "path", ""))
+        counter.call(_lib.dcfg_counter_add_dcfg)
+        tables[pid] = counter.rows(by)
     return tables
 
 
-def _check_by(by):
+def _kind(by):
     if by not in BY:
         raise ValueError("by must be one of %s" % ", ".join(BY))
+    return BY.index(by)
 
 
-def _display(path):
-    """The trace's name in messages, as the commands write it."""
-    return "<stdin>" if path in (None, "-") else os.fsdecode(path)
+class _Counter:
+    """A library counter of one process of a loaded DCFG; freed with it."""
+
+    def __init__(self, dcfg, pid, kind, name):
+        self._name = os.fsencode(name)      # the counter keeps the pointer
+        self._owner = dcfg._owner           # and points into the DCFG
+        self.err = _lib.ErrorStruct()
+        self.dcfg, self.pid = dcfg, pid
+        self.h = _lib.dcfg_counter_new(dcfg._h(), dcfg._process(pid), kind, self._name,
+                                       ctypes.byref(self.err))
+        if not self.h:
+            raise error_from(self.err)
+        weakref.finalize(self, _lib.dcfg_counter_free, self.h)
+
+    def call(self, fn, *args):
+        """FN(counter, ARGS..., error): its code, or Error when it failed."""
+        rc = fn(self.h, *args, ctypes.byref(self.err))
+        if rc < 0 and rc != _lib.COUNT_NO_EDGE:
+            raise error_from(self.err)
+        return rc
+
+    def rows(self, by):
+        """The table, sorted as dcfg-count sorts it, as the package's rows."""
+        self.call(_lib.dcfg_counter_begin, 0, None)
+        out, make = [], _ROWS[by]
+        while True:
+            r = _lib.dcfg_counter_next(self.h)
+            if not r:
+                return out
+            out.append(make(r.contents))
 
 
-def _threads_from_dcfg(dcfg, emap, edges):
-    """Threads as many as the longest COUNT_PER_THREAD, as dcfg-count's."""
-    counts, src = dcfg.counts, _kinds._ints(emap.source_instrs)
-    execs, instrs = [], []
-    for e, edge in enumerate(edges):
-        first, n = (int(edge["counts"][0]), int(edge["counts"][1])) if np is not None \
-            else tuple(edge.counts)
-        if first == NONE:
-            continue
-        while len(execs) < n:
-            execs.append(0)
-            instrs.append(0)
-        for t in range(n):
-            x = int(counts[first + t])
-            execs[t] += x
-            instrs[t] += x * src[e]
-    return collections.OrderedDict((t, (execs[t], instrs[t])) for t in range(len(execs)))
-
-
-class _Executions:
-    """Each edge's executions in a process.  With numpy, uint64 counters
-    while the executions added in all stay below 2^64 (no counter can then
-    wrap); past that, Python ints, exact."""
-
-    def __init__(self, emap):
-        self.n = emap.n_edges
-        self.added = 0
-        self.exact = None if np is not None else [0] * self.n
-        self.total = np.zeros(self.n, dtype=np.uint64) if np is not None else None
-        src = emap.source_instrs
-        self.src = src
-        self.src_list = _kinds._ints(src)
-        self.max_src = max(self.src_list) if self.src_list else 0
-
-    def add(self, idx, weight):
-        """Adds WEIGHT executions of each edge of IDX (local indices);
-        returns the instructions of one copy of IDX, exactly."""
-        n = len(idx)
-        self.added += n * weight
-        if np is None:
-            total, src, instrs = self.exact, self.src_list, 0
-            for i in idx:
-                total[i] += weight
-                instrs += src[i]
-            return instrs
-        here = np.bincount(idx, minlength=self.n)
-        if n * self.max_src <= _MAX:
-            instrs = int(np.dot(here.astype(np.uint64), self.src))
-        else:
-            nz = np.flatnonzero(here)
-            instrs = sum(int(here[i]) * self.src_list[i] for i in nz.tolist())
-        if self.exact is None and self.added <= _MAX:
-            h = here.astype(np.uint64)
-            if weight != 1:
-                h *= np.uint64(weight)
-            self.total += h
-            return instrs
-        if self.exact is None:
-            self.exact = self.total.tolist()
-        for i in np.flatnonzero(here).tolist():
-            self.exact[i] += int(here[i]) * weight
-        return instrs
-
-    def values(self):
-        """The executions per edge, as Python ints."""
-        return self.exact if self.exact is not None else self.total.tolist()
-
-
-def _chunk_counts(chunk, emap, acc, batch):
-    """Adds the chunk's executions per edge, each edge of a run as often as
-    the runs around it repeat it; (edges, instructions) of the chunk."""
-    buf = id_buffer(batch)
+def _add_chunk(counter, chunk, buf):
+    """Counts the chunk's edges, each edge of a run as often as the runs
+    around it repeat it."""
+    addr = id_space(buf, 0)[0]
     weights = [1]
-    edges = instrs = 0
     while True:
         n, kind, times = chunk.read_runs_into(buf)
         if n:
-            ids = buf[:n]
-            idx = emap.index(ids)
-            bad = _edgemap._first_negative(idx)
-            if bad is not None:
-                chunk.fail(chunk.emitted - n + bad, "edge id %d is not in the DCFG" % ids[bad])
-            w = weights[-1]
-            instrs += w * acc.add(idx, w)
-            edges += w * n
+            _add(counter, chunk, buf, addr, n, weights[-1])
         if kind == RUN_BEGIN:
             weights.append(weights[-1] * times)
         elif kind == RUN_END:
             weights.pop()
         elif n == 0:
-            return edges, instrs
+            return
 
 
-def _table(dcfg, emap, pid, by, executions, threads, name):
-    """The sorted rows of one process; Error when a count does not fit in
-    64 bits, as dcfg-count refuses the table."""
-    spoiled = False
-    if by == "thread":
-        spoiled = any(e > _MAX or i > _MAX for e, i in threads.values())
-        rows = _kinds.thread_rows(threads)
+def _add(counter, chunk, buf, addr, n, weight):
+    """Counts the N edges of BUF (at ADDR) WEIGHT times each: a weight past
+    2^64 - 1 as 2^64 - 1 times and once more, so that the counter refuses
+    the tables as dcfg-count does.  An edge not in the DCFG fails the
+    chunk at its place."""
+    for part in (weight,) if weight <= _MAX else (_MAX, 1):
+        if counter.call(_lib.dcfg_counter_add, addr, n, part) == _lib.COUNT_NO_EDGE:
+            ids = buf[:n]
+            bad = _edgemap.EdgeMap(counter.dcfg, counter.pid).first_missing(ids)
+            chunk.fail(chunk.emitted - n + bad, "edge id %d is not in the DCFG" % ids[bad])
+
+
+# ---- the rows of each kind, from the library's (struct dcfg_counted_row) ----
+
+_ESCAPED = re.compile(rb"\\(x[0-9a-f]{2}|[\\tnr])")
+_SHORT = {b"\\": b"\\", b"t": b"\t", b"n": b"\n", b"r": b"\r"}
+
+
+def _unescaped(cell):
+    """A cell of the table, escaped as dcfg-stream(5) says, as the file's text."""
+    b = _ESCAPED.sub(lambda m: _SHORT.get(m.group(1)) or bytes((int(m.group(1)[1:], 16),)), cell)
+    return b.decode("utf-8", "surrogateescape")
+
+
+def _text(b):
+    return b.decode("utf-8", "surrogateescape")
+
+
+def _numbered(r):
+    return Row(r.id, r.executions, r.instructions)
+
+
+def _named(r):
+    return Row(_text(r.name), r.executions, r.instructions)
+
+
+def _line(r):
+    return Row((_text(r.name), "-" if r.id == _lib.COUNT_NO_LINE else r.id),
+               r.executions, r.instructions)
+
+
+def _file(r):
+    return Row((_text(r.name), "-" if r.id == _lib.COUNT_NO_LINE else None),
+               r.executions, r.instructions)
+
+
+def _loop(r):
+    routine, name, source, depth, innermost, static = r.between[:6]
+    if source != b"-":
+        file, _, line = source.rpartition(b":")
+        source = (_unescaped(file), int(line))
     else:
-        spoiled = any(x > _MAX for x in executions)
-        p = _kinds.Process(dcfg, emap, pid, executions)
-        if by in _FROM_BLOCKS:
-            spoiled = spoiled or any(x > _MAX for x in p.entries)
-        if by == "loop":
-            # dcfg-count multiplies every block's entries by its NUM_INSTRS,
-            # in a loop or not (count_source.c): a product past 2^64 - 1
-            # refuses the loop table too
-            spoiled = spoiled or any(x * n > _MAX for x, n in zip(p.entries, p.block_instrs))
-        loops = None
-        if by == "loop":
-            rows, loops = _source.loop_rows(p, dcfg.process(pid))
-        elif by in ("line", "file"):
-            rows = _source.line_rows(p, dcfg.process(pid), by)
-        else:
-            rows = _ROWS[by](p)
-    if rows and rows[0].name is not None:
-        rows = _join_alike(rows)
-    total = sum(r.instructions for r in rows)
-    if spoiled or total > _MAX or \
-            any(r.executions > _MAX or r.iterations > _MAX or r.instructions > _MAX for r in rows):
-        raise Error("%s: process %d: a count does not fit in 64 bits" % (name, pid), name, 0, 0,
-                    "process %d: a count does not fit in 64 bits" % pid)
-    if by == "thread":   # by thread id, as dcfg-count(1) sorts its thread table
-        rows.sort(key=lambda r: r.key)
-    else:
-        rows.sort(key=lambda r: (-r.instructions, b"" if r.name is None else
-                                 escape(r.name).encode("utf-8", "surrogateescape"), r.key))
-    if by == "loop":
-        return [_source.loop_row(p, loops, r) for r in rows]
-    return [Row(_shown(r.shown), r.executions, r.instructions) for r in rows]
+        source = None
+    return LoopRow(r.id, int(routine), _unescaped(name), source, int(depth), innermost == b"yes",
+                   int(static), r.executions, r.iterations, r.instructions)
 
 
-def _shown(key):
-    """The caller's key: names as str."""
-    if isinstance(key, bytes):
-        return key.decode("utf-8", "surrogateescape")
-    if isinstance(key, tuple):
-        return (key[0].decode("utf-8", "surrogateescape"), key[1])
-    return key
-
-
-def _join_alike(rows):
-    """Rows of one name and key (two images of one file name) as one row."""
-    joined = {}
-    for r in rows:
-        k = (r.name, r.key)
-        if k in joined:
-            j = joined[k]
-            joined[k] = j._replace(executions=j.executions + r.executions,
-                                   iterations=j.iterations + r.iterations,
-                                   instructions=j.instructions + r.instructions)
-        else:
-            joined[k] = r
-    return list(joined.values())
-
-
-_ROWS = {"edge": _kinds.edge_rows, "block": _kinds.block_rows, "routine": _kinds.routine_rows,
-         "image": _kinds.image_rows, "type": _kinds.type_rows}
+_ROWS = {"edge": _numbered, "block": _numbered, "routine": _numbered, "thread": _numbered,
+         "image": _named, "type": _named, "line": _line, "file": _file, "loop": _loop}

@@ -123,6 +123,8 @@ dcfg_source_at = _proto("dcfg_source_at", vp, vp, vp, c_u64)
 dcfg_code_names_new = _proto("dcfg_code_names_new", vp, vp, vp)
 dcfg_code_names_free = _proto("dcfg_code_names_free", None, vp)
 dcfg_code_name = _proto("dcfg_code_name", c_size, vp, c_u64, ctypes.c_char_p, c_size)
+dcfg_escape_name = _proto("dcfg_escape_name", c_size, ctypes.c_char_p, ctypes.c_char_p, c_size)
+dcfg_edge_instrs = _proto("dcfg_edge_instrs", c_size, vp, vp, vp, c_size, vp)
 
 # (name of the accessor, its record type) for every table of struct dcfg
 TABLES = {
@@ -143,6 +145,24 @@ dcfg_chunk_emitted = _proto("dcfg_chunk_emitted", c_u64, vp)
 dcfg_chunk_rewind = _proto("dcfg_chunk_rewind", None, vp)
 dcfg_chunk_fail = _proto("dcfg_chunk_fail", c_int, vp, c_u64, ctypes.c_char_p, ctypes.c_char_p)
 dcfg_chunk_fail_row = _proto("dcfg_chunk_fail_row", c_int, vp, ctypes.c_char_p, ctypes.c_char_p)
+
+# <dcfg/count.h>: the counter of dcfg-count's tables
+COUNT_OK, COUNT_NO_EDGE, COUNT_KINDS, COUNT_NO_LINE = 0, -1, 9, (1 << 64) - 1
+CountTableInfo = _struct("dcfg_count_table_info", [
+    ("pid", c_u64), ("by", c_int), ("total_instructions", c_u64), ("rows", c_size),
+    ("from_dcfg", c_int)])
+CountedRow = _struct("dcfg_counted_row", [
+    ("key", ctypes.c_char_p), ("id", c_u64), ("name", ctypes.c_char_p),
+    ("between", ctypes.c_char_p * 6), ("n_between", c_size), ("executions", c_u64),
+    ("iterations", c_u64), ("instructions", c_u64), ("share", ctypes.c_char_p)])
+dcfg_count_by_name = _proto("dcfg_count_by_name", ctypes.c_char_p, c_int)
+dcfg_counter_new = _proto("dcfg_counter_new", vp, vp, vp, c_int, ctypes.c_char_p, ERR)
+dcfg_counter_free = _proto("dcfg_counter_free", None, vp)
+dcfg_counter_thread = _proto("dcfg_counter_thread", c_int, vp, c_u64, ERR)
+dcfg_counter_add = _proto("dcfg_counter_add", c_int, vp, vp, c_size, c_u64, ERR)
+dcfg_counter_add_dcfg = _proto("dcfg_counter_add_dcfg", c_int, vp, ERR)
+dcfg_counter_begin = _proto("dcfg_counter_begin", c_int, vp, c_u64, P(CountTableInfo), ERR)
+dcfg_counter_next = _proto("dcfg_counter_next", P(CountedRow), vp)
 
 
 def path_bytes(path):

@@ -264,7 +264,7 @@ class Thread:
         (the trace is read again up to there: from standard input, "-",
         the message has no place).
         """
-        emap = _edgemap.for_process(dcfg, self.pid, self._pump.path) \
+        emap = _edgemap.EdgeMap(dcfg, self.pid, self._pump.path) \
             if dcfg is not None else None
         to = (1 << 64) if to_icount is None else to_icount
         windowed = from_icount > 0 or to_icount is not None
