@@ -33,6 +33,17 @@ trap 'exit 130' INT TERM
 python_dcfg "$bin" || exit 1
 numpy=$NUMPY
 
+# judged LABEL BASE AIM WHAT: the row of the last run (SEC) beside BASE
+# seconds, those of WHAT: MET within AIM times them; WRONG (status 1) when
+# what it printed ($tmp/out) is not $want.
+judged() {
+	got=$(cat "$tmp/out")
+	r=$(awk -v a="$SEC" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+	v=$(awk -v r="$r" -v aim="$3" 'BEGIN { print (r <= aim ? "MET" : "NOT MET") }')
+	[ "$got" = "$want" ] || { v="WRONG: $got, not $want"; status=1; }
+	row "$1" "${r}x $4: $v (<= $3x)"
+}
+
 edges=${BENCH_PY_EDGES:-50000000}
 n=${BENCH_N:-1000000}
 
@@ -51,11 +62,7 @@ if best "'$bin/dcfg-expand' --count '$T'"; then
 	row "dcfg-expand --count T ($want edges)" ""
 	if best "'$PY' -c 'import dcfg, sys
 print(sum(len(ids) for t in dcfg.Trace(sys.argv[1]).threads() for ids in t.edges()))' '$T'"; then
-		got=$(cat "$tmp/out")
-		r=$(awk -v a="$SEC" -v b="$c_sec" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-		v=$(awk -v r="$r" 'BEGIN { print (r < 2 ? "MET" : "NOT MET") }')
-		[ "$got" = "$want" ] || { v="WRONG: $got edges"; status=1; }
-		row "python: every edge of T, in batches" "${r}x --count: $v (< 2x)"
+		judged "python: every edge of T, in batches" "$c_sec" 2 "--count"
 	else
 		status=1
 	fi
@@ -70,11 +77,7 @@ if best "'$bin/dcfg-expand' --runs '$T' | '$bin/dcfg-count' --dcfg '$pd/prog.dcf
 t = dcfg.count(sys.argv[1], dcfg.load(sys.argv[2]), by=\"routine\")
 rows = [r for p in t.values() for r in p]
 print(sum(r.executions for r in rows), sum(r.instructions for r in rows))' '$T' '$pd/prog.dcfg.json'"; then
-		got=$(cat "$tmp/out")
-		r=$(awk -v a="$SEC" -v b="$c_sec" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-		v=$(awk -v r="$r" 'BEGIN { print (r <= 1.3 ? "MET" : "NOT MET") }')
-		[ "$got" = "$want" ] || { v="WRONG: $got, not $want"; status=1; }
-		row "python: dcfg.count(T, by=\"routine\")" "${r}x the pipeline: $v (<= 1.3x)"
+		judged "python: dcfg.count(T, by=\"routine\")" "$c_sec" 1.3 "the pipeline"
 	else
 		status=1
 	fi
