@@ -355,14 +355,15 @@ print("loops", len(t), all(r.depth >= 1 and r.static > 0 for r in t), sum(r.inne
 	[ "$(awk -F '\t' '!/^#/ && NF != 11' stdout | wc -l)" -eq 0 ]
 	grep -q '^11	10	f\\xc2\\x9b\\n# thread 3\\n1	src/a\\tb.c:11	' stdout
 	# dcfg.escape by hand from dcfg-stream(5), Names: its example (a byte 0x9b
-	# alone), and valid UTF-8 kept, but overlong forms, surrogates and C1
+	# alone), and valid UTF-8 kept, but overlong forms, surrogates and C1;
+	# a NUL, which no name of a file has but a caller's may, as any byte below 0x20
 	"$PY" -c 'import dcfg
 for b in (b"a\tb\x1b[31m\\c\x9b", b"caf\xc3\xa9 \xe2\x82\xac", b"\xc0\xaf\xed\xa0\x80\xc2\x85",
-          b"\r\x7f\x00"[:2], b"\xf4\x90\x80\x80\xf0\x9f\x98\x80"):
+          b"\r\x7f\x00"[:2], b"\xf4\x90\x80\x80\xf0\x9f\x98\x80", b"\x00a\xc3\x00\x00"):
     print(dcfg.escape(b))
 print(dcfg.escape("src/b\\h\n9") == dcfg.escape(b"src/b\\h\n9"))' > stdout
 	printf '%s\n' 'a\tb\x1b[31m\\c\x9b' 'café €' '\xc0\xaf\xed\xa0\x80\xc2\x85' '\r\x7f' \
-	    '\xf4\x90\x80\x80😀' True > want
+	    '\xf4\x90\x80\x80😀' '\x00a\xc3\x00\x00' True > want
 	diff stdout want
 }
 
