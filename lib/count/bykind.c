@@ -3,7 +3,8 @@
 #include <string.h>
 
 #include <dcfg/dcfg.h>
-#include "count_table.h"
+#include "count_rows.h"
+#include "count_source.h"
 
 /* Source lines cost memory: only loops (their heads' places), lines and files read them. */
 #define KEEP_NO_SOURCE (DCFG_KEEP_ALL & ~DCFG_KEEP_SOURCE)

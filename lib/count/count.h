@@ -12,16 +12,10 @@
 
 #include "dcfg/model.h"
 #include "bykind.h"
+#include "count_options.h"
 #include "common/output.h"
 #include "common/table.h"
 #include "stream/stage.h"
-
-struct dcfg_count_options {
-	enum dcfg_count_by by;
-	uint64_t top;              /* 0: all rows */
-	uint64_t bbv;              /* > 0: basic-block vectors of this many instructions */
-	enum dcfg_table_format format;   /* of the tables (the vectors are SimPoint's) */
-};
 
 /* From a stream; S->dcfg and the output set. 0, 1 (output failed), -1 with ERR. */
 int dcfg_count_stream(struct dcfg_stage *s, struct dcfg_output *out, const char *path,

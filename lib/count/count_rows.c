@@ -1,10 +1,38 @@
-#include "count_table.h"
+#include "count_rows.h"
+
+#include "common/vec.h"
 
 /*
  * dcfg-count's tables made from the edges' and the blocks' executions
  * alone: by edge, type, block, image and routine; and by thread, from the
- * threads' totals. Each is a kind's ROWS (bykind.h).
+ * threads' totals. Each is a kind's ROWS (bykind.h). And what every
+ * kind's rows are made with.
  */
+
+int
+dcfg_count_add_row(struct dcfg_count_table *t, size_t *n, struct dcfg_count_row r)
+{
+	if (dcfg_reserve((void **)&t->rows, &t->cap_rows, *n + 1, sizeof *t->rows) < 0)
+		return -1;
+	t->rows[(*n)++] = r;
+	return 0;
+}
+
+uint64_t
+dcfg_count_source_instrs(const struct dcfg *d, const struct dcfg_process *p, const struct dcfg_edge *e)
+{
+	const struct dcfg_block *b = dcfg_block_by_node(d, p, e->source);
+
+	return b ? b->num_instrs : 0;
+}
+
+int
+dcfg_count_thread_cmp(const void *a, const void *b)
+{
+	const struct dcfg_count_row *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
 
 int
 dcfg_count_edge_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t *n, int *of)

@@ -1,4 +1,4 @@
-#include "count_table.h"
+#include "count_source.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -78,23 +78,6 @@ names_of(struct dcfg_count_table *t, const struct dcfg_process *p)
 
 /* ---- rows ---- */
 
-int
-dcfg_count_add_row(struct dcfg_count_table *t, size_t *n, struct dcfg_count_row r)
-{
-	if (dcfg_reserve((void **)&t->rows, &t->cap_rows, *n + 1, sizeof *t->rows) < 0)
-		return -1;
-	t->rows[(*n)++] = r;
-	return 0;
-}
-
-uint64_t
-dcfg_count_source_instrs(const struct dcfg *d, const struct dcfg_process *p, const struct dcfg_edge *e)
-{
-	const struct dcfg_block *b = dcfg_block_by_node(d, p, e->source);
-
-	return b ? b->num_instrs : 0;
-}
-
 static int
 build_rows(struct dcfg_count_table *t, const struct dcfg_process *p, size_t *n, int *of)
 {
@@ -220,14 +203,6 @@ dcfg_count_write_counts(struct dcfg_table *w, const struct dcfg_count_kind *kind
 	dcfg_table_u64(w, r->instr);
 	dcfg_table_share(w, r->instr, total);
 	dcfg_table_end_row(w);
-}
-
-int
-dcfg_count_thread_cmp(const void *a, const void *b)
-{
-	const struct dcfg_count_row *x = a, *y = b;
-
-	return x->key < y->key ? -1 : x->key > y->key;
 }
 
 /* Named rows by name, then key: rows that would read alike side by side. */
