@@ -176,6 +176,30 @@ joined() {
 	[ "$status" -eq 0 ] && [ ! -s stderr ] && cmp expected stdout
 }
 
+@test "ids of 8 to 10 digits, each a digit or a scale away from another, are told apart" {
+	# a misread id that is another edge's would get that edge's columns
+	ids='7 21474836 214748364 2147483647 12345678 2345678 123456789 1234567890 234567890 123456870 1234567809'
+	{
+		printf '%s\n' \
+		    '{"MAJOR_VERSION": 1, "MINOR_VERSION": 0, "EDGE_TYPES": [["EDGE_TYPE_ID", "EDGE_TYPE"], [1, "ENTRY"]],' \
+		    ' "SPECIAL_NODES": [["NODE_ID", "NODE_NAME"], [1, "START"], [2, "END"]],' \
+		    ' "PROCESSES": [["PROCESS_ID", "PROCESS_DATA"],' \
+		    '  [1, {"IMAGES": [], "EDGES": [["EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID", "EDGE_TYPE_ID", "COUNT_PER_THREAD"]'
+		k=10
+		for id in $ids; do printf ', [%s, 1, %s, 1, [1]]' "$id" "$k"; k=$((k + 1)); done
+		printf ']}]]}\n'
+	} > close.json
+	# each id's target is 10, 11, ... in the order above
+	awk -v ids="$ids" 'BEGIN { n = split(ids, id, " "); print "# dcfg-stream 1"; print "# process 1"
+		for (i = 0; i < 100000; i++) print id[1 + (i * 7 + int(i / 9)) % n] }' > close.stream
+	awk -v ids="$ids" 'BEGIN { n = split(ids, id, " "); for (i = 1; i <= n; i++) target[id[i]] = 9 + i }
+	    NR == 1 { print; print "# fields edge source target type"; next }
+	    /^#/ { print; next }
+	    { print $0 "\t1\t" target[$0] "\tENTRY" }' close.stream > expected
+	capture dcfg-edges --dcfg close.json close.stream
+	[ "$status" -eq 0 ] && [ ! -s stderr ] && cmp expected stdout
+}
+
 # alone STAGE DCFG FIELDS < STREAM: STREAM as STAGE must write it, each
 # data line's columns from a run of STAGE on that line's id alone (which
 # renders them, never copying kept ones).

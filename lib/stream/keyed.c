@@ -120,17 +120,69 @@ dcfg_keyed_line(struct dcfg_keyed *k, struct dcfg_stage *s,
 	return 0;
 }
 
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/*
+ * Eight bytes a step, for ids of 10 digits (sparse ids) as for short ones:
+ * the number of digits that start X's bytes, first byte lowest. A carry
+ * out of a non-digit byte only reaches bytes after the first non-digit.
+ */
+static inline unsigned
+leading_digits(uint64_t x)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101);
+	uint64_t t = x ^ (ones * '0'), bad = (t | (t + ones * 6)) & (ones * 0xf0);
+
+	return bad ? (unsigned)__builtin_ctzll(bad) >> 3 : 8;
+}
+
+/* The value of the N (1 to 8) decimal digits that start X. */
+static inline uint64_t
+digits_value(uint64_t x, unsigned n)
+{
+	x = (x & UINT64_C(0x0f0f0f0f0f0f0f0f)) << (8 * (8 - n));   /* leading zeros */
+	x = (x * 2561) >> 8;
+	x = ((x & UINT64_C(0x00ff00ff00ff00ff)) * 6553601) >> 16;
+	return ((x & UINT64_C(0x0000ffff0000ffff)) * UINT64_C(42949672960001)) >> 32;
+}
+#endif
+
 /*
  * The edge id that starts the line at P, when the line is one that
  * dcfg_stream_next would take as a plain data line: 1 to 0x7fffffff, then
- * a tab or the end of the line. 0 otherwise.
+ * a tab or the end of the line. 0 otherwise. The span ends at END.
  */
 static inline uint32_t
-plain_id(const char *p, const char **after)
+plain_id(const char *p, const char *end, const char **after)
 {
 	uint64_t v = 0;
 	const char *q = p;
 
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (end - p >= 16) {
+		uint64_t lo, hi;
+		unsigned n, m = 0;
+
+		memcpy(&lo, p, 8);
+		if ((n = leading_digits(lo)) == 0)
+			return 0;
+		v = digits_value(lo, n);
+		if (n == 8) {
+			memcpy(&hi, p + 8, 8);
+			/* more than 10 digits: the 11th is no tab or newline */
+			if ((m = leading_digits(hi)) > 2)
+				return 0;
+			if (m > 0)
+				v = v * (m == 1 ? 10 : 100) + digits_value(hi, m);
+		}
+		q = p + n + m;
+		if ((*q != '\n' && *q != '\t') || v > 0x7fffffff)
+			return 0;
+		*after = q;
+		return (uint32_t)v;
+	}
+#else
+	(void)end;
+#endif
 	while ((unsigned)(*q - '0') < 10 && q - p < 10)
 		v = v * 10 + (uint64_t)(*q++ - '0');
 	if ((*q != '\n' && *q != '\t') || v > 0x7fffffff)
@@ -178,7 +230,7 @@ dcfg_keyed_lines(struct dcfg_keyed *k, struct dcfg_stage *s, struct dcfg_stream 
 		return 0;
 	ids = *k->ids;
 	while (p < end) {
-		if ((id = plain_id(p, &q)) == 0)
+		if ((id = plain_id(p, end, &q)) == 0)
 			break;
 		slot = ids.hashed ? dcfg_idmap_get(&ids, id) : id;
 		if (slot >= n_cur || (key = cur[slot]) == 0)
