@@ -1,8 +1,8 @@
 /*
  * The walk: yajl's SAX callbacks checked against the schema, frame by frame
  * (the schema's depth only; skipped values are counted, never recursed).
- * Positions and messages are in json_where.c, numbers in json_number.c, the
- * reading loop in json_read.c.
+ * Positions and messages are in json_where.c, a table's header in
+ * json_header.c, numbers in json_number.c, the reading loop in json_read.c.
  */
 #include "json_internal.h"
 
@@ -14,16 +14,6 @@
 #include <yajl/yajl_parse.h>
 
 #include "vec.h"
-
-static const char *const kind_names[] = {
-	[DCFG_JSON_SKIP] = "any value",
-	[DCFG_JSON_INT] = "an integer",
-	[DCFG_JSON_STRING] = "a string",
-	[DCFG_JSON_INT_ARRAY] = "an array of integers",
-	[DCFG_JSON_OBJECT] = "an object",
-	[DCFG_JSON_TABLE] = "a table (an array of rows)",
-	[DCFG_JSON_DICT] = "an object of strings",
-};
 
 /* ---- the walk ---- */
 
@@ -51,17 +41,6 @@ expected(struct dcfg_json *j, int *is_row)
 	default:
 		return NULL; /* headers and arrays check their own elements */
 	}
-}
-
-static const char *
-found_name(enum token tok, int container)
-{
-	if (container == 1)
-		return "an object";
-	if (container == 2)
-		return "an array";
-	return tok == T_STRING ? "a string" : tok == T_NUMBER ? "a number" :
-	    "a literal (null, true or false)";
 }
 
 /*
@@ -104,43 +83,6 @@ verdict(struct dcfg_json *j, int rc)
 	return rc == DCFG_JSON_OK;
 }
 
-static int
-wrong_type(struct dcfg_json *j, const struct dcfg_json_field *fld,
-    enum token tok, int container)
-{
-	return dcfg_json_fail(j, "expected %s, found %s", kind_names[fld->kind],
-	    found_name(tok, container));
-}
-
-static int
-header_name(struct dcfg_json *j, const char *s, size_t len)
-{
-	struct frame *hdr = &j->frames[j->depth - 1], *t = hdr - 1;
-	const struct dcfg_json_schema *sc = t->field->schema;
-	unsigned pos = (unsigned)hdr->count;   /* already counted */
-	int i;
-
-	if (pos > MAX_COLUMNS)
-		return dcfg_json_fail(j, "header has more than %d columns", MAX_COLUMNS), 0;
-	t->colmap[pos - 1] = NO_COLUMN;
-	t->ints[pos - 1] = NULL;
-	t->ncols = pos;
-	for (i = 0; i < sc->n_fields; i++) {
-		if (strlen(sc->fields[i].name) != len ||
-		    memcmp(sc->fields[i].name, s, len) != 0)
-			continue;
-		if (t->seen & (UINT64_C(1) << i))
-			return dcfg_json_fail(j, "column %s appears twice in the header",
-			    sc->fields[i].name), 0;
-		t->seen |= UINT64_C(1) << i;
-		t->colmap[pos - 1] = (uint8_t)i;
-		t->ints[pos - 1] = sc->fields[i].kind == DCFG_JSON_INT ? &sc->fields[i] : NULL;
-		if (sc->fields[i].required && pos > t->need)
-			t->need = pos;
-	}
-	return 1;
-}
-
 /* After a key's value is complete, the path no longer names that key. */
 static void
 value_done(struct dcfg_json *j)
@@ -180,14 +122,14 @@ scalar_value(struct dcfg_json *j, enum token tok, const char *s, size_t len)
 			f->count++;
 			if (tok != T_STRING)
 				return dcfg_json_fail(j, "expected a column name, found %s",
-				    found_name(tok, 0)), 0;
-			return header_name(j, s, len);
+				    dcfg_json_found_name(tok, 0)), 0;
+			return dcfg_json_header_name(j, s, len);
 		}
 		if (f->kind == F_INT_ARRAY) {
 			f->count++;
 			if (tok == T_OTHER)
 				return dcfg_json_fail(j, "expected an integer, found %s",
-				    found_name(tok, 0)), 0;
+				    dcfg_json_found_name(tok, 0)), 0;
 			if ((tok == T_NUMBER ? dcfg_parse_json_number(s, len, &v, &why) :
 			    dcfg_parse_c_integer(s, len, &v, &why)) < 0)
 				return dcfg_json_fail(j, "%s", why), 0;
@@ -196,7 +138,7 @@ scalar_value(struct dcfg_json *j, enum token tok, const char *s, size_t len)
 		if (f->kind == F_DICT) {
 			if (tok != T_STRING)
 				return dcfg_json_fail(j, "expected a string, found %s",
-				    found_name(tok, 0)), 0;
+				    dcfg_json_found_name(tok, 0)), 0;
 			j->at_key = 1;
 			int rc = j->h->entry(j->ctx, f->field->id, j->key, j->key_len, s, len);
 			j->at_key = 0;
@@ -213,24 +155,24 @@ scalar_value(struct dcfg_json *j, enum token tok, const char *s, size_t len)
 		return 1;
 	if (is_row)
 		return dcfg_json_fail(j, "expected a table row (an array), found %s",
-		    found_name(tok, 0)), 0;
+		    dcfg_json_found_name(tok, 0)), 0;
 typed:
 	switch (fld->kind) {
 	case DCFG_JSON_SKIP:
 		return 1;
 	case DCFG_JSON_INT:
 		if (tok == T_OTHER)
-			return wrong_type(j, fld, tok, 0), 0;
+			return dcfg_json_wrong_type(j, fld, tok, 0), 0;
 		if ((tok == T_NUMBER ? dcfg_parse_json_number(s, len, &v, &why) :
 		    dcfg_parse_c_integer(s, len, &v, &why)) < 0)
 			return dcfg_json_fail(j, "%s", why), 0;
 		return verdict(j, j->h->integer(j->ctx, fld->id, v));
 	case DCFG_JSON_STRING:
 		if (tok != T_STRING)
-			return wrong_type(j, fld, tok, 0), 0;
+			return dcfg_json_wrong_type(j, fld, tok, 0), 0;
 		return verdict(j, j->h->string(j->ctx, fld->id, s, len));
 	default:
-		return wrong_type(j, fld, tok, 0), 0;
+		return dcfg_json_wrong_type(j, fld, tok, 0), 0;
 	}
 }
 
@@ -426,7 +368,7 @@ container_start(struct dcfg_json *j, int is_array)
 		return dcfg_json_fail(j, "expected %s, found %s",
 		    top->kind == F_HEADER ? "a column name" :
 		    top->kind == F_DICT ? "a string" : "an integer",
-		    found_name(T_OTHER, is_array ? 2 : 1)), 0;
+		    dcfg_json_found_name(T_OTHER, is_array ? 2 : 1)), 0;
 	}
 	fld = value_start(j, &is_row, &bad);
 	if (bad) {
@@ -452,7 +394,7 @@ container_start(struct dcfg_json *j, int is_array)
 	if ((wants_object && is_array) || (!wants_object && !is_array) ||
 	    (!wants_object && fld->kind != DCFG_JSON_TABLE &&
 	    fld->kind != DCFG_JSON_INT_ARRAY))
-		return wrong_type(j, fld, T_OTHER, is_array ? 2 : 1), 0;
+		return dcfg_json_wrong_type(j, fld, T_OTHER, is_array ? 2 : 1), 0;
 	rc = j->h->begin ? j->h->begin(j->ctx, fld->id) : DCFG_JSON_OK;
 	if (rc == DCFG_JSON_DROP) {
 		j->skip = 1;

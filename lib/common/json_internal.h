@@ -86,5 +86,12 @@ int dcfg_json_fail_at_frame(struct dcfg_json *j, struct frame *f, const char *fm
     __attribute__((format(printf, 3, 4)));
 /* yajl refused the chunk of LEN bytes: its message, placed at the bad token. */
 int dcfg_json_yajl_failure(struct dcfg_json *j, size_t len);
+/* What a token is, in a message: a string, a number, a literal; CONTAINER 1 an object, 2 an array. */
+const char *dcfg_json_found_name(enum token tok, int container);
+/* "expected KIND, found ..." for field FLD. */
+int dcfg_json_wrong_type(struct dcfg_json *j, const struct dcfg_json_field *fld, enum token tok,
+    int container);
+/* Column name S (LEN bytes) of the header being read (json_header.c): 1 go on, 0 failed. */
+int dcfg_json_header_name(struct dcfg_json *j, const char *s, size_t len);
 
 #endif

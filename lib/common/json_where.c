@@ -356,3 +356,34 @@ dcfg_json_yajl_failure(struct dcfg_json *j, size_t len)
 	}
 	return dcfg_json_fail(j, "invalid JSON: %s", clean);
 }
+
+/* ---- what a value should have been ---- */
+
+static const char *const kind_names[] = {
+	[DCFG_JSON_SKIP] = "any value",
+	[DCFG_JSON_INT] = "an integer",
+	[DCFG_JSON_STRING] = "a string",
+	[DCFG_JSON_INT_ARRAY] = "an array of integers",
+	[DCFG_JSON_OBJECT] = "an object",
+	[DCFG_JSON_TABLE] = "a table (an array of rows)",
+	[DCFG_JSON_DICT] = "an object of strings",
+};
+
+const char *
+dcfg_json_found_name(enum token tok, int container)
+{
+	if (container == 1)
+		return "an object";
+	if (container == 2)
+		return "an array";
+	return tok == T_STRING ? "a string" : tok == T_NUMBER ? "a number" :
+	    "a literal (null, true or false)";
+}
+
+int
+dcfg_json_wrong_type(struct dcfg_json *j, const struct dcfg_json_field *fld,
+    enum token tok, int container)
+{
+	return dcfg_json_fail(j, "expected %s, found %s", kind_names[fld->kind],
+	    dcfg_json_found_name(tok, container));
+}
