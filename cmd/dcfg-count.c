@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <dcfg/count.h>
 #include "count/count.h"
 #include "count/count_merge.h"
 #include "common/json.h"
@@ -19,7 +20,7 @@ static const char help_head[] =
     "or merge the tables (or vectors) of shards of one trace into the whole's.\n"
     "  -d, --dcfg FILE      the DCFG the stream's edges come from\n"
     "  -b, --by KIND        ";
-/* here the kinds (bykind.h), wrapped to this column */
+/* here the kinds (<dcfg/count.h>), wrapped to this column */
 #define HELP_INDENT 23
 static const char help_tail[] =
     "\n"
@@ -43,7 +44,7 @@ kinds(struct dcfg_cli_text *t, const char *last, int indent, enum dcfg_count_by 
 	int i;
 
 	for (i = 0; i < DCFG_BY_KINDS; i++) {
-		snprintf(item, sizeof item, "%s%s", dcfg_count_kind((enum dcfg_count_by)i)->name,
+		snprintf(item, sizeof item, "%s%s", dcfg_count_by_name((enum dcfg_count_by)i),
 		    i == (int)marked ? " (default)" : "");
 		dcfg_cli_text_item(t, i == 0 ? NULL : i == DCFG_BY_KINDS - 1 ? last : ", ", item,
 		    i == DCFG_BY_KINDS - 1, indent);
@@ -184,7 +185,7 @@ main(int argc, char **argv)
 	if (dcfg_cli_check_output(prog, a.out_path, (const char *[]){ a.dcfg_path,
 	    from_dcfg ? NULL : a.stream }, 2) < 0)
 		return DCFG_EXIT_USAGE;
-	if (dcfg_cli_setup(&io, prog, a.dcfg_path, dcfg_count_kind(o.by)->keep, a.out_path,
+	if (dcfg_cli_setup(&io, prog, a.dcfg_path, dcfg_count_by_keep(o.by), a.out_path,
 	    a.mode) < 0)
 		return DCFG_EXIT_USAGE;
 	if (dcfg_stage_check_tables(prog, a.dcfg_path, io.dcfg, 1, 1) < 0) {
