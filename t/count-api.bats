@@ -37,10 +37,12 @@ example() {
 #   dcfg      dcfg_counter_add_dcfg, per process, rows by dcfg_counter_next
 #   weighted  each data line by dcfg_counter_add_weighted, in batches
 #   shards    data lines dealt alternately to two counters, merged at the process end
+#   threaded  the same, each counter in a thread of its own (a one-process stream)
 #   top3      as weighted, the first three rows
 table_program() {
 	cat > table.c <<'C'
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +121,86 @@ end_process(struct feed *f, uint64_t top)
 	f->c[0] = f->c[1] = NULL;
 }
 
+/* A one-process stream's data lines, each with the thread it is in. */
+struct line {
+	uint64_t tid, weight;
+	uint32_t id;
+};
+
+struct half {
+	const struct dcfg *d;
+	const struct dcfg_process *p;
+	enum dcfg_count_by by;
+	const struct line *lines;
+	size_t n;
+	int which;                 /* counts lines WHICH, WHICH + 2, ... */
+	struct dcfg_counter *c;
+	struct dcfg_error err;
+	int rc;
+};
+
+static void *
+count_half(void *arg)
+{
+	struct half *h = arg;
+	size_t i;
+
+	if ((h->c = dcfg_counter_new(h->d, h->p, h->by, "half", &h->err)) == NULL)
+		return NULL;
+	for (i = 0; i < h->n && h->rc == 0; i++) {
+		if (i == 0 || h->lines[i].tid != h->lines[i - 1].tid)
+			h->rc = dcfg_counter_thread(h->c, h->lines[i].tid, &h->err);
+		if (h->rc == 0 && i % 2 == (size_t)h->which)
+			h->rc = dcfg_counter_add(h->c, &h->lines[i].id, 1, h->lines[i].weight, &h->err);
+	}
+	return NULL;
+}
+
+/* Two threads count alternate lines of a one-process stream with counters of one DCFG; merged. */
+static int
+threaded(const struct dcfg *d, enum dcfg_count_by by, const char *path)
+{
+	struct dcfg_stream *s = dcfg_stream_open(path, NULL, &err);
+	struct dcfg_stream_record r;
+	struct line *lines = NULL;
+	struct half h[2];
+	pthread_t t[2];
+	size_t n = 0, cap = 0;
+	uint64_t tid = 0, pid = 0;
+	int k;
+
+	if (s == NULL)
+		die("open");
+	while (dcfg_stream_next(s, &r, &err) > 0) {
+		if (r.kind == DCFG_STREAM_PROCESS)
+			pid = r.value;
+		else if (r.kind == DCFG_STREAM_THREAD)
+			tid = r.value;
+		else if (r.kind == DCFG_STREAM_EDGE) {
+			if (n == cap && (lines = realloc(lines, (cap = 2 * cap + 64) * sizeof *lines)) == NULL)
+				return 2;
+			lines[n++] = (struct line){ tid, r.weight, r.edge };
+		}
+	}
+	dcfg_stream_close(s);
+	for (k = 0; k < 2; k++) {
+		h[k] = (struct half){ .d = d, .p = dcfg_find_process(d, pid), .by = by, .lines = lines,
+			.n = n, .which = k };
+		if (pthread_create(&t[k], NULL, count_half, &h[k]) != 0)
+			return 2;
+	}
+	for (k = 0; k < 2; k++)
+		pthread_join(t[k], NULL);
+	if (h[0].c == NULL || h[1].c == NULL || h[0].rc || h[1].rc ||
+	    dcfg_counter_merge(h[0].c, h[1].c, &err) != DCFG_COUNT_OK)
+		die("threads");
+	print(h[0].c, 0);
+	dcfg_counter_free(h[0].c);
+	dcfg_counter_free(h[1].c);
+	free(lines);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -155,6 +237,8 @@ main(int argc, char **argv)
 		dcfg_free(d);
 		return 0;
 	}
+	if (strcmp(argv[3], "threaded") == 0)
+		return threaded(d, by, argc > 4 ? argv[4] : "-");
 	shards = strcmp(argv[3], "shards") == 0;
 	top = strcmp(argv[3], "top3") == 0 ? 3 : 0;
 	if ((s = dcfg_stream_open(argc > 4 ? argv[4] : "-", NULL, &err)) == NULL)
@@ -227,7 +311,7 @@ C
 	done
 }
 
-@test "added in weighted batches, dealt to two counters and merged, or cut to three rows, the tables are dcfg-count's" {
+@test "added in weighted batches, dealt to two counters (in one thread or two) and merged, or cut to three rows, the tables are dcfg-count's" {
 	table_program
 	dcfg-expand --runs "$SAMPLE/prog.trace.json.bz2" > runs.stream
 	for by in $KINDS; do
@@ -236,6 +320,8 @@ C
 		cmp weighted want || { echo "weighted by $by"; diff weighted want | head; return 1; }
 		./table "$SAMPLE/prog.dcfg.json.gz" "$by" shards runs.stream > shards
 		cmp shards want || { echo "shards by $by"; diff shards want | head; return 1; }
+		./table "$SAMPLE/prog.dcfg.json.gz" "$by" threaded runs.stream > threaded
+		cmp threaded want || { echo "threaded by $by"; diff threaded want | head; return 1; }
 		dcfg-count --dcfg "$SAMPLE/prog.dcfg.json.gz" --by "$by" --top 3 runs.stream > want3
 		./table "$SAMPLE/prog.dcfg.json.gz" "$by" top3 runs.stream > top3
 		cmp top3 want3 || { echo "top 3 by $by"; diff top3 want3 | head; return 1; }
@@ -287,13 +373,13 @@ main(int argc, char **argv)
 	struct dcfg_load_options less = { .keep = DCFG_KEEP_EDGES | DCFG_KEEP_BLOCKS };
 	struct dcfg_count_handler h = { NULL, stop_at_first };
 	struct dcfg *d, *small;
-	struct dcfg_counter *c, *t, *b;
+	struct dcfg_counter *c, *t, *b, *t2, *e2;
 	const struct dcfg_process *p;
 	const struct dcfg_edge *e;
 	const struct dcfg_block *b2;
 	size_t n;
-	uint32_t ids[3];
-	int rows = 0;
+	uint32_t ids[3], zero[2];
+	int rows = 0, k;
 
 	if (argc != 2 || (d = dcfg_load(argv[1], &opt, &err)) == NULL ||
 	    (small = dcfg_load(argv[1], &less, &err)) == NULL)
@@ -323,6 +409,19 @@ main(int argc, char **argv)
 		;
 	show("thread huge", dcfg_counter_add(t, &e[n].id, 1, UINT64_C(1) << 63, &err));
 	show("thread table", dcfg_counter_begin(t, 0, NULL, &err));
+	/*
+	 * two edges from no block (special nodes), 2^63 times each: their
+	 * thread's edges overflow, and nothing else (they cost no instruction)
+	 */
+	for (n = 0, k = 0; k < 2; n++)
+		if (dcfg_block_by_node(d, p, e[n].source) == NULL)
+			zero[k++] = e[n].id;
+	t2 = dcfg_counter_new(d, p, DCFG_BY_THREAD, "x.trace", &err);
+	e2 = dcfg_counter_new(d, p, DCFG_BY_EDGE, "x.trace", &err);
+	show("free edges by thread", dcfg_counter_add(t2, zero, 2, UINT64_C(1) << 63, &err));
+	show("their thread table", dcfg_counter_begin(t2, 0, NULL, &err));
+	show("free edges by edge", dcfg_counter_add(e2, zero, 2, UINT64_C(1) << 63, &err));
+	show("their edge table", dcfg_counter_begin(e2, 0, NULL, &err));
 	show("merge of kinds", dcfg_counter_merge(c, t, &err));
 	show("merge of itself", dcfg_counter_merge(b, b, &err));
 	show("add dcfg", dcfg_counter_add_dcfg(b, &err));
@@ -339,6 +438,8 @@ main(int argc, char **argv)
 	dcfg_counter_free(c);
 	dcfg_counter_free(t);
 	dcfg_counter_free(b);
+	dcfg_counter_free(t2);
+	dcfg_counter_free(e2);
 	dcfg_free(d);
 	dcfg_free(small);
 	return 0;
@@ -369,6 +470,10 @@ C
 	after restart: 0 
 	thread huge: 0 
 	thread table: -2 process 12646: a count does not fit in 64 bits
+	free edges by thread: 0 
+	their thread table: -2 process 12646: a count does not fit in 64 bits
+	free edges by edge: 0 
+	their edge table: 0 
 	merge of kinds: -4 the counters count other DCFGs, processes or kinds
 	merge of itself: 0 
 	add dcfg: 0 
