@@ -237,8 +237,11 @@ main(int argc, char **argv)
 		dcfg_free(d);
 		return 0;
 	}
-	if (strcmp(argv[3], "threaded") == 0)
-		return threaded(d, by, argc > 4 ? argv[4] : "-");
+	if (strcmp(argv[3], "threaded") == 0) {
+		rc = threaded(d, by, argc > 4 ? argv[4] : "-");
+		dcfg_free(d);
+		return rc;
+	}
 	shards = strcmp(argv[3], "shards") == 0;
 	top = strcmp(argv[3], "top3") == 0 ? 3 : 0;
 	if ((s = dcfg_stream_open(argc > 4 ? argv[4] : "-", NULL, &err)) == NULL)
