@@ -99,12 +99,9 @@ add_up(struct merge *m, struct merge_process *p, size_t *n, int *of)
 	for (i = 0; i < p->n_rows; i = j) {
 		struct merge_row sum = p->rows[i];
 		for (j = i + 1; j < p->n_rows && same_key(&sum.r, &p->rows[j].r); j++) {
-			const struct dcfg_count_row *r = &p->rows[j].r;
 			if (dcfg_merge_check_row(m, p, &p->rows[i], &p->rows[j - 1], &p->rows[j]) < 0)
 				return -1;
-			sum.r.exec = dcfg_count_add(of, sum.r.exec, r->exec);
-			sum.r.iter = dcfg_count_add(of, sum.r.iter, r->iter);
-			sum.r.instr = dcfg_count_add(of, sum.r.instr, r->instr);
+			dcfg_count_row_add(of, &sum.r, &p->rows[j].r);
 		}
 		p->rows[(*n)++] = sum;
 	}

@@ -97,6 +97,15 @@ dcfg_count_mul(int *overflow, uint64_t a, uint64_t b)
 	return r;
 }
 
+/* R's counts added to INTO's, each on its own: what rows of one key come to (join, --merge). */
+static inline void
+dcfg_count_row_add(int *overflow, struct dcfg_count_row *into, const struct dcfg_count_row *r)
+{
+	into->exec = dcfg_count_add(overflow, into->exec, r->exec);
+	into->iter = dcfg_count_add(overflow, into->iter, r->iter);
+	into->instr = dcfg_count_add(overflow, into->instr, r->instr);
+}
+
 /* The NUM_INSTRS of edge E's source block (0 for a special node): what a traversal costs. */
 uint64_t dcfg_count_source_instrs(const struct dcfg *d, const struct dcfg_process *p,
     const struct dcfg_edge *e);

@@ -232,9 +232,7 @@ join_alike(struct dcfg_count_table *t, size_t n, int *of)
 	for (i = 0; i < n; i++) {
 		if (k > 0 && r[i].name && r[k - 1].name && r[i].key == r[k - 1].key &&
 		    strcmp(r[i].name, r[k - 1].name) == 0) {
-			r[k - 1].exec = dcfg_count_add(of, r[k - 1].exec, r[i].exec);
-			r[k - 1].iter = dcfg_count_add(of, r[k - 1].iter, r[i].iter);
-			r[k - 1].instr = dcfg_count_add(of, r[k - 1].instr, r[i].instr);
+			dcfg_count_row_add(of, &r[k - 1], &r[i]);
 		} else {
 			r[k++] = r[i];
 		}
