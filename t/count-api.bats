@@ -496,3 +496,20 @@ C
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"process 12646: a count does not fit in 64 bits" ]]
 }
+
+@test "a row longer than 256 KiB (a 300000-byte image name) is refused as the page says, where dcfg-count writes it" {
+	table_program
+	python3 -c '
+import sys
+s = open(sys.argv[1]).read()
+open("long.dcfg.json", "w").write(s.replace("\"/usr/bin/prog\"", "\"/usr/bin/" + "a" * 300000 + "\""))' "$DATA/names.dcfg.json"
+	dcfg-count --dcfg long.dcfg.json --from-dcfg --by image > want
+	[ "$(awk -F '\t' 'length($1) > 300000' want | wc -l)" -eq 1 ]
+	capture ./table long.dcfg.json image dcfg
+	[ "$status" -eq 1 ]
+	[ "$(cat stderr)" = "table: begin: out of memory, or a row longer than 256 KiB" ]
+	# a kind whose rows do not carry the name is counted
+	./table long.dcfg.json edge dcfg > mine
+	dcfg-count --dcfg long.dcfg.json --from-dcfg --by edge > want
+	cmp mine want
+}
