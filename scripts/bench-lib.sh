@@ -67,6 +67,14 @@ python_dcfg() {
 	PYTHONDONTWRITEBYTECODE=1
 	export PY DCFG_LIBRARY PYTHONPATH PYTHONDONTWRITEBYTECODE
 	[ -e "$DCFG_LIBRARY" ] || { note "no $DCFG_LIBRARY: build it first (make)"; return 1; }
+	if [ "${DCFG_SANITIZED:-}" = 1 ]; then
+		# the test suite's sanitized build (t/bench-speed.bats under make
+		# check): an uninstrumented python3 needs the runtimes first, as
+		# t/python.bats gives them; the interpreter's own leaks are not ours
+		LD_PRELOAD="$(${CC:-cc} -print-file-name=libasan.so) $(${CC:-cc} -print-file-name=libubsan.so)"
+		ASAN_OPTIONS=detect_leaks=0
+		export LD_PRELOAD ASAN_OPTIONS
+	fi
 	NUMPY=$("$PY" -c 'import dcfg; print("numpy" if dcfg.HAVE_NUMPY else "no numpy")') ||
 	    { note "$PY cannot import dcfg"; return 1; }
 }
