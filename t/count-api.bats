@@ -13,19 +13,6 @@ SAMPLE="$BATS_TEST_DIRNAME/data/sample"
 REAL="$BATS_TEST_DIRNAME/../../shared/real/omp-dijkstra-8threads.dcfg.json"
 KINDS="edge block routine loop image type thread line file"
 
-build_dir() {
-	dirname "$(dirname "$(command -v dcfg-expand)")"
-}
-
-# cc_dcfg OUT SOURCE: against the build tree's headers and static library,
-# warning-free; with the library's sanitizers when it has them.
-cc_dcfg() {
-	local san=""
-	[ "${DCFG_SANITIZED:-}" = 1 ] && san="-fsanitize=address,undefined"
-	cc -std=c11 -Wall -Wextra -Werror $san -I"$ROOT/include" "$2" \
-	    "$(build_dir)/libdcfg.a" -lyajl -lz -lbz2 -pthread -o "$1"
-}
-
 # The page's EXAMPLES program, as ./count DCFG TRACE KIND.
 example() {
 	awk -f "$ROOT/scripts/man-example.awk" "$ROOT/man/man3/dcfg_counter_new.3" > count.c

@@ -12,21 +12,6 @@ ROOT="$BATS_TEST_DIRNAME/.."
 SAMPLE="$BATS_TEST_DIRNAME/data/sample"
 MAN3="$ROOT/man/man3"
 
-# The build tree whose commands are on PATH (build/bin/dcfg-expand: build).
-build_dir() {
-	dirname "$(dirname "$(command -v dcfg-expand)")"
-}
-
-# cc_dcfg OUT SOURCE...: builds against the build tree's headers and static
-# library, warning-free; with the sanitizers of the library when it has them.
-cc_dcfg() {
-	local out=$1 san=""
-	shift
-	[ "${DCFG_SANITIZED:-}" = 1 ] && san="-fsanitize=address,undefined"
-	cc -std=c11 -Wall -Wextra -Werror $san -I"$ROOT/include" "$@" \
-	    "$(build_dir)/libdcfg.a" -lyajl -lz -lbz2 -pthread -o "$out"
-}
-
 # example PAGE: the program of PAGE's EXAMPLES section, as C.
 example() {
 	awk -f "$ROOT/scripts/man-example.awk" "$MAN3/$1"

@@ -354,3 +354,18 @@ bbv_shards() {
 		bbv_place < "$f" | awk '{ print $1, $2, $3 }' | sort -u
 	done | sort | uniq -d | wc -l
 }
+
+# build_dir: the build tree whose commands are on PATH (build/bin/dcfg-expand: build).
+build_dir() {
+	dirname "$(dirname "$(command -v dcfg-expand)")"
+}
+
+# cc_dcfg OUT SOURCE...: builds against the build tree's headers and static
+# library, warning-free; with the sanitizers of the library when it has them.
+cc_dcfg() {
+	local out=$1 san=""
+	shift
+	[ "${DCFG_SANITIZED:-}" = 1 ] && san="-fsanitize=address,undefined"
+	cc -std=c11 -Wall -Wextra -Werror $san -I"$BATS_TEST_DIRNAME/../include" "$@" \
+	    "$(build_dir)/libdcfg.a" -lyajl -lz -lbz2 -pthread -o "$out"
+}
