@@ -298,6 +298,9 @@ json.dump(d, sys.stdout)' > norun.dcfg.json
 	expect_error "dcfg-convert: --binary is not used by --to callgrind"
 	capture dcfg-convert --to bolt --dcfg "$DATA/sample.dcfg.json" --out-dir .
 	expect_error "dcfg-convert: --out-dir is not used by --to bolt"
+	# BOLT reads counts, not their order (dcfg-convert(1), THE BOLT PROFILE)
+	capture dcfg-convert --to bolt --dcfg "$DATA/sample.dcfg.json" --trace "$DATA/sample/prog.trace.json.bz2"
+	expect_error "dcfg-convert: --trace is not used by --to bolt"
 	dcfg-convert --help | grep -q -- '--binary FILE'
 }
 
