@@ -11,7 +11,8 @@
 
 static const char *prog = "dcfg-count";
 static const char help_head[] =
-    "usage: dcfg-count --dcfg FILE [--by KIND] [--top N] [-f FORMAT] [-o FILE] [STREAM]\n"
+    "usage: dcfg-count --dcfg FILE [--by KIND] [--top N] [-f FORMAT] [-o FILE]\n"
+    "                  [STREAM]\n"
     "       dcfg-count --dcfg FILE --from-dcfg [--by KIND] [--top N] [-f FORMAT]\n"
     "       dcfg-count --dcfg FILE --bbv INTERVAL [STREAM]\n"
     "       dcfg-count --merge [--top N] [-f FORMAT] [--dcfg FILE] [-o FILE] TABLE...\n"

@@ -44,6 +44,15 @@ setup() {
 	done
 }
 
+@test "every command's --help fits a terminal of 80 columns" {
+	cmds=$(sed -n '/^CMDS *=/,/[^\\]$/p' "$ROOT/Makefile" | tr -d '\\' | sed 's/^CMDS *=//')
+	for c in $cmds; do
+		$c --help > help.txt
+		[ -s help.txt ]
+		awk -v c="$c" 'length > 80 { print c ": " length " columns: " $0; bad = 1 } END { exit bad }' help.txt
+	done
+}
+
 @test "README's quick start records a program and runs the pipeline on it, as dcfg-record(1) does" {
 	quick=$(sed -n '/^## Quick start/,/^## /p' "$ROOT/README.md")
 	echo "$quick" | grep -q '^dcfg-record -o ls -- ls -l /usr$'
