@@ -132,6 +132,36 @@ int dcfg_chunk_fail(struct dcfg_chunk *c, uint64_t edge_index, const char *fmt, 
 int dcfg_chunk_fail_row(struct dcfg_chunk *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/*
+ * Instruction windows (dcfg-expand(1), INSTRUCTION WINDOWS): which chunks
+ * the window [FROM, TO) takes, and, read as dcfg_chunk_next() reads, the
+ * edges it takes of each (dcfg_chunk_window_new(3)). With a DCFG, every
+ * edge is checked to be its process's and a chunk the window's edges cut
+ * is cut exactly, by each edge's source's NUM_INSTRS; without, the
+ * chunks that overlap the window are taken whole.
+ */
+enum dcfg_window_place {
+	DCFG_WINDOW_SKIP,     /* the chunk is wholly outside: nothing to decode */
+	DCFG_WINDOW_WHOLE,    /* every edge of the chunk is taken */
+	DCFG_WINDOW_CUT       /* the window's edges cut the chunk (with a DCFG only) */
+};
+
+struct dcfg;
+struct dcfg_process;
+struct dcfg_chunk_window;
+
+/* EXACT: a DCFG cuts the chunk. -1 (the chunk is failed) when its end passes 64 bits. */
+int dcfg_chunk_window_place(struct dcfg_chunk *c, uint64_t from, uint64_t to, int exact);
+
+/* FROM 0 and TO UINT64_MAX: no window. D and P may be NULL (no DCFG). NULL: out of memory. */
+struct dcfg_chunk_window *dcfg_chunk_window_new(const struct dcfg *d,
+    const struct dcfg_process *p, uint64_t from, uint64_t to);
+/* Begins chunk C: its place, or -1 (the chunk is failed). */
+int dcfg_chunk_window_start(struct dcfg_chunk_window *w, struct dcfg_chunk *c);
+/* Up to MAX more edge ids the window takes of the chunk begun: 0 at its end, -1 (failed). */
+ssize_t dcfg_chunk_window_next(struct dcfg_chunk_window *w, uint32_t *ids, size_t max);
+void dcfg_chunk_window_free(struct dcfg_chunk_window *w);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

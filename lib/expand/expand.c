@@ -358,7 +358,7 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 	uint64_t p = ci->preceding_instr_count, end;
 	uint64_t index = 0, instrs;
 	ssize_t n, i;
-	int gap, overflow;
+	int gap, overflow, place;
 
 	if (dcfg_output_failed(x->out))
 		return DCFG_TRACE_STOP;
@@ -366,14 +366,14 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 		list_row(x, ci);
 		return DCFG_TRACE_OK;
 	}
-	overflow = __builtin_add_overflow(p, ci->instr_count, &end);
-	if (overflow && x->o->window)
-		return dcfg_chunk_fail_row(c, "PRECEDING_INSTR_COUNT + INSTR_COUNT does not fit "
-		    "in 64 bits: no window can place the chunk");
 	/* Chunks wholly outside the window are skipped without being decoded. */
-	if (x->o->window && (p >= x->o->to || end < x->o->from ||
-	    (!x->o->dcfg && end == x->o->from && ci->instr_count > 0)))
+	place = x->o->window ? dcfg_chunk_window_place(c, x->o->from, x->o->to, x->o->dcfg != NULL)
+	    : DCFG_WINDOW_WHOLE;
+	if (place < 0)
+		return DCFG_TRACE_ERROR;
+	if (place == DCFG_WINDOW_SKIP)
 		return DCFG_TRACE_OK;
+	overflow = __builtin_add_overflow(p, ci->instr_count, &end);
 	gap = x->chunk_end_known && p > x->chunk_end;
 	x->chunk_end = end;
 	x->chunk_end_known = !overflow;
@@ -385,8 +385,7 @@ on_chunk(void *ctx, struct dcfg_chunk *c)
 			    "the shards would overlap (cut where no chunk does, as --plan does, or "
 			    "give --dcfg)", (unsigned long long)p, (unsigned long long)end,
 			    p < x->o->from ? "start" : "end");
-		/* (an edge at exactly "to" may end a chunk whose last source has no instructions) */
-		if (x->o->dcfg && (p < x->o->from || end >= x->o->to)) {
+		if (place == DCFG_WINDOW_CUT) {
 			/* A boundary chunk: measure first (for the marker), then emit. */
 			if (x->o->chunks && x->o->mode == DCFG_EXPAND_EDGES) {
 				int rc = cut_chunk(x, c, ci, 0);

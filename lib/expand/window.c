@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dcfg/dcfg.h>
 #include <dcfg/trace.h>     /* DCFG_RUN_DEPTH_MAX */
 #include "common/vec.h"
 
@@ -335,6 +336,116 @@ dcfg_window_take(struct dcfg_window *w, const uint32_t *ids, size_t n,
 			return -2;
 		if (--w->open == 0)
 			return walk(w);
+	}
+	return 0;
+}
+
+/* ---- the public pull form (trace.h): a window's edges, a batch at a time ---- */
+
+struct dcfg_chunk_window {
+	const struct dcfg *d;
+	const struct dcfg_process *p;
+	uint64_t from, to;
+	struct dcfg_chunk *c;            /* the chunk begun */
+	int place;                       /* its place, or -1 */
+	uint64_t icount;                 /* instructions before the next edge */
+	uint64_t index;                  /* the next edge's index in the chunk */
+	int past;                        /* an edge at or past `to` was reached */
+};
+
+int
+dcfg_chunk_window_place(struct dcfg_chunk *c, uint64_t from, uint64_t to, int exact)
+{
+	const struct dcfg_chunk_info *ci = dcfg_chunk_info(c);
+	uint64_t p = ci->preceding_instr_count, end;
+
+	if (__builtin_add_overflow(p, ci->instr_count, &end)) {
+		dcfg_chunk_fail_row(c, "PRECEDING_INSTR_COUNT + INSTR_COUNT does not fit "
+		    "in 64 bits: no window can place the chunk");
+		return -1;
+	}
+	/* without a DCFG a chunk ending at `from` holds no edge inside, unless it has no instructions */
+	if (p >= to || end < from || (!exact && end == from && ci->instr_count > 0))
+		return DCFG_WINDOW_SKIP;
+	/* (an edge at exactly `to` may end a chunk whose last source has no instructions) */
+	return exact && (p < from || end >= to) ? DCFG_WINDOW_CUT : DCFG_WINDOW_WHOLE;
+}
+
+struct dcfg_chunk_window *
+dcfg_chunk_window_new(const struct dcfg *d, const struct dcfg_process *p, uint64_t from,
+    uint64_t to)
+{
+	struct dcfg_chunk_window *w = calloc(1, sizeof *w);
+
+	if (w == NULL)
+		return NULL;
+	w->d = p ? d : NULL;
+	w->p = p;
+	w->from = from;
+	w->to = to;
+	w->place = DCFG_WINDOW_SKIP;
+	return w;
+}
+
+void
+dcfg_chunk_window_free(struct dcfg_chunk_window *w)
+{
+	free(w);
+}
+
+int
+dcfg_chunk_window_start(struct dcfg_chunk_window *w, struct dcfg_chunk *c)
+{
+	w->c = c;
+	w->icount = dcfg_chunk_info(c)->preceding_instr_count;
+	w->index = 0;
+	w->past = 0;
+	if (w->from == 0 && w->to == UINT64_MAX)
+		w->place = DCFG_WINDOW_WHOLE;
+	else
+		w->place = dcfg_chunk_window_place(c, w->from, w->to, w->d != NULL);
+	return w->place;
+}
+
+/* The N edges decoded, checked, and kept in place when inside the window: how many are. */
+static ssize_t
+keep_inside(struct dcfg_chunk_window *w, uint32_t *ids, size_t n)
+{
+	size_t i, kept = 0;
+	uint64_t instrs;
+
+	for (i = 0; i < n; i++, w->index++) {
+		if (dcfg_edge_instrs(w->d, w->p, &ids[i], 1, &instrs) == 0)
+			return dcfg_chunk_fail(w->c, w->index, "edge id %u is not in the DCFG", ids[i]);
+		if (w->place == DCFG_WINDOW_WHOLE)
+			continue;
+		if (w->icount >= w->to) {
+			w->past = 1;
+			break;
+		}
+		if (w->icount >= w->from)
+			ids[kept++] = ids[i];
+		if (__builtin_add_overflow(w->icount, instrs, &w->icount))
+			return dcfg_chunk_fail(w->c, w->index, "more than 2^64 instructions");
+	}
+	return w->place == DCFG_WINDOW_WHOLE ? (ssize_t)n : (ssize_t)kept;
+}
+
+ssize_t
+dcfg_chunk_window_next(struct dcfg_chunk_window *w, uint32_t *ids, size_t max)
+{
+	ssize_t n, kept;
+
+	if (w->place < 0)
+		return -1;
+	if (w->place == DCFG_WINDOW_SKIP || w->c == NULL)
+		return 0;
+	/* a batch wholly before the window is read past: 0 means the end */
+	while (!w->past && max > 0) {
+		if ((n = dcfg_chunk_next(w->c, ids, max)) <= 0 || w->d == NULL)
+			return n;
+		if ((kept = keep_inside(w, ids, (size_t)n)) != 0)
+			return kept;
 	}
 	return 0;
 }

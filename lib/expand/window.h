@@ -5,6 +5,10 @@
  * the window are skipped, those wholly inside are taken at once, and
  * only a copy the window's edge cuts is walked, nested runs alike, on an
  * explicit stack.
+ *
+ * window.c also holds the public pull form of the same rules
+ * (<dcfg/trace.h>, dcfg_chunk_window_new(3)), which walks every edge so
+ * that a caller reads the window a batch at a time.
  */
 #ifndef DCFG_WINDOW_H
 #define DCFG_WINDOW_H

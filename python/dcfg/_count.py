@@ -8,10 +8,10 @@ import os
 import re
 import weakref
 
-from . import _edgemap, _lib
+from . import _lib
 from ._common import error_from, id_buffer, id_space, np
 from ._reader import RUN_BEGIN, RUN_END
-from ._trace import BATCH, Trace
+from ._trace import BATCH, Trace, process_of
 
 BY = tuple(_lib.dcfg_count_by_name(k).decode() for k in range(_lib.COUNT_KINDS))
 _MAX = (1 << 64) - 1
@@ -55,7 +55,7 @@ def count(trace, dcfg, by="edge", batch=BATCH):
     buf = id_buffer(batch)
     tables = {}
     for proc in trace.processes():
-        _edgemap.process_of(dcfg, proc.pid, trace.path)
+        process_of(dcfg, proc.pid, trace.path)
         counter = _Counter(dcfg, proc.pid, kind, name)
         for t in proc.threads():
             counter.call(_lib.dcfg_counter_thread, t.tid)
@@ -144,9 +144,10 @@ def _add(counter, chunk, buf, addr, n, weight):
     chunk at its place."""
     for part in (weight,) if weight <= _MAX else (_MAX, 1):
         if counter.call(_lib.dcfg_counter_add, addr, n, part) == _lib.COUNT_NO_EDGE:
-            ids = buf[:n]
-            bad = _edgemap.EdgeMap(counter.dcfg, counter.pid).first_missing(ids)
-            chunk.fail(chunk.emitted - n + bad, "edge id %d is not in the DCFG" % ids[bad])
+            instrs = (ctypes.c_uint64 * n)()
+            bad = _lib.dcfg_edge_instrs(counter.dcfg._h(), counter.dcfg._process(counter.pid),
+                                        addr, n, instrs)
+            chunk.fail(chunk.emitted - n + bad, "edge id %d is not in the DCFG" % buf[bad])
 
 
 # ---- the rows of each kind, from the library's (struct dcfg_counted_row) ----

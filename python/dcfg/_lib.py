@@ -145,6 +145,10 @@ dcfg_chunk_emitted = _proto("dcfg_chunk_emitted", c_u64, vp)
 dcfg_chunk_rewind = _proto("dcfg_chunk_rewind", None, vp)
 dcfg_chunk_fail = _proto("dcfg_chunk_fail", c_int, vp, c_u64, ctypes.c_char_p, ctypes.c_char_p)
 dcfg_chunk_fail_row = _proto("dcfg_chunk_fail_row", c_int, vp, ctypes.c_char_p, ctypes.c_char_p)
+dcfg_chunk_window_new = _proto("dcfg_chunk_window_new", vp, vp, vp, c_u64, c_u64)
+dcfg_chunk_window_start = _proto("dcfg_chunk_window_start", c_int, vp, vp)
+dcfg_chunk_window_next = _proto("dcfg_chunk_window_next", ctypes.c_ssize_t, vp, vp, c_size)
+dcfg_chunk_window_free = _proto("dcfg_chunk_window_free", None, vp)
 
 # <dcfg/count.h>: the counter of dcfg-count's tables
 COUNT_OK, COUNT_NO_EDGE, COUNT_KINDS, COUNT_NO_LINE = 0, -1, 9, (1 << 64) - 1

@@ -2,10 +2,11 @@
 and a thread's edges in batches, with instruction windows and runs."""
 
 import os
+import weakref
 
-from . import _edgemap
-from ._common import Error, id_buffer, np
-from ._reader import OK, RUN_BEGIN, RUN_END, RUN_NONE, SKIP, _Pump
+from . import _lib
+from ._common import Error, id_buffer, id_space
+from ._reader import OK, RUN_NONE, SKIP, _Pump, fail_at_process
 
 BATCH = 1 << 20
 
@@ -257,46 +258,26 @@ class Thread:
         FROM_ICOUNT and TO_ICOUNT give the instruction window [from, to) of
         dcfg-expand --from-icount/--to-icount: without DCFG, the whole
         chunks that overlap it; with DCFG (a loaded DCFG with blocks and
-        edges) exactly the edges whose instruction count lies in it.  With
-        DCFG, every edge taken must be among the process's edges (Error
-        otherwise), as with dcfg-expand --dcfg; a process not in DCFG
-        raises Error placed at its PROCESS_ID, as dcfg-expand places it
-        (the trace is read again up to there: from standard input, "-",
-        the message has no place).
+        edges) exactly the edges whose instruction count lies in it
+        (dcfg_chunk_window_new(3)).  With DCFG, every edge taken must be
+        among the process's edges (Error otherwise), as with dcfg-expand
+        --dcfg; a process not in DCFG raises Error placed at its
+        PROCESS_ID, as dcfg-expand places it (the trace is read again up
+        to there: from standard input, "-", the message has no place).
         """
-        emap = _edgemap.EdgeMap(dcfg, self.pid, self._pump.path) \
-            if dcfg is not None else None
-        to = (1 << 64) if to_icount is None else to_icount
-        windowed = from_icount > 0 or to_icount is not None
+        window = _Window(from_icount, to_icount, dcfg, self.pid, self._pump.path)
         buf, n = id_buffer(batch), 0
         for chunk in self.chunks():
-            how = _place(chunk, from_icount, to, windowed, emap is not None)
-            if how is None:
+            if window.start(chunk) == _WINDOW_SKIP:
                 continue
-            if how == "whole" and emap is None:
-                # straight into the batch: no copy
-                while True:
-                    got = chunk.read_into(buf, n)
-                    n += got
-                    if n == batch:
-                        yield buf
-                        buf, n = id_buffer(batch), 0
-                    elif got == 0:
-                        break
-                continue
-            if how == "cut":
-                source = _cut(chunk, emap, from_icount, to, batch)
-            else:
-                source = _whole(chunk, emap, batch)
-            for ids in source:
-                k = 0
-                while k < len(ids):
-                    take = min(batch - n, len(ids) - k)
-                    buf[n:n + take] = ids[k:k + take]
-                    n, k = n + take, k + take
-                    if n == batch:
-                        yield buf
-                        buf, n = id_buffer(batch), 0
+            while True:
+                got = window.next(chunk, buf, n)
+                n += got
+                if n == batch:
+                    yield buf
+                    buf, n = id_buffer(batch), 0
+                elif got == 0:
+                    break
         if n:
             yield buf[:n]
 
@@ -306,11 +287,10 @@ class Thread:
         RUN_NONE (nothing yet), RUN_BEGIN (the edges up to the matching
         RUN_END run COUNT times) or RUN_END.  A window takes whole chunks,
         as dcfg-expand's without --dcfg."""
-        to = (1 << 64) if to_icount is None else to_icount
-        windowed = from_icount > 0 or to_icount is not None
+        window = _Window(from_icount, to_icount)
         buf, n = id_buffer(batch), 0
         for chunk in self.chunks():
-            if _place(chunk, from_icount, to, windowed, False) is None:
+            if window.start(chunk) == _WINDOW_SKIP:
                 continue
             while True:
                 if n == batch:
@@ -327,92 +307,52 @@ class Thread:
             yield buf[:n], RUN_NONE, 0
 
 
-def _place(chunk, lo, hi, windowed, exact):
-    """How the window takes CHUNK: None (skipped), "whole" or "cut" (the
-    rule of dcfg-expand(1), INSTRUCTION WINDOWS)."""
-    if not windowed:
-        return "whole"
-    p = chunk.preceding_instr_count
-    end = p + chunk.instr_count
-    if end >= 1 << 64:
-        chunk.fail(0, "PRECEDING_INSTR_COUNT + INSTR_COUNT does not fit in 64 bits: "
-                      "no window can place the chunk")
-    if p >= hi or end < lo:
-        return None
-    if not exact:
-        return None if (end == lo and chunk.instr_count > 0) else "whole"
-    return "cut" if (p < lo or end >= hi) else "whole"
+_WINDOW_SKIP = 0    # DCFG_WINDOW_SKIP
 
 
-def _whole(chunk, emap, batch):
-    """The edges of CHUNK, each checked to be among the DCFG's (EMAP)."""
-    buf = id_buffer(batch)
-    done = 0
-    while True:
-        n = chunk.read_into(buf)
-        if n == 0:
-            return
-        ids = buf[:n]
-        if emap is not None:
-            bad = emap.first_missing(ids)
-            if bad is not None:
-                chunk.fail(done + bad, "edge id %d is not in the DCFG" % ids[bad])
-        done += n
-        yield ids
+def process_of(dcfg, pid, trace_path=None):
+    """The index of process PID in the loaded DCFG; Error when absent,
+    placed at the PROCESS_ID of the trace at TRACE_PATH as dcfg-expand
+    places it (without a place when the trace cannot be read again)."""
+    try:
+        return dcfg.process(pid)
+    except KeyError:
+        pass
+    message = "process %d is not in the DCFG" % pid
+    fail_at_process(trace_path, pid, message)
+    raise Error(message)
 
 
-def _cut(chunk, emap, lo, hi, batch):
-    """The edges of CHUNK whose instruction count is in [lo, hi)."""
-    buf = id_buffer(batch)
-    icount, done = chunk.preceding_instr_count, 0
-    while True:
-        n = chunk.read_into(buf)
-        if n == 0:
-            return
-        ids = buf[:n]
-        instrs, bad = emap.instrs(ids)
-        at = _exclusive_sums(instrs, icount)
-        past = _first_at_least(at, hi)
-        if bad is not None and (past is None or bad <= past):
-            chunk.fail(done + bad, "edge id %d is not in the DCFG" % ids[bad])
-        end = n if past is None else past
-        yield _select(ids, at, lo, end)
-        if past is not None:
-            return
-        icount = at[n - 1] + instrs[n - 1]
-        done += n
+class _Window:
+    """The library's instruction window [FROM, TO) over a thread's chunks
+    (dcfg_chunk_window_new(3)), exact and checked with DCFG's process PID."""
+
+    def __init__(self, lo, hi, dcfg=None, pid=None, trace_path=None):
+        hi = _U64_MAX if hi is None else min(hi, _U64_MAX)
+        d = p = None
+        if dcfg is not None:
+            process_of(dcfg, pid, trace_path)
+            d, p = dcfg._h(), dcfg._process(pid)
+            self._owner = dcfg._owner      # the window points into the DCFG: it stays loaded
+        self.h = _lib.dcfg_chunk_window_new(d, p, lo, hi)
+        if not self.h:
+            raise MemoryError("no memory for an instruction window")
+        weakref.finalize(self, _lib.dcfg_chunk_window_free, self.h)
+
+    def start(self, chunk):
+        """How the window takes CHUNK (DCFG_WINDOW_SKIP, _WHOLE or _CUT)."""
+        place = _lib.dcfg_chunk_window_start(self.h, chunk._live())
+        if place < 0:
+            chunk._failure()
+        return place
+
+    def next(self, chunk, buf, start):
+        """The chunk's next edges in the window, into BUF[START:]: how many, 0 at its end."""
+        addr, room = id_space(buf, start)
+        n = _lib.dcfg_chunk_window_next(self.h, addr, room)
+        if n < 0:
+            chunk._failure()
+        return n
 
 
-def _exclusive_sums(instrs, start):
-    """The instruction count before each edge: START plus the INSTRS before it."""
-    if np is not None:
-        s = np.cumsum(instrs, dtype=np.uint64)
-        s -= instrs
-        s += np.uint64(start)
-        return s
-    out, c = [], start
-    for v in instrs:
-        out.append(c)
-        c += v
-    return out
-
-
-def _first_at_least(at, hi):
-    """The first position of the ascending AT at or past HI, or None."""
-    if np is not None:
-        if len(at) == 0 or int(at[-1]) < hi:
-            return None
-        return int(np.searchsorted(at, hi, side="left"))
-    for i, c in enumerate(at):
-        if c >= hi:
-            return i
-    return None
-
-
-def _select(ids, at, lo, end):
-    """The ids before END whose instruction count (AT) is at least LO."""
-    if np is not None:
-        ids = ids[:end]
-        return ids[at[:end] >= np.uint64(lo)]
-    import array
-    return array.array("I", (ids[i] for i in range(end) if at[i] >= lo))
+_U64_MAX = (1 << 64) - 1
