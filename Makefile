@@ -158,11 +158,13 @@ $(BUILD)/t/csi-paths: t/tools/csi-paths.c t/tools/csi-numbering.c t/tools/csi-pa
 	@mkdir -p $(@D)
 	$(CC) $(DCFG_CFLAGS) $(CFLAGS) $(LDFLAGS) $(filter %.c,$^) -o $@
 
+# The targets link lib/cli as the commands do: dcfg-count's stream wiring
+# (count_stream.c), which the stream and routes targets drive, lives there.
 $(BUILD)/t/fuzz-%: t/fuzz/fuzz-%.c t/fuzz/fuzz.h t/fuzz/seqref.h t/fuzz/planref.h t/fuzz/replay.c \
-    $(BUILD)/libdcfg.a $(HEADERS)
+    $(BUILD)/libdcfg-cli.a $(BUILD)/libdcfg.a $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(DCFG_CFLAGS) $(FUZZ_DEFS) $(CFLAGS) $(LDFLAGS) $< t/fuzz/replay.c \
-	    $(FUZZ_REC) $(BUILD)/libdcfg.a $(DCFG_LIBS) -o $@
+	    $(FUZZ_REC) $(BUILD)/libdcfg-cli.a $(BUILD)/libdcfg.a $(DCFG_LIBS) -o $@
 
 # The binary-profile readers share their input and output (t/tools/dump.h).
 $(BUILD)/t/dcpi-dump $(BUILD)/t/webgrind-dump: t/tools/dump.h
@@ -196,7 +198,7 @@ test-tools: $(TEST_TOOLS)
 fuzz-lib: deps
 	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) \
 	    CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(FUZZ_PLANT)" build-fuzz/libdcfg.a \
-	    build-fuzz/libdcfg-record.a
+	    build-fuzz/libdcfg-cli.a build-fuzz/libdcfg-record.a
 
 $(FUZZ_MUT_OBJ): build-fuzz/%.o: t/fuzz/%.c $(FUZZ_MUT_H)
 	@mkdir -p $(@D)
@@ -204,7 +206,7 @@ $(FUZZ_MUT_OBJ): build-fuzz/%.o: t/fuzz/%.c $(FUZZ_MUT_H)
 
 build-fuzz/fuzz-%: t/fuzz/fuzz-%.c t/fuzz/fuzz.h t/fuzz/seqref.h t/fuzz/planref.h $(FUZZ_MUT_OBJ) fuzz-lib
 	$(FUZZ_CC) $(DCFG_CFLAGS) $(FUZZ_DEFS) -DFUZZ_MUTATOR -g -O1 -fsanitize=fuzzer $(FUZZ_SAN) \
-	    $< $(FUZZ_MUT_OBJ) $(FUZZ_REC) build-fuzz/libdcfg.a $(DCFG_LIBS) -o $@
+	    $< $(FUZZ_MUT_OBJ) $(FUZZ_REC) build-fuzz/libdcfg-cli.a build-fuzz/libdcfg.a $(DCFG_LIBS) -o $@
 
 fuzz: $(FUZZ_TARGETS:%=build-fuzz/fuzz-%)
 	@FUZZ_RUNS=$(FUZZ_RUNS) sh scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)

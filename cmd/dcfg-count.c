@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include <dcfg/count.h>
-#include "count/count.h"
+#include "cli/count_stream.h"
 #include "count/count_merge.h"
 #include "common/json.h"
 #include "cli/stagecli.h"

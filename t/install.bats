@@ -326,6 +326,8 @@ literal_after() {
 	# nor any of the commands' glue (lib/cli), which is never installed
 	nm -g --defined-only "$ROOT/build/libdcfg-cli.a" | awk 'NF == 3 { print $3 }' | sort > "$BATS_TEST_TMPDIR/cli"
 	grep -qx dcfg_cli_setup "$BATS_TEST_TMPDIR/cli"
+	# dcfg-count's stream wiring is glue too: lib/count is the counting core alone
+	grep -qx dcfg_count_stream "$BATS_TEST_TMPDIR/cli"
 	nm -g --defined-only "$prefix/lib/libdcfg.a" | awk 'NF == 3 { print $3 }' | sort > "$BATS_TEST_TMPDIR/static"
 	run comm -12 "$BATS_TEST_TMPDIR/cli" "$BATS_TEST_TMPDIR/static"
 	[ "$output" = "" ]

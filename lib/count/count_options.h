@@ -1,6 +1,6 @@
 /*
- * What dcfg-count is asked for. Types alone, so that the core below
- * count.c reads them without reaching back to it (scripts/layers.sh).
+ * What dcfg-count is asked for. Types alone, so that the core reads them
+ * without reaching up to the command's wiring (lib/cli/count_stream.c).
  */
 #ifndef DCFG_COUNT_OPTIONS_H
 #define DCFG_COUNT_OPTIONS_H

@@ -1,8 +1,8 @@
 /*
  * The counter of <dcfg/count.h>, opened up for dcfg-count's stream glue
- * (count.c): it adds edges by their index in the DCFG, which the stream
- * reader has found already, and keeps each process's table to write them
- * all once the stream ends (count_table.c says why).
+ * (lib/cli/count_stream.c): it adds edges by their index in the DCFG,
+ * which the stream reader has found already, and keeps each process's
+ * table to write them all once the stream ends (count_table.c says why).
  */
 #ifndef DCFG_COUNT_COUNTER_H
 #define DCFG_COUNT_COUNTER_H

@@ -51,7 +51,8 @@
 #include <errno.h>
 #include <fcntl.h>
 
-#include "count/count.h"
+#include "cli/count_stream.h"
+#include "count/bykind.h"
 #include "count/count_merge.h"
 #include "convert/convert.h"
 #include "stream/blocks.h"

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "stream/blocks.h"
-#include "count/count.h"
+#include "cli/count_stream.h"
 #include "stream/edges.h"
 #include <dcfg/stream.h>
 #include "../tools/unrun.h"

@@ -1,18 +1,18 @@
 /*
- * dcfg-count's work: a stream (or the DCFG's own counts) aggregated by
- * edge, block, routine, loop, image, edge type, thread, source line or
- * source file; or SimPoint
- * basic-block vectors. Every table is derived from the executions of each
- * edge, so the stream and the DCFG answer the same question the same way.
+ * dcfg-count's wiring: a stream (or the DCFG's own counts) fed to the
+ * counter of <dcfg/count.h>, or to SimPoint basic-block vectors, and the
+ * tables written with the stream's provenance. Every table is derived from
+ * the executions of each edge, so the stream and the DCFG answer the same
+ * question the same way. lib/count is the counting alone; the stream's
+ * callbacks and the output live here, with the command.
  */
-#ifndef DCFG_COUNT_H
-#define DCFG_COUNT_H
+#ifndef DCFG_COUNT_STREAM_H
+#define DCFG_COUNT_STREAM_H
 
 #include <stdint.h>
 
 #include "dcfg/model.h"
-#include "bykind.h"
-#include "count_options.h"
+#include "count/count_options.h"
 #include "common/output.h"
 #include "common/table.h"
 #include "stream/stage.h"

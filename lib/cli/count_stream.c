@@ -1,10 +1,11 @@
-#include "count.h"
+#include "count_stream.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "count_bbv.h"
-#include "counter.h"
+#include "count/count_bbv.h"
+#include "count/count_table.h"
+#include "count/counter.h"
 #include "stream/provenance.h"
 #include "stream/writer.h"
 #include "common/vec.h"
