@@ -96,6 +96,15 @@ int dcfg_trace_read(const char *path, const struct dcfg_trace_handler *h,
 int dcfg_trace_fail(struct dcfg_trace *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/*
+ * MESSAGE as an error placed at process PID's PROCESS_ID in the trace at
+ * PATH, read again up to there, as dcfg-expand places a process that its
+ * DCFG lacks: -1 with ERR set (or another error of the file's); 0 when it
+ * cannot be placed (standard input, no such process).
+ */
+int dcfg_trace_fail_process(const char *path, uint64_t pid, const char *message,
+    struct dcfg_error *err);
+
 const struct dcfg_chunk_info *dcfg_chunk_info(const struct dcfg_chunk *c);
 
 /*
@@ -161,6 +170,52 @@ int dcfg_chunk_window_start(struct dcfg_chunk_window *w, struct dcfg_chunk *c);
 /* Up to MAX more edge ids the window takes of the chunk begun: 0 at its end, -1 (failed). */
 ssize_t dcfg_chunk_window_next(struct dcfg_chunk_window *w, uint32_t *ids, size_t max);
 void dcfg_chunk_window_free(struct dcfg_chunk_window *w);
+
+/*
+ * The reader as pull iteration (dcfg_trace_pull_open(3)): dcfg_trace_read
+ * runs on a thread of its own, which hands over each process, thread and
+ * chunk and waits for its answer; memory is one event.
+ */
+enum dcfg_trace_event_kind {
+	DCFG_EVENT_PROCESS,
+	DCFG_EVENT_THREAD,
+	DCFG_EVENT_CHUNK
+};
+
+struct dcfg_trace_event {
+	enum dcfg_trace_event_kind kind;
+	uint64_t pid, tid;                 /* tid: of a thread or chunk */
+	struct dcfg_trace *trace;          /* of a process or thread: for dcfg_trace_fail() */
+	struct dcfg_chunk *chunk;          /* of a chunk */
+};
+
+/* dcfg_trace_pull_next(): an event; no event yet (the wait passed). */
+#define DCFG_TRACE_PULL_EVENT 3
+#define DCFG_TRACE_PULL_WAIT  4
+
+struct dcfg_trace_pull;
+
+/*
+ * Starts reading PATH ("-" or NULL: standard input), handing over only the
+ * processes whose ids are among the N_PIDS PIDS and the threads among the
+ * N_TIDS TIDS (NULL: all), as dcfg-expand -p and -t select them. NULL:
+ * out of memory or no thread.
+ */
+struct dcfg_trace_pull *dcfg_trace_pull_open(const char *path, const uint64_t *pids,
+    size_t n_pids, const uint64_t *tids, size_t n_tids);
+/*
+ * The event to answer, waited for at most WAIT_MS milliseconds (-1: no
+ * limit): DCFG_TRACE_PULL_EVENT with EV set (the same until answered),
+ * DCFG_TRACE_PULL_WAIT, or, once the reading is over, what
+ * dcfg_trace_read() returned (0, 1, or -1 and -2 with ERR set; -2 also
+ * when a process or thread selected is not in the trace, dcfg-expand's error).
+ */
+int dcfg_trace_pull_next(struct dcfg_trace_pull *r, struct dcfg_trace_event *ev,
+    int wait_ms, struct dcfg_error *err);
+/* Answers the event as a handler would (DCFG_TRACE_OK, _SKIP, _STOP, _ERROR). */
+void dcfg_trace_pull_answer(struct dcfg_trace_pull *r, int answer);
+/* Stops the reading and frees R; the reader, if still busy after WAIT_MS, ends on its own. */
+void dcfg_trace_pull_close(struct dcfg_trace_pull *r, int wait_ms);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

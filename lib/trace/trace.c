@@ -463,3 +463,29 @@ dcfg_trace_fail(struct dcfg_trace *t, const char *fmt, ...)
 	dcfg_json_fail(t->j, "%s", msg);
 	return DCFG_TRACE_ERROR;
 }
+
+struct process_place {
+	uint64_t pid;
+	const char *message;
+};
+
+static int
+fail_at_pid(void *ctx, struct dcfg_trace *t, uint64_t pid)
+{
+	const struct process_place *p = ctx;
+
+	return pid == p->pid ? dcfg_trace_fail(t, "%s", p->message) : DCFG_TRACE_SKIP;
+}
+
+int
+dcfg_trace_fail_process(const char *path, uint64_t pid, const char *message,
+    struct dcfg_error *err)
+{
+	const struct dcfg_trace_handler h = { .process = fail_at_pid };
+	struct process_place p = { pid, message };
+
+	/* standard input cannot be read again */
+	if (path == NULL || strcmp(path, "-") == 0)
+		return 0;
+	return dcfg_trace_read(path, &h, &p, err) < 0 ? -1 : 0;
+}

@@ -81,16 +81,10 @@ ChunkInfo = _struct("dcfg_chunk_info", [
 RunEvent = _struct("dcfg_run_event", [("kind", c_int), ("count", c_u64)])
 
 vp = ctypes.c_void_p
-StartFn = ctypes.CFUNCTYPE(None, vp)
-ProcessFn = ctypes.CFUNCTYPE(c_int, vp, vp, c_u64)
-ThreadFn = ctypes.CFUNCTYPE(c_int, vp, vp, c_u64, c_u64)
-ChunkFn = ctypes.CFUNCTYPE(c_int, vp, vp)
-BackwardFn = ctypes.CFUNCTYPE(c_int, vp, vp, c_u64)
-OrderFn = ctypes.CFUNCTYPE(None, vp, ctypes.c_char_p)
-SumFn = ctypes.CFUNCTYPE(None, vp, c_u32, c_u64)
-TraceHandler = _struct("dcfg_trace_handler", [
-    ("start", StartFn), ("process", ProcessFn), ("thread", ThreadFn), ("chunk", ChunkFn),
-    ("progress", ProgressFn), ("backward", BackwardFn), ("order", OrderFn), ("sum", SumFn)])
+TraceEvent = _struct("dcfg_trace_event", [
+    ("kind", c_int), ("pid", c_u64), ("tid", c_u64), ("trace", vp), ("chunk", vp)])
+EVENT_PROCESS, EVENT_THREAD, EVENT_CHUNK = 0, 1, 2
+PULL_EVENT, PULL_WAIT = 3, 4
 
 P = ctypes.POINTER
 ERR = P(ErrorStruct)
@@ -135,8 +129,13 @@ TABLES = {
 }
 accessors = {name: _proto("dcfg_" + name, vp, vp, P(c_size)) for name in TABLES}
 
-dcfg_trace_read = _proto("dcfg_trace_read", c_int, ctypes.c_char_p, P(TraceHandler), vp, ERR)
-dcfg_trace_fail = _proto("dcfg_trace_fail", c_int, vp, ctypes.c_char_p, ctypes.c_char_p)
+dcfg_trace_pull_open = _proto("dcfg_trace_pull_open", vp, ctypes.c_char_p, vp, c_size, vp,
+                              c_size)
+dcfg_trace_pull_next = _proto("dcfg_trace_pull_next", c_int, vp, P(TraceEvent), c_int, ERR)
+dcfg_trace_pull_answer = _proto("dcfg_trace_pull_answer", None, vp, c_int)
+dcfg_trace_pull_close = _proto("dcfg_trace_pull_close", None, vp, c_int)
+dcfg_trace_fail_process = _proto("dcfg_trace_fail_process", c_int, ctypes.c_char_p, c_u64,
+                                 ctypes.c_char_p, ERR)
 dcfg_chunk_info = _proto("dcfg_chunk_info", P(ChunkInfo), vp)
 dcfg_chunk_next = _proto("dcfg_chunk_next", ctypes.c_ssize_t, vp, vp, c_size)
 dcfg_chunk_next_runs = _proto("dcfg_chunk_next_runs", ctypes.c_ssize_t, vp, vp, c_size,

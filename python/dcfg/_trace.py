@@ -1,12 +1,12 @@
 """A DCFG-trace as Python iteration: its processes, threads and chunks,
 and a thread's edges in batches, with instruction windows and runs."""
 
-import os
+import ctypes
 import weakref
 
 from . import _lib
-from ._common import Error, id_buffer, id_space
-from ._reader import OK, RUN_NONE, SKIP, _Pump, fail_at_process
+from ._common import Error, error_from, id_buffer, id_space
+from ._reader import OK, RUN_NONE, SKIP, _Pump
 
 BATCH = 1 << 20
 
@@ -19,7 +19,8 @@ class Trace:
     the others are skipped without being decoded.  As with dcfg-expand -p
     and -t, an id of PIDS or TIDS that the trace does not hold (a thread:
     in the selected processes) raises Error, with dcfg-expand's message,
-    when an iteration has read the trace to its end.  processes(), threads()
+    when an iteration has read the trace to its end (ValueError, at once,
+    for an id that is no 64-bit unsigned integer).  processes(), threads()
     and chunks() each read the file once, from the start; memory does not
     grow with the trace.  What one of them yields is valid until the
     iteration moves on, as with itertools.groupby (a Process or Thread
@@ -29,39 +30,30 @@ class Trace:
 
     def __init__(self, path, pids=None, tids=None):
         self.path = path
-        self.pids = None if pids is None else set(pids)
-        self.tids = None if tids is None else set(tids)
-        # the ids in the order given: the first missing is the one named
-        self._asked = (None if pids is None else tuple(dict.fromkeys(pids)),
-                       None if tids is None else tuple(dict.fromkeys(tids)))
+        self.pids = None if pids is None else tuple(pids)
+        self.tids = None if tids is None else tuple(tids)
 
-    def _selection(self):
-        """What one pass over the trace finds of the selection."""
-        return _Selection(self.path, *self._asked)
+    def _pump(self):
+        """A new reader of the selection, from the start."""
+        return _Pump(self.path, self.pids, self.tids)
 
     def _walk(self, want):
-        """Events of the selection, ("process", pid), ("thread", Thread) or
-        ("chunk", Chunk), as far as WANT ("process", "thread" or "chunk")."""
-        pump, sel = _Pump(self.path), self._selection()
+        """Events of the selection, ("thread", Thread) or ("chunk", Chunk),
+        as far as WANT ("thread" or "chunk")."""
+        pump = self._pump()
         try:
             while True:
                 ev = pump.peek()
                 if ev is None:
-                    sel.check()
                     return
                 if ev[0] == "process":
-                    take = sel.process(ev[1])
-                    pump.answer(OK if take else SKIP)
-                    if take:
-                        yield ("process", ev[1], pump)
+                    pump.answer(OK)
                 elif ev[0] == "thread":
-                    take = sel.thread(ev[2]) and want != "process"
-                    pump.answer(OK if take else SKIP)
-                    if take:
-                        yield ("thread", Thread(pump, ev[1], ev[2]), pump)
+                    pump.answer(OK)
+                    yield ("thread", Thread(pump, ev[1], ev[2]))
                 else:
                     if want == "chunk":
-                        yield ("chunk", ev[1], pump)
+                        yield ("chunk", ev[1])
                     if pump.peek() is ev:
                         pump.answer(OK)
         finally:
@@ -69,23 +61,16 @@ class Trace:
 
     def processes(self):
         """The selected processes, as Process objects: pid, threads()."""
-        pump, sel = _Pump(self.path), self._selection()
+        pump = self._pump()
         try:
             while True:
                 ev = pump.peek()
                 if ev is None:
-                    sel.check()
                     return
-                if ev[0] != "process":
-                    # what the process's threads() left: a thread unread, a chunk undecoded
-                    if ev[0] == "thread":
-                        sel.thread(ev[2])
-                    pump.answer(SKIP if ev[0] == "thread" else OK)
-                    continue
-                take = sel.process(ev[1])
-                pump.answer(OK if take else SKIP)
-                if take:
-                    yield Process(pump, ev[1], sel)
+                # what the process's threads() left: a thread unread, a chunk undecoded
+                pump.answer(SKIP if ev[0] == "thread" else OK)
+                if ev[0] == "process":
+                    yield Process(pump, ev[1])
         finally:
             pump.close()
 
@@ -113,8 +98,8 @@ class Trace:
 class Process:
     """A process of a trace: pid, and threads(), its selected threads."""
 
-    def __init__(self, pump, pid, selection):
-        self._pump, self.pid, self._sel = pump, pid, selection
+    def __init__(self, pump, pid):
+        self._pump, self.pid = pump, pid
         self._at = pump.answered
 
     def threads(self):
@@ -125,12 +110,8 @@ class Process:
             ev = pump.peek()
             if ev is None or ev[0] == "process":
                 return
-            if ev[0] == "chunk":
-                pump.answer(OK)
-                continue
-            take = self._sel.thread(ev[2])
-            pump.answer(OK if take else SKIP)
-            if take:
+            pump.answer(OK)
+            if ev[0] == "thread":
                 yield Thread(pump, ev[1], ev[2])
 
 
@@ -141,90 +122,6 @@ def _here(obj, what):
         raise ValueError("the iteration has moved past this %s" % what)
     obj._at = None      # taken: a second call is refused too
     return obj._pump
-
-
-_SHOWN = 8   # DCFG_SELECTION_SHOWN: the ids of what the trace holds, named in the error
-
-
-class _Seen:
-    """The distinct ids met, in file order: the first _SHOWN, and whether more."""
-
-    def __init__(self):
-        self.ids, self.more = [], False
-
-    def add(self, i):
-        """Notes id I."""
-        if i in self.ids:
-            return
-        if len(self.ids) < _SHOWN:
-            self.ids.append(i)
-        else:
-            self.more = True
-
-    def name(self, one, many):
-        """"process 7", "processes 7 and 9", "processes 1, 2, 3, ..." or "no process"
-        (lib/trace/selection.c)."""
-        if not self.ids:
-            return "no " + one
-        ids = sorted(self.ids)
-        last = len(ids) - 1
-        out = one if len(ids) == 1 and not self.more else many
-        for k, i in enumerate(ids):
-            out += (" " if k == 0 else " and " if k == last and not self.more else ", ") + str(i)
-        return out + (", ..." if self.more else "")
-
-
-class _Selection:
-    """dcfg-expand's -p and -t over one pass: what is selected, what the
-    trace holds, and the error when an id asked for is not there."""
-
-    def __init__(self, path, pids, tids):
-        self.path, self.pids, self.tids = path, pids, tids
-        self.found = set()
-        self.processes, self.threads = _Seen(), _Seen()
-
-    def _select(self, asked, kind, i):
-        """Is I selected (and found, when asked for)?"""
-        if asked is None:
-            return True
-        if i in asked:
-            self.found.add((kind, i))
-            return True
-        return False
-
-    def process(self, pid):
-        """A process of the trace: selected?"""
-        self.processes.add(pid)
-        return self._select(self.pids, "p", pid)
-
-    def thread(self, tid):
-        """A thread of a selected process: selected?"""
-        self.threads.add(tid)
-        return self._select(self.tids, "t", tid)
-
-    def check(self):
-        """At the trace's end: Error for the first id asked for that it does not hold."""
-        for pid in self.pids or ():
-            if ("p", pid) not in self.found:
-                self._fail("process %d is not in the trace: it holds %s"
-                           % (pid, self.processes.name("process", "processes")))
-        for tid in self.tids or ():
-            if ("t", tid) in self.found:
-                continue
-            held = self.threads.name("thread", "threads")
-            if not self.pids:
-                self._fail("thread %d is not in the trace: it holds %s" % (tid, held))
-            asked = _Seen()
-            for pid in self.pids:
-                asked.add(pid)
-            self._fail("thread %d is not in %s of the trace: %s %s" % (
-                tid, asked.name("process", "processes"),
-                "it holds" if len(asked.ids) == 1 and not asked.more else "they hold", held))
-
-    def _fail(self, message):
-        """Raises the Error, placed at the file as a whole."""
-        name = os.fsdecode(self.path)
-        raise Error("%s: %s" % (name, message), name, 0, 0, message)
 
 
 class Thread:
@@ -319,7 +216,10 @@ def process_of(dcfg, pid, trace_path=None):
     except KeyError:
         pass
     message = "process %d is not in the DCFG" % pid
-    fail_at_process(trace_path, pid, message)
+    err = _lib.ErrorStruct()
+    if trace_path is not None and _lib.dcfg_trace_fail_process(
+            _lib.path_bytes(trace_path), pid, message.encode(), ctypes.byref(err)) < 0:
+        raise error_from(err)
     raise Error(message)
 
 

@@ -11,7 +11,7 @@ import dcfg._lib as lib
 
 STRUCTS = [lib.Range, lib.FileName, lib.EdgeType, lib.SpecialNode, lib.Symbol, lib.SourceLine,
            lib.Block, lib.RoutineNode, lib.Routine, lib.Loop, lib.Edge, lib.Image, lib.Process,
-           lib.ErrorStruct, lib.LoadOptions, lib.ChunkInfo, lib.RunEvent, lib.TraceHandler]
+           lib.ErrorStruct, lib.LoadOptions, lib.ChunkInfo, lib.RunEvent, lib.TraceEvent]
 
 
 def main():
