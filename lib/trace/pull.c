@@ -101,7 +101,7 @@ run(void *arg)
 		.process = on_process, .thread = on_thread, .chunk = on_chunk
 	};
 	struct dcfg_trace_pull *r = arg;
-	struct dcfg_error err;
+	struct dcfg_error err = { .line = 0 };      /* copied whole below, set or not */
 	int rc = dcfg_trace_read(r->path, &h, r, &err), abandoned;
 
 	if (rc == 0 && dcfg_selection_check(&r->sel, r->path ? r->path : "-", &err) < 0)
