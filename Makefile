@@ -194,7 +194,9 @@ test-tools: $(TEST_TOOLS)
 # off-by-one in dcfg-profile --summary's queue (a threshold that an eligible
 # entry starts exactly at is not reached: < for <=) for the looppoint target.
 # FUZZ_PLANT=-DFUZZ_PLANT_BOLT cuts a block's count to 32 bits in dcfg-convert
-# --to bolt, for the convert target to find.
+# --to bolt, for the convert target to find. FUZZ_PLANT=-DFUZZ_PLANT_WINDOW
+# takes the edge at exactly --to-icount in dcfg_chunk_window_next's cut (>
+# for >=), for the routes target's pullwin check to find.
 fuzz-lib: deps
 	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) \
 	    CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(FUZZ_PLANT)" build-fuzz/libdcfg.a \

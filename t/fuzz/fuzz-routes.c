@@ -13,6 +13,10 @@
  *   stages    dcfg-edges | dcfg-blocks, then counted
  *   callgrind dcfg-convert --to callgrind --keep-stubs of the sample's DCFG
  *             with the stream's edge counts in it
+ *   pullwin   dcfg_trace_pull_* and dcfg_chunk_window_* (the library's
+ *             exact window, edge by edge) against dcfg-expand --dcfg
+ *             --from-icount --to-icount (its cut by the runs), for each
+ *             window of a --plan's lines (-p, -t) and one the bytes choose
  *
  * and checks: plain | dcfg-count equals runs | dcfg-count for every --by
  * kind and --bbv; --count equals what the lines add up to (edges per
@@ -20,8 +24,10 @@
  * chunk markers); the merged shards equal one run's table; the encoded
  * stream expands to the same edges; the stream after the stages counts the
  * same; the Callgrind profile puts the same instructions on every source
- * line and file as dcfg-count --by line and --by file. The reference stream is plain where it was written whole, else
- * runs (a huge but periodic trace), so huge inputs are checked too.
+ * line and file as dcfg-count --by line and --by file; both windows hold
+ * the same edges in the same order. The reference stream is plain where
+ * it was written whole, else runs (a huge but periodic trace), so huge
+ * inputs are checked too.
  *
  * Work is bounded: a stream route writes into a pipe of CAP_BYTES that is
  * never read while it runs, so a route that would write more stops with a
@@ -29,6 +35,8 @@
  * after plain or runs finished under the cap, so it decodes no more than
  * they did. --bbv (interval 100) is asked only where the plain stream was
  * written whole: a vector per interval of a huge trace would be a hang.
+ * pullwin decodes at most PULL_EDGES_MAX edges a window (routes.h,
+ * pull_window_digest), before dcfg-expand decodes the same.
  *
  * Acceptance (a route that refuses what another accepts is a finding):
  *   - plain, runs and --count decode the same chunks: all accept or all
@@ -44,7 +52,12 @@
  *     the tables merge. --plan itself reads only the chunk table, so it may
  *     refuse what the decoder accepts (and the other way): not compared.
  *     A whole count refused while every shard's count is accepted is no
- *     finding either (a sum past 2^64 - 1 only the whole makes).
+ *     finding either (a sum past 2^64 - 1 only the whole makes);
+ *   - pullwin runs on traces plain or runs decoded whole, so each window
+ *     is refused by both (with the same message) or by neither: an edge
+ *     not in the DCFG, an edge past 2^64 instructions, a process the DCFG
+ *     lacks, a -p or -t not in the trace. One excuse: dcfg-expand alone
+ *     refusing a run past 2^64 instructions (check_pull_window).
  */
 #include "fuzz.h"
 
@@ -64,11 +77,10 @@
 
 #define CAP_BYTES (256 * 1024)   /* a route's stream: some 40,000 edges */
 #define SHARDS_MAX 4
+#define PULL_EDGES_MAX 65536   /* the edges pullwin may decode for a window */
 #define IDS_MAX 256
 #define KIND_BBV DCFG_BY_KINDS   /* kinds below are --by's (bykind.h), this one is --bbv */
 #define KINDS (DCFG_BY_KINDS + 1)
-
-enum { REFUSED = -1, DONE = 0, CAPPED = 1 };
 
 static const char *
 kind_name(int kind)
@@ -110,13 +122,14 @@ capped_pipe(int *rd, int *wr)
 	*wr = fds[1];
 }
 
-/* dcfg-expand TRACE with O, into M; CAPPED when the stream outgrew the pipe. */
+/* dcfg-expand TRACE with O, into M; CAPPED when the stream outgrew the pipe. ERROR: its error, or NULL. */
 static int
-expand_to(struct mem *m, const char *trace, const struct dcfg_expand_options *o)
+expand_to(struct mem *m, const char *trace, const struct dcfg_expand_options *o,
+    struct dcfg_error *error)
 {
 	static struct dcfg_output out;
 	static char buf[65536];
-	struct dcfg_error err;
+	struct dcfg_error err = { 0 }, closing;
 	int rd, wr, rc, full;
 	ssize_t n;
 
@@ -125,7 +138,7 @@ expand_to(struct mem *m, const char *trace, const struct dcfg_expand_options *o)
 	if (dcfg_output_open(&out, "/dev/null", &err) < 0 || dup2(wr, out.fd) < 0)
 		abort();
 	rc = dcfg_expand(trace, o, &out, &err);
-	dcfg_output_close(&out, &err);
+	dcfg_output_close(&out, &closing);
 	full = out.error != 0;
 	if (out.error != 0 && out.error != EAGAIN)
 		abort();
@@ -133,6 +146,8 @@ expand_to(struct mem *m, const char *trace, const struct dcfg_expand_options *o)
 	while ((n = read(rd, buf, sizeof buf)) > 0)
 		mem_write(m, buf, (size_t)n);
 	mem_load(m);
+	if (error != NULL)
+		*error = err;
 	return full ? CAPPED : rc < 0 ? REFUSED : DONE;
 }
 
@@ -237,7 +252,7 @@ check_totals(const char *trace, struct dcfg_expand_options o, int refused, const
 
 	o.mode = DCFG_EXPAND_COUNT;
 	o.runs = o.chunks = 0;
-	rc = expand_to(&totals, trace, &o);
+	rc = expand_to(&totals, trace, &o, NULL);
 	note("totals", rc);
 	if (rc == CAPPED)
 		abort();   /* a line a thread */
@@ -348,7 +363,7 @@ check_plan(const char *trace, const struct mem *ref, int runs, const struct dcfg
 		int rc;
 		if (n == SHARDS_MAX || !strchr(line, '\n') || !plan_line(line, &o, pids, tids))
 			disagree("--plan wrote a line dcfg-expand's SHARDS does not allow", NULL);
-		if ((rc = expand_to(&shard, trace, &o)) == CAPPED) {
+		if ((rc = expand_to(&shard, trace, &o, NULL)) == CAPPED) {
 			note("shard", rc);
 			return;
 		}
@@ -454,7 +469,7 @@ check_encode(const struct mem *ref, int runs, const struct dcfg *d, size_t size)
 		fprintf(stderr, "fuzz-routes: encode: %s: %s\n", err.file, err.message);
 		disagree("dcfg-encode refuses a stream dcfg-expand wrote", NULL);
 	}
-	rc = expand_to(&back, trace.path, &o);
+	rc = expand_to(&back, trace.path, &o, NULL);
 	note("encode", rc);
 	if (rc == CAPPED)
 		return;
@@ -576,6 +591,102 @@ check_lines(const struct mem *ref)
 	}
 }
 
+/*
+ * pullwin: the window [FROM, TO) of O's selection through dcfg_trace_pull_*
+ * and dcfg_chunk_window_* (the library's exact cut, edge by edge) against
+ * dcfg-expand --dcfg's (window.c's dcfg_window_take, by the runs): the
+ * same edges in the same order, or both refused, with the same error.
+ * The pull route goes first, so that dcfg-expand decodes no more than it
+ * did (the same chunks, at most their EDGE_COUNT edges each).
+ */
+static void
+check_pull_window(const char *trace, const struct dcfg_expand_options *sel, uint64_t from,
+    uint64_t to, size_t size)
+{
+	static struct mem cut;
+	struct pull_window pw = { .d = fuzz_sample_dcfg(), .pids = sel->pids, .tids = sel->tids,
+		.n_pids = sel->n_pids, .n_tids = sel->n_tids, .from = from, .to = to,
+		.budget = PULL_EDGES_MAX, .batch = size & 32 ? 3 : 4096 };
+	struct dcfg_expand_options o = { .mode = DCFG_EXPAND_EDGES, .chunks = (size & 2) != 0,
+		.dcfg = pw.d, .pids = sel->pids, .n_pids = sel->n_pids, .tids = sel->tids,
+		.n_tids = sel->n_tids, .window = 1, .from = from, .to = to };
+	struct dcfg_error pull_err, expand_err;
+	struct digest want, got;
+	char a[1024], b[1024];
+	int pr, er;
+
+	if ((pr = pull_window_digest(trace, &pw, &got, &pull_err)) == CAPPED) {
+		note("pullwin", pr);
+		return;
+	}
+	er = expand_to(&cut, trace, &o, &expand_err);
+	if (er == CAPPED) {
+		note("pullwin", er);
+		return;
+	}
+	/*
+	 * Known, left for the lead (issue 38): dcfg-expand measures a whole
+	 * run of the window's chunk before it walks it, and refuses one whose
+	 * copies pass 2^64 instructions even when the window ends long before
+	 * (zero-bit-bomb.json); the pull route reads only to the window's end.
+	 */
+	if (pr == DONE && er == REFUSED && strstr(expand_err.message, "more than 2^64 instructions")) {
+		note("pullwin, by dcfg-expand alone past 2^64", er);
+		return;
+	}
+	note("pullwin", er);
+	if (pr != er) {
+		dcfg_error_format(pr == REFUSED ? &pull_err : &expand_err, a, sizeof a);
+		fprintf(stderr, "fuzz-routes: window [%" PRIu64 ", %" PRIu64 "): %s\n", from, to, a);
+		disagree(pr == REFUSED ? "dcfg_chunk_window_* refuses a window dcfg-expand --dcfg takes" :
+		    "dcfg-expand --dcfg refuses a window dcfg_chunk_window_* takes", NULL);
+	}
+	if (pr == REFUSED) {
+		dcfg_error_format(&pull_err, a, sizeof a);
+		dcfg_error_format(&expand_err, b, sizeof b);
+		if (strcmp(a, b) != 0) {
+			fprintf(stderr, "--- pull\n%s\n--- dcfg-expand\n%s\n", a, b);
+			disagree("dcfg_chunk_window_* and dcfg-expand --dcfg refuse a window otherwise", NULL);
+		}
+		return;
+	}
+	digest_stream(cut.buf, &want);
+	if (want.edges != got.edges || want.sum != got.sum || want.ordered != got.ordered) {
+		fprintf(stderr, "fuzz-routes: window [%" PRIu64 ", %" PRIu64 "): %" PRIu64
+		    " edges by dcfg-expand, %" PRIu64 " by dcfg_chunk_window_*\n", from, to,
+		    want.edges, got.edges);
+		disagree("dcfg_chunk_window_* takes other edges of a window than dcfg-expand --dcfg", NULL);
+	}
+}
+
+/*
+ * The windows pullwin compares: each of a --plan's lines (with its -p and
+ * -t), cut as --align cut it or at chunks, and one the input's bytes
+ * choose, which falls on and between edges of the seeds' first hundreds
+ * of instructions.
+ */
+static void
+check_pull_windows(const char *trace, const uint8_t *data, size_t size)
+{
+	static struct mem plan;
+	static uint64_t pids[IDS_MAX], tids[IDS_MAX];
+	struct dcfg_expand_options all = { 0 };
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+	const char *line;
+	size_t i;
+
+	for (i = 0; i < size; i++)
+		h = (h ^ data[i]) * UINT64_C(0x100000001b3);
+	check_pull_window(trace, &all, h % 1024, h % 1024 + (h >> 10) % 1024, size);
+	if (make_plan(&plan, trace, fuzz_sample_dcfg(), size) < 0)
+		return;
+	for (line = plan.buf; *line && strchr(line, '\n'); line = strchr(line, '\n') + 1) {
+		struct dcfg_expand_options o = { .pids = pids, .tids = tids, .to = UINT64_MAX };
+		if (plan_line(line, &o, pids, tids))
+			check_pull_window(trace, &o, o.from, o.to, size);
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -587,9 +698,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const struct mem *ref;
 	int pr, rr, kind = (int)(size % KINDS), whole_rc;
 
-	pr = expand_to(&plain, trace, &o);
+	pr = expand_to(&plain, trace, &o, NULL);
 	o.runs = 1;
-	rr = expand_to(&runs, trace, &o);
+	rr = expand_to(&runs, trace, &o, NULL);
 	o.runs = 0;
 	note("plain", pr);
 	note("runs", rr);
@@ -612,6 +723,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_stages(ref, kind, &whole, whole_rc);
 	if (whole_rc == DONE)
 		check_lines(ref);
+	check_pull_windows(trace, data, size);
 	return 0;
 }
 
