@@ -124,3 +124,46 @@ same_process() { same_as_expand pull -p "$2" "$1" -- "$@"; }
 	same_process "$DATA/trace-multi.json" 9
 	./pull - 9 < "$DATA/trace-multi.json" | cmp - stdout
 }
+
+@test "a window that ends long before a run passes 2^64 instructions is taken, by dcfg-expand as by the edge-by-edge reader" {
+	# One chunk of 2^63 - 1 edges, 43 and 303 in turn forever (a cycle of
+	# zero-bit codes: one run). In the sample's DCFG edge 43 leaves node
+	# 1165 (NUM_INSTRS 2) and 303 leaves node 1435 (4), so edge 2k (43)
+	# counts 6k and edge 2k + 1 (303) 6k + 2: the run passes 2^64
+	# instructions, but [824, 1803) holds 303 at 824, 830, ..., 1802 (164
+	# edges, the first and the last) and 43 at 828, ..., 1800 (163).
+	local D="$SAMPLE/prog.dcfg.json.gz" T="$BATS_TEST_DIRNAME/fuzz/seeds/routes/zero-bit-bomb.json"
+	capture dcfg-expand --dcfg "$D" --from-icount 824 --to-icount 1803 "$T"
+	[ "$status" -eq 0 ] && [ ! -s stderr ]
+	grep -v '^#' stdout > got
+	[ "$(wc -l < got)" -eq 327 ]
+	[ "$(head -1 got)" = 303 ] && [ "$(tail -1 got)" = 303 ]
+	[ "$(grep -cx 303 got)" -eq 164 ]
+	same_window "$D" "$T" 824 1803
+	# with --runs too, and a window at the run's start: edges at 0, 2 and 6
+	dcfg-expand --runs --dcfg "$D" --from-icount 824 --to-icount 1803 "$T" | dcfg-unrun | grep -v '^#' | cmp - got
+	[ "$(dcfg-expand --dcfg "$D" --from-icount 0 --to-icount 7 "$T" | grep -v '^#' | tr '\n' ' ')" = "43 303 43 " ]
+}
+
+@test "an edge not in the DCFG is an error where the window reaches it, not where a run holds it past the window's end" {
+	# 43, 303 and 999999 (in no DCFG) in turn, a run of zero-bit codes; 43
+	# counts 0, 303 counts 2, 999999 counts 6. The edge at or past the end
+	# is looked up (it ends the window), those after it are not.
+	local D="$SAMPLE/prog.dcfg.json.gz"
+	cat > bad-run.json <<-'JSON'
+	{ "MAJOR_VERSION" : 1, "MINOR_VERSION" : 0,
+	  "PROCESSES" : [ [ "PROCESS_ID", "STRING_DICTIONARY", "TRANSITION_TABLE", "THREAD_DATA" ],
+	    [ 12646, {},
+	      [ [ "CURRENT_EDGE_ID", "TRANSITION_CODE", "NEXT_EDGE_IDS" ],
+	        [ 43, "", [ 303 ] ], [ 303, "", [ 999999 ] ], [ 999999, "", [ 43 ] ] ],
+	      [ [ "THREAD_ID", "TRACE_DATA" ],
+	        [ 0, [ [ "PRECEDING_INSTR_COUNT", "INSTR_COUNT", "EDGE_COUNT", "FIRST_EDGE_ID", "EDGE_ID_SEQUENCE" ],
+	               [ 0, 1000, 3000, 43, "" ] ] ] ] ] ] }
+	JSON
+	[ "$(dcfg-expand --dcfg "$D" --from-icount 0 --to-icount 1 bad-run.json | grep -v '^#')" = 43 ]
+	capture dcfg-expand --dcfg "$D" --from-icount 0 --to-icount 3 bad-run.json
+	[ "$status" -eq 2 ]
+	[[ "$(cat stderr)" == *"chunk 0 edge 2: edge id 999999 is not in the DCFG" ]]
+	same_window "$D" bad-run.json 0 1
+	same_window "$D" bad-run.json 0 3
+}

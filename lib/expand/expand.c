@@ -283,6 +283,8 @@ cut_chunk(struct expand *x, struct dcfg_chunk *c, const struct dcfg_chunk_info *
 			return dcfg_chunk_fail(c, w->index, "out of memory");
 		if (rc == -3)
 			return dcfg_chunk_fail(c, w->index, "more than 2^64 instructions");
+		if (rc == -4)
+			return dcfg_chunk_fail(c, w->index, "more than 2^64 edges");
 		if (dcfg_output_failed(x->out))
 			break;
 	} while (!w->past && (n > 0 || ev.kind != DCFG_RUN_NONE));

@@ -14,6 +14,9 @@ struct dcfg_window_level {
 	uint64_t left;
 };
 
+/* What measure() leaves a run that cannot be taken by arithmetic. */
+enum { UNWALKED = 1, UNCOUNTABLE = 2 };
+
 void
 dcfg_window_init(struct dcfg_window *w, uint64_t from, uint64_t to, uint64_t icount)
 {
@@ -34,8 +37,10 @@ dcfg_window_free(struct dcfg_window *w)
 	free(w->per_instrs);
 	free(w->per_edges);
 	free(w->per_last);
+	free(w->unmeasured);
 	free(w->match);
 	w->tok = w->per_instrs = w->per_edges = w->per_last = NULL;
+	w->unmeasured = NULL;
 	w->match = NULL;
 	w->cap_tok = w->cap_per = 0;
 }
@@ -121,25 +126,36 @@ write_copies(struct dcfg_window *w, size_t begin, size_t end, uint64_t times)
 	}
 }
 
-/* One copy's instructions and edges of every run kept, from the inside out. */
+/*
+ * One copy's instructions and edges of every run kept, from the inside
+ * out. A run whose copy's instructions pass 64 bits, or that holds an
+ * edge not in the DCFG, is left unmeasured (UNWALKED), and so is every
+ * run around it: its first copy is then walked, which reaches the
+ * window's end or fails where the edge-by-edge rule
+ * (dcfg_chunk_window_new(3)) fails, and not earlier. A copy of more than
+ * 2^64 edges (of no instructions: they would pass first) is refused when
+ * the window reaches it (UNCOUNTABLE): walking it would never end.
+ */
 static int
 measure(struct dcfg_window *w)
 {
 	size_t opens[DCFG_RUN_DEPTH_MAX], depth = 0, i;
 	uint64_t ins[DCFG_RUN_DEPTH_MAX + 1] = { 0 }, eds[DCFG_RUN_DEPTH_MAX + 1] = { 0 }, n, last = 0;
-	int over = 0;
+	unsigned char bad[DCFG_RUN_DEPTH_MAX + 1] = { 0 }, wrap[DCFG_RUN_DEPTH_MAX + 1] = { 0 };
 
 	if (w->n_tok > w->cap_per) {
 		free(w->per_instrs);
 		free(w->per_edges);
 		free(w->per_last);
+		free(w->unmeasured);
 		free(w->match);
 		w->per_instrs = malloc(w->n_tok * sizeof *w->per_instrs);
 		w->per_edges = malloc(w->n_tok * sizeof *w->per_edges);
 		w->per_last = malloc(w->n_tok * sizeof *w->per_last);
+		w->unmeasured = malloc(w->n_tok * sizeof *w->unmeasured);
 		w->match = malloc(w->n_tok * sizeof *w->match);
 		w->cap_per = w->n_tok;
-		if (!w->per_instrs || !w->per_edges || !w->per_last || !w->match) {
+		if (!w->per_instrs || !w->per_edges || !w->per_last || !w->unmeasured || !w->match) {
 			w->cap_per = 0;
 			return -2;
 		}
@@ -148,6 +164,7 @@ measure(struct dcfg_window *w)
 		if (w->tok[i] == DCFG_TOKEN_RUN) {
 			opens[depth++] = i++;
 			ins[depth] = eds[depth] = 0;
+			bad[depth] = wrap[depth] = 0;
 		} else if (w->tok[i] == DCFG_TOKEN_END) {
 			size_t r = opens[--depth];
 			uint64_t m, count = w->tok[r + 1];
@@ -155,21 +172,22 @@ measure(struct dcfg_window *w)
 			w->per_instrs[r] = ins[depth + 1];
 			w->per_edges[r] = eds[depth + 1];
 			w->per_last[r] = last;
-			over |= __builtin_mul_overflow(count, ins[depth + 1], &m);
-			over |= __builtin_add_overflow(ins[depth], m, &ins[depth]);
-			over |= __builtin_mul_overflow(count, eds[depth + 1], &m);
-			over |= __builtin_add_overflow(eds[depth], m, &eds[depth]);
+			w->unmeasured[r] = bad[depth + 1] ? UNWALKED : wrap[depth + 1] ? UNCOUNTABLE : 0;
+			bad[depth] |= bad[depth + 1];
+			bad[depth] |= __builtin_mul_overflow(count, ins[depth + 1], &m);
+			bad[depth] |= __builtin_add_overflow(ins[depth], m, &ins[depth]);
+			wrap[depth] |= wrap[depth + 1];
+			wrap[depth] |= __builtin_mul_overflow(count, eds[depth + 1], &m);
+			wrap[depth] |= __builtin_add_overflow(eds[depth], m, &eds[depth]);
+		} else if (w->edge_instrs(w->ctx, (uint32_t)w->tok[i], &n) < 0) {
+			bad[depth] = 1;
 		} else {
-			if (w->edge_instrs(w->ctx, (uint32_t)w->tok[i], &n) < 0) {
-				w->bad_edge = (uint32_t)w->tok[i];
-				return -1;
-			}
-			over |= __builtin_add_overflow(ins[depth], n, &ins[depth]);
-			eds[depth]++;
+			bad[depth] |= __builtin_add_overflow(ins[depth], n, &ins[depth]);
+			eds[depth]++;   /* a copy's tokens are fewer than 2^64 */
 			last = n;
 		}
 	}
-	return over ? -3 : 0;
+	return 0;
 }
 
 /*
@@ -198,12 +216,18 @@ settle(struct dcfg_window *w, size_t r, uint64_t count, uint64_t *left)
 	*left = 0;
 	if (w->past)
 		return 0;
+	if (w->unmeasured[r] == UNWALKED) {
+		*left = count;   /* walked a copy at a time: the first fails or reaches the end */
+		return 0;
+	}
+	if (w->unmeasured[r] == UNCOUNTABLE)
+		return -4;
 	if (per == 0) {
 		/* every copy's edges sit at one icount: all in, or all out */
 		if (w->icount >= w->from && w->icount < w->to) {
 			uint64_t e;
 			if (__builtin_mul_overflow(count, w->per_edges[r], &e))
-				return -3;
+				return -4;
 			if (e > 0 && w->edges == 0)
 				w->first = w->icount;
 			w->edges += e;
@@ -211,8 +235,9 @@ settle(struct dcfg_window *w, size_t r, uint64_t count, uint64_t *left)
 			write_copies(w, r + 2, w->match[r], count);
 		} else if (w->icount >= w->to && w->per_edges[r] > 0) {
 			w->past = 1;
-		} else {
-			w->index += count * w->per_edges[r];   /* at most the chunk's edges */
+		} else if (__builtin_mul_overflow(count, w->per_edges[r], &span) ||
+		    __builtin_add_overflow(w->index, span, &w->index)) {
+			return -4;
 		}
 		return 0;
 	}
@@ -228,7 +253,9 @@ settle(struct dcfg_window *w, size_t r, uint64_t count, uint64_t *left)
 		if (__builtin_mul_overflow(k, per, &span) ||
 		    __builtin_add_overflow(w->icount, span, &w->icount))
 			return -3;
-		w->index += k * w->per_edges[r];
+		if (__builtin_mul_overflow(k, w->per_edges[r], &span) ||
+		    __builtin_add_overflow(w->index, span, &w->index))
+			return -4;
 		count -= k;
 	}
 	if (count > 0 && w->icount >= w->from && w->icount < w->to) {
@@ -240,7 +267,7 @@ settle(struct dcfg_window *w, size_t r, uint64_t count, uint64_t *left)
 				w->first = w->icount;
 			if (__builtin_mul_overflow(k, w->per_edges[r], &span) ||
 			    __builtin_add_overflow(w->edges, span, &w->edges))
-				return -3;
+				return -4;
 			w->index += span;
 			if (__builtin_mul_overflow(k, per, &span) ||
 			    __builtin_add_overflow(w->icount, span, &w->icount) ||

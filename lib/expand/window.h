@@ -38,7 +38,8 @@ struct dcfg_window {
 	uint64_t *tok;                   /* the run kept: edges, and RUN count ... END */
 	size_t n_tok, cap_tok;
 	uint64_t *per_instrs, *per_edges;    /* at a RUN token: one copy's instructions and edges, */
-	uint64_t *per_last;              /* and its last edge's instructions */
+	uint64_t *per_last;              /* and its last edge's instructions, */
+	unsigned char *unmeasured;       /* or 1: they pass 64 bits, or hold an edge not in the DCFG */
 	size_t *match;                   /* at a RUN token: its END */
 	size_t cap_per;
 	unsigned open;
@@ -49,7 +50,8 @@ void dcfg_window_free(struct dcfg_window *w);
 
 /*
  * N edges of the chunk, then EV (what the decoder said after them). 0; -1
- * with bad_edge set, -2 out of memory, -3 more instructions than 64 bits.
+ * with bad_edge set, -2 out of memory, -3 more instructions than 64 bits,
+ * -4 more edges than 64 bits before the window's end.
  */
 int dcfg_window_take(struct dcfg_window *w, const uint32_t *ids, size_t n,
     const struct dcfg_run_event *ev);
