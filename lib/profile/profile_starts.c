@@ -25,7 +25,8 @@
 #include "common/vec.h"
 #include "stream/writer.h"
 
-static const char part_magic[] = DCFG_PINPOINTS_PART_MAGIC;
+/* only its length is used: a string literal's size, so no object to leave unused */
+#define PART_MAGIC_LEN (sizeof DCFG_PINPOINTS_PART_MAGIC - 1)
 static const char starts_magic[] = "# dcfg-profile-starts 2 ";
 static const char summary_kind[] = " kind=summary";
 
@@ -205,8 +206,8 @@ dcfg_pinpoints_merge_summaries(struct dcfg_pinpoints *pr, struct dcfg_merge_part
 		return -1;
 	}
 	dcfg_out_str(out, starts_magic);
-	dcfg_out_bytes(out, head + sizeof part_magic - 1,
-	    strlen(head) - (sizeof part_magic - 1) - (sizeof summary_kind - 1));
+	dcfg_out_bytes(out, head + PART_MAGIC_LEN,
+	    strlen(head) - PART_MAGIC_LEN - (sizeof summary_kind - 1));
 	dcfg_out_str(out, " process=");
 	if (by_shard[0]->keeps_all)
 		dcfg_out_str(out, "all");
