@@ -174,8 +174,9 @@ $(BUILD)/t/fuzz-spool: $(BUILD)/libdcfg-record.a
 $(BUILD)/t/fuzz-spool: FUZZ_REC = $(BUILD)/libdcfg-record.a $(REC_LIBS)
 build-fuzz/fuzz-spool: FUZZ_REC = build-fuzz/libdcfg-record.a $(REC_LIBS)
 
-# The routes target reads back files and streams with t/fuzz/routes.h.
-$(BUILD)/t/fuzz-routes build-fuzz/fuzz-routes: t/fuzz/routes.h
+# The routes target reads back files and streams with t/fuzz/routes.h, and
+# windows through the library's pull APIs with t/fuzz/routes-window.h.
+$(BUILD)/t/fuzz-routes build-fuzz/fuzz-routes: t/fuzz/routes.h t/fuzz/routes-window.h
 
 # dcfg-unrun's expansion of runs is the stream fuzz target's too.
 $(BUILD)/t/dcfg-unrun $(BUILD)/t/fuzz-stream build-fuzz/fuzz-stream: t/tools/unrun.h

@@ -35,7 +35,7 @@
  * after plain or runs finished under the cap, so it decodes no more than
  * they did. --bbv (interval 100) is asked only where the plain stream was
  * written whole: a vector per interval of a huge trace would be a hang.
- * pullwin decodes at most PULL_EDGES_MAX edges a window (routes.h,
+ * pullwin decodes at most PULL_EDGES_MAX edges a window (routes-window.h,
  * pull_window_digest), before dcfg-expand decodes the same.
  *
  * Acceptance (a route that refuses what another accepts is a finding):
@@ -74,10 +74,9 @@
 #include "expand/expand.h"
 #include "expand/plan.h"
 #include "routes.h"
+#include "routes-window.h"
 
-#define CAP_BYTES (256 * 1024)   /* a route's stream: some 40,000 edges */
 #define SHARDS_MAX 4
-#define PULL_EDGES_MAX 65536   /* the edges pullwin may decode for a window */
 #define IDS_MAX 256
 #define KIND_BBV DCFG_BY_KINDS   /* kinds below are --by's (bykind.h), this one is --bbv */
 #define KINDS (DCFG_BY_KINDS + 1)
@@ -86,69 +85,6 @@ static const char *
 kind_name(int kind)
 {
 	return kind == KIND_BBV ? "bbv" : dcfg_count_kind((enum dcfg_count_by)kind)->name;
-}
-
-static void
-disagree(const char *what, const char *kind)
-{
-	fprintf(stderr, "fuzz-routes: routes disagree: %s%s%s\n", what, kind ? ", by " : "",
-	    kind ? kind : "");
-	abort();
-}
-
-/* With FUZZ_ROUTES_SHOW set, what each check saw, a line each (for t/fuzz.bats). */
-static void
-note(const char *what, int rc)
-{
-	static int show = -1;
-
-	if (show < 0)
-		show = getenv("FUZZ_ROUTES_SHOW") != NULL;
-	if (show)
-		printf("%s %s\n", what, rc == DONE ? "done" : rc == CAPPED ? "capped" : "refused");
-}
-
-/* The pipe a route's stream goes to: nonblocking, so a full one is a failed write. */
-static void
-capped_pipe(int *rd, int *wr)
-{
-	static int fds[2] = { -1, -1 };
-
-	if (fds[0] < 0) {
-		if (pipe2(fds, O_NONBLOCK | O_CLOEXEC) < 0 || fcntl(fds[1], F_SETPIPE_SZ, CAP_BYTES) < 0)
-			abort();
-	}
-	*rd = fds[0];
-	*wr = fds[1];
-}
-
-/* dcfg-expand TRACE with O, into M; CAPPED when the stream outgrew the pipe. ERROR: its error, or NULL. */
-static int
-expand_to(struct mem *m, const char *trace, const struct dcfg_expand_options *o,
-    struct dcfg_error *error)
-{
-	static struct dcfg_output out;
-	static char buf[65536];
-	struct dcfg_error err = { 0 }, closing;
-	int rd, wr, rc, full;
-	ssize_t n;
-
-	capped_pipe(&rd, &wr);
-	/* opened as a command opens its output, then pointed at the pipe */
-	if (dcfg_output_open(&out, "/dev/null", &err) < 0 || dup2(wr, out.fd) < 0)
-		abort();
-	rc = dcfg_expand(trace, o, &out, &err);
-	dcfg_output_close(&out, &closing);
-	full = out.error != 0;
-	if (out.error != 0 && out.error != EAGAIN)
-		abort();
-	mem_reset(m);
-	while ((n = read(rd, buf, sizeof buf)) > 0)
-		mem_write(m, buf, (size_t)n);
-	mem_load(m);
-	if (error != NULL)
-		*error = err;
-	return full ? CAPPED : rc < 0 ? REFUSED : DONE;
 }
 
 /* dcfg-count --dcfg SAMPLE --by KIND (or --bbv) STREAM, into M. */
@@ -588,64 +524,6 @@ check_lines(const struct mem *ref)
 			disagree("dcfg-count and Callgrind put other instructions on a line",
 			    by_line ? "line" : "file");
 		note(by_line ? "callgrind line" : "callgrind file", DONE);
-	}
-}
-
-/*
- * pullwin: the window [FROM, TO) of O's selection through dcfg_trace_pull_*
- * and dcfg_chunk_window_* (the library's exact cut, edge by edge) against
- * dcfg-expand --dcfg's (window.c's dcfg_window_take, by the runs): the
- * same edges in the same order, or both refused, with the same error.
- * The pull route goes first, so that dcfg-expand decodes no more than it
- * did (the same chunks, at most their EDGE_COUNT edges each).
- */
-static void
-check_pull_window(const char *trace, const struct dcfg_expand_options *sel, uint64_t from,
-    uint64_t to, size_t size)
-{
-	static struct mem cut;
-	struct pull_window pw = { .d = fuzz_sample_dcfg(), .pids = sel->pids, .tids = sel->tids,
-		.n_pids = sel->n_pids, .n_tids = sel->n_tids, .from = from, .to = to,
-		.budget = PULL_EDGES_MAX, .batch = size & 32 ? 3 : 4096 };
-	struct dcfg_expand_options o = { .mode = DCFG_EXPAND_EDGES, .chunks = (size & 2) != 0,
-		.dcfg = pw.d, .pids = sel->pids, .n_pids = sel->n_pids, .tids = sel->tids,
-		.n_tids = sel->n_tids, .window = 1, .from = from, .to = to };
-	struct dcfg_error pull_err, expand_err;
-	struct digest want, got;
-	char a[1024], b[1024];
-	int pr, er;
-
-	if ((pr = pull_window_digest(trace, &pw, &got, &pull_err)) == CAPPED) {
-		note("pullwin", pr);
-		return;
-	}
-	er = expand_to(&cut, trace, &o, &expand_err);
-	if (er == CAPPED) {
-		note("pullwin", er);
-		return;
-	}
-	note("pullwin", er);
-	if (pr != er) {
-		dcfg_error_format(pr == REFUSED ? &pull_err : &expand_err, a, sizeof a);
-		fprintf(stderr, "fuzz-routes: window [%" PRIu64 ", %" PRIu64 "): %s\n", from, to, a);
-		disagree(pr == REFUSED ? "dcfg_chunk_window_* refuses a window dcfg-expand --dcfg takes" :
-		    "dcfg-expand --dcfg refuses a window dcfg_chunk_window_* takes", NULL);
-	}
-	if (pr == REFUSED) {
-		dcfg_error_format(&pull_err, a, sizeof a);
-		dcfg_error_format(&expand_err, b, sizeof b);
-		if (strcmp(a, b) != 0) {
-			fprintf(stderr, "--- pull\n%s\n--- dcfg-expand\n%s\n", a, b);
-			disagree("dcfg_chunk_window_* and dcfg-expand --dcfg refuse a window otherwise", NULL);
-		}
-		return;
-	}
-	digest_stream(cut.buf, &want);
-	if (want.edges != got.edges || want.sum != got.sum || want.ordered != got.ordered) {
-		fprintf(stderr, "fuzz-routes: window [%" PRIu64 ", %" PRIu64 "): %" PRIu64
-		    " edges by dcfg-expand, %" PRIu64 " by dcfg_chunk_window_*\n", from, to,
-		    want.edges, got.edges);
-		disagree("dcfg_chunk_window_* takes other edges of a window than dcfg-expand --dcfg", NULL);
 	}
 }
 

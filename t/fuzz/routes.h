@@ -1,18 +1,24 @@
 /*
  * What the routes target (fuzz-routes.c) reads back: files in memory, and
  * a digest of an edge stream that does not depend on how it is written
- * (runs or every edge, chunk markers or not). Kept apart from the checks
- * so that each side stays short.
+ * (runs or every edge, chunk markers or not); and how a route runs: into
+ * a capped pipe, with its verdict. Kept apart from the checks so that
+ * each side stays short (routes-window.h holds the pullwin route).
  */
 #ifndef FUZZ_ROUTES_H
 #define FUZZ_ROUTES_H
 
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <dcfg/trace.h>
 
 #include "fuzz.h"
+#include "common/output.h"
+#include "expand/expand.h"
 
 enum { REFUSED = -1, DONE = 0, CAPPED = 1 };   /* what became of a route */
 
@@ -393,123 +399,71 @@ same_line_sums(struct line_sums *a, struct line_sums *b)
 	return 1;
 }
 
+/* ---- running a route: its stream into a capped pipe, its verdict ---- */
 
-/*
- * The pull route of an instruction window (fuzz-routes.c, pullwin): the
- * trace through dcfg_trace_pull_* with -p and -t as PIDS and TIDS, each
- * chunk through dcfg_chunk_window_* exact with the DCFG D, BATCH edges at
- * a time, digested as digest_stream digests the stream dcfg-expand writes
- * (edges, sum and order; rows are not kept). Work is bounded before it is
- * done: a chunk the window reads may decode all its EDGE_COUNT edges, or
- * of a huge one it cuts, those edges_to finds; once they pass BUDGET the
- * reading stops, CAPPED. REFUSED with ERR set as dcfg-expand sets it.
- */
-struct pull_window {
-	const struct dcfg *d;
-	const uint64_t *pids, *tids;
-	size_t n_pids, n_tids;
-	uint64_t from, to, budget;
-	size_t batch;
-};
+#define CAP_BYTES (256 * 1024)   /* a route's stream: some 40,000 edges */
 
-/*
- * The edges a window to PW->to reads of a huge chunk C it cuts: those up to
- * the first at or past the end (or one not in the DCFG, where the window
- * fails), found by decoding no more than BUDGET; -1 past it. C is then
- * rewound, for the window to read it from its start.
- */
-static ssize_t
-edges_to(struct dcfg_chunk *c, const struct pull_window *pw, uint64_t budget)
+static void
+disagree(const char *what, const char *kind)
 {
-	static uint32_t ids[4096];
-	const struct dcfg_chunk_info *ci = dcfg_chunk_info(c);
-	const struct dcfg_process *p = dcfg_find_process(pw->d, ci->pid);
-	uint64_t icount = ci->preceding_instr_count, instrs, read = 0;
-	ssize_t n, i;
-
-	while ((n = dcfg_chunk_next(c, ids, sizeof ids / sizeof ids[0])) > 0) {
-		for (i = 0; i < n; i++) {
-			if (++read > budget)
-				break;
-			if (icount >= pw->to || dcfg_edge_instrs(pw->d, p, &ids[i], 1, &instrs) == 0 ||
-			    __builtin_add_overflow(icount, instrs, &icount)) {
-				dcfg_chunk_rewind(c);
-				return (ssize_t)read;
-			}
-		}
-		if (read > budget)
-			break;
-	}
-	dcfg_chunk_rewind(c);
-	return read > budget ? -1 : (ssize_t)read;
+	fprintf(stderr, "fuzz-routes: routes disagree: %s%s%s\n", what, kind ? ", by " : "",
+	    kind ? kind : "");
+	abort();
 }
 
-static int
-pull_chunk(struct dcfg_chunk_window *w, struct dcfg_chunk *c, const struct pull_window *pw,
-    uint64_t *budget, struct digest *got)
+/* With FUZZ_ROUTES_SHOW set, what each check saw, a line each (for t/fuzz.bats). */
+static void
+note(const char *what, int rc)
 {
-	static uint32_t ids[4096];
-	size_t batch = pw->batch;
-	const struct dcfg_chunk_info *ci = dcfg_chunk_info(c);
-	int place = dcfg_chunk_window_start(w, c);
-	ssize_t n = 0, i;
+	static int show = -1;
 
-	if (place < 0)
-		return DCFG_TRACE_ERROR;
-	if (place == DCFG_WINDOW_SKIP)
-		return DCFG_TRACE_OK;
-	if (ci->edge_count > *budget && (place == DCFG_WINDOW_WHOLE ||
-	    (n = edges_to(c, pw, *budget)) < 0)) {
-		*budget = UINT64_MAX;   /* capped */
-		return DCFG_TRACE_STOP;
-	}
-	*budget -= ci->edge_count > *budget ? (uint64_t)n : ci->edge_count;
-	if (batch > sizeof ids / sizeof ids[0])
-		batch = sizeof ids / sizeof ids[0];
-	while ((n = dcfg_chunk_window_next(w, ids, batch)) > 0)
-		for (i = 0; i < n; i++) {
-			uint64_t h = mix(ci->pid, ci->tid, ids[i]);
-			got->edges++;
-			got->sum += h;
-			got->ordered = (got->ordered ^ h) * UINT64_C(0x100000001b3);
-		}
-	return n < 0 ? DCFG_TRACE_ERROR : DCFG_TRACE_OK;
+	if (show < 0)
+		show = getenv("FUZZ_ROUTES_SHOW") != NULL;
+	if (show)
+		printf("%s %s\n", what, rc == DONE ? "done" : rc == CAPPED ? "capped" : "refused");
 }
 
-static int
-pull_window_digest(const char *trace, const struct pull_window *pw, struct digest *got,
-    struct dcfg_error *err)
+/* The pipe a route's stream goes to: nonblocking, so a full one is a failed write. */
+static void
+capped_pipe(int *rd, int *wr)
 {
-	/* (an empty list given selects nothing; NULL, as dcfg-expand's none, every id) */
-	struct dcfg_trace_pull *r = dcfg_trace_pull_open(trace, pw->n_pids ? pw->pids : NULL,
-	    pw->n_pids, pw->n_tids ? pw->tids : NULL, pw->n_tids);
-	struct dcfg_chunk_window *w = NULL;
-	struct dcfg_trace_event ev;
-	const struct dcfg_process *p;
-	uint64_t budget = pw->budget;
-	int rc, answer;
+	static int fds[2] = { -1, -1 };
 
-	memset(got, 0, sizeof *got);
-	if (r == NULL)
+	if (fds[0] < 0) {
+		if (pipe2(fds, O_NONBLOCK | O_CLOEXEC) < 0 || fcntl(fds[1], F_SETPIPE_SZ, CAP_BYTES) < 0)
+			abort();
+	}
+	*rd = fds[0];
+	*wr = fds[1];
+}
+
+/* dcfg-expand TRACE with O, into M; CAPPED when the stream outgrew the pipe. ERROR: its error, or NULL. */
+static int
+expand_to(struct mem *m, const char *trace, const struct dcfg_expand_options *o,
+    struct dcfg_error *error)
+{
+	static struct dcfg_output out;
+	static char buf[65536];
+	struct dcfg_error err = { 0 }, closing;
+	int rd, wr, rc, full;
+	ssize_t n;
+
+	capped_pipe(&rd, &wr);
+	/* opened as a command opens its output, then pointed at the pipe */
+	if (dcfg_output_open(&out, "/dev/null", &err) < 0 || dup2(wr, out.fd) < 0)
 		abort();
-	while ((rc = dcfg_trace_pull_next(r, &ev, -1, err)) == DCFG_TRACE_PULL_EVENT) {
-		answer = DCFG_TRACE_OK;
-		if (ev.kind == DCFG_EVENT_PROCESS) {
-			dcfg_chunk_window_free(w);
-			w = NULL;
-			if ((p = dcfg_find_process(pw->d, ev.pid)) == NULL)
-				answer = dcfg_trace_fail(ev.trace, "process %llu is not in the DCFG",
-				    (unsigned long long)ev.pid);
-			else if ((w = dcfg_chunk_window_new(pw->d, p, pw->from, pw->to)) == NULL)
-				abort();
-		} else if (ev.kind == DCFG_EVENT_CHUNK) {
-			answer = pull_chunk(w, ev.chunk, pw, &budget, got);
-		}
-		dcfg_trace_pull_answer(r, answer);
-	}
-	dcfg_trace_pull_close(r, -1);
-	dcfg_chunk_window_free(w);
-	return budget == UINT64_MAX ? CAPPED : rc < 0 ? REFUSED : DONE;
+	rc = dcfg_expand(trace, o, &out, &err);
+	dcfg_output_close(&out, &closing);
+	full = out.error != 0;
+	if (out.error != 0 && out.error != EAGAIN)
+		abort();
+	mem_reset(m);
+	while ((n = read(rd, buf, sizeof buf)) > 0)
+		mem_write(m, buf, (size_t)n);
+	mem_load(m);
+	if (error != NULL)
+		*error = err;
+	return full ? CAPPED : rc < 0 ? REFUSED : DONE;
 }
 
 #endif
