@@ -167,3 +167,23 @@ same_process() { same_as_expand pull -p "$2" "$1" -- "$@"; }
 	same_window "$D" bad-run.json 0 1
 	same_window "$D" bad-run.json 0 3
 }
+
+@test "a window with no end: a thread past 2^64 - 1 instructions is an error at the edge that passes it, never the window's end" {
+	# 43 at 1 (NUM_INSTRS 2), then 303 (4) forever: edge i >= 1 counts
+	# 4i - 1, so edge 2^62 = 4611686018427387904 counts 2^64 - 1 and the
+	# next count would not fit. Without --to-icount, or with 2^64 - 1 (no
+	# end either), the window reaches it: an error there, where a window
+	# to 2^64 - 1 taken literally would end without a word.
+	local D="$SAMPLE/prog.dcfg.json.gz"
+	sed 's/\[ 303, "", \[ 43 \] \]/[ 303, "", [ 303 ] ]/; s/\[ 0, 1000,/[ 1, 1000,/' \
+	    "$BATS_TEST_DIRNAME/fuzz/seeds/routes/zero-bit-bomb.json" > one-edge.json
+	! cmp -s one-edge.json "$BATS_TEST_DIRNAME/fuzz/seeds/routes/zero-bit-bomb.json"
+	for end in "" "--to-icount $MAX"; do
+		# shellcheck disable=SC2086
+		capture dcfg-expand --runs --dcfg "$D" --from-icount 734 $end one-edge.json
+		[ "$status" -eq 2 ]
+		[[ "$(cat stderr)" == *"chunk 0 edge 4611686018427387904: more than 2^64 instructions" ]]
+	done
+	# a window with an end takes its edges: 303 at 735, 739, ..., 1799
+	[ "$(dcfg-expand --dcfg "$D" --from-icount 734 --to-icount 1800 one-edge.json | grep -cx 303)" -eq 267 ]
+}

@@ -17,6 +17,17 @@ struct dcfg_window_level {
 /* What measure() leaves a run that cannot be taken by arithmetic. */
 enum { UNWALKED = 1, UNCOUNTABLE = 2 };
 
+/*
+ * Whether an edge at ICOUNT ends the window. A TO of 2^64 - 1 is no end
+ * (dcfg-expand without --to-icount): a thread that goes on past it has
+ * more than 2^64 instructions, an error, never a window's silent end.
+ */
+static inline int
+at_end(uint64_t icount, uint64_t to)
+{
+	return to != UINT64_MAX && icount >= to;
+}
+
 void
 dcfg_window_init(struct dcfg_window *w, uint64_t from, uint64_t to, uint64_t icount)
 {
@@ -57,8 +68,7 @@ edge(struct dcfg_window *w, uint32_t id)
 		w->bad_edge = id;
 		return -1;
 	}
-	w->index++;
-	if (w->icount >= w->to) {
+	if (at_end(w->icount, w->to)) {
 		w->past = 1;
 		return 0;
 	}
@@ -70,7 +80,8 @@ edge(struct dcfg_window *w, uint32_t id)
 			w->write(w->ctx, &id, 1);
 	}
 	if (__builtin_add_overflow(w->icount, n, &w->icount))
-		return -3;
+		return -3;   /* named at this edge, as dcfg_chunk_window_next names it */
+	w->index++;
 	return 0;
 }
 
@@ -198,6 +209,8 @@ measure(struct dcfg_window *w)
 static uint64_t
 copies_below(uint64_t room, uint64_t per, uint64_t last)
 {
+	if (room == 0)
+		return 0;   /* at 2^64 - 1 with no end: the copies are walked, to fail at their edge */
 	if (room - 1 > UINT64_MAX - last)
 		return UINT64_MAX;
 	return (room - 1 + last) / per;
@@ -224,7 +237,7 @@ settle(struct dcfg_window *w, size_t r, uint64_t count, uint64_t *left)
 		return -4;
 	if (per == 0) {
 		/* every copy's edges sit at one icount: all in, or all out */
-		if (w->icount >= w->from && w->icount < w->to) {
+		if (w->icount >= w->from && !at_end(w->icount, w->to)) {
 			uint64_t e;
 			if (__builtin_mul_overflow(count, w->per_edges[r], &e))
 				return -4;
@@ -233,7 +246,7 @@ settle(struct dcfg_window *w, size_t r, uint64_t count, uint64_t *left)
 			w->edges += e;
 			w->index += e;
 			write_copies(w, r + 2, w->match[r], count);
-		} else if (w->icount >= w->to && w->per_edges[r] > 0) {
+		} else if (at_end(w->icount, w->to) && w->per_edges[r] > 0) {
 			w->past = 1;
 		} else if (__builtin_mul_overflow(count, w->per_edges[r], &span) ||
 		    __builtin_add_overflow(w->index, span, &w->index)) {
@@ -258,7 +271,7 @@ settle(struct dcfg_window *w, size_t r, uint64_t count, uint64_t *left)
 			return -4;
 		count -= k;
 	}
-	if (count > 0 && w->icount >= w->from && w->icount < w->to) {
+	if (count > 0 && w->icount >= w->from && !at_end(w->icount, w->to)) {
 		k = copies_below(w->to - w->icount, per, w->per_last[r]);
 		if (k > count)
 			k = count;
@@ -277,7 +290,7 @@ settle(struct dcfg_window *w, size_t r, uint64_t count, uint64_t *left)
 			count -= k;
 		}
 	}
-	if (count > 0 && w->icount >= w->to)
+	if (count > 0 && at_end(w->icount, w->to))
 		w->past = 1;
 	*left = w->past ? 0 : count;
 	return 0;
@@ -392,7 +405,7 @@ dcfg_chunk_window_place(struct dcfg_chunk *c, uint64_t from, uint64_t to, int ex
 		return -1;
 	}
 	/* without a DCFG a chunk ending at `from` holds no edge inside, unless it has no instructions */
-	if (p >= to || end < from || (!exact && end == from && ci->instr_count > 0))
+	if (at_end(p, to) || end < from || (!exact && end == from && ci->instr_count > 0))
 		return DCFG_WINDOW_SKIP;
 	/* (an edge at exactly `to` may end a chunk whose last source has no instructions) */
 	return exact && (p < from || end >= to) ? DCFG_WINDOW_CUT : DCFG_WINDOW_WHOLE;
@@ -450,7 +463,7 @@ keep_inside(struct dcfg_chunk_window *w, uint32_t *ids, size_t n)
 		/* planted for the routes fuzz target (Makefile, FUZZ_PLANT): an edge at `to` is taken */
 		if (w->icount > w->to) {
 #else
-		if (w->icount >= w->to) {
+		if (at_end(w->icount, w->to)) {
 #endif
 			w->past = 1;
 			break;

@@ -56,7 +56,8 @@ cut_edge(struct cut *k, uint32_t id)
 
 	if (k->past)
 		return;
-	if (made_up_instrs(NULL, id, &n) < 0 || k->icount >= k->to) {
+	/* a `to` of 2^64 - 1 is no end (window.c) */
+	if (made_up_instrs(NULL, id, &n) < 0 || (k->to != UINT64_MAX && k->icount >= k->to)) {
 		k->past = 1;
 		return;
 	}
