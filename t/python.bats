@@ -548,6 +548,10 @@ same_error() {
 		    awk '!/^#/ { print "select -t 2 -t 1: " $1 " " $2 " " $3 }'
 		dcfg-expand --count "$DATA/trace-multi.json" | awk '!/^#/ && !seen[$1]++ { p = p sep $1; sep = ", " }
 		    END { print "processes [" p "]" }'
+		echo "window refused: from_icount must be an instruction count from 0 to 2^64 - 1, not -5"
+		echo "window refused: to_icount must be an instruction count from 0 to 2^64 - 1, not -1"
+		echo "window refused: from_icount must be an instruction count from 0 to 2^64 - 1, not 18446744073709551616"
+		echo "window refused: to_icount must be an instruction count from 0 to 2^64 - 1, not 1.5"
 	} > want
 	py api.py "$DATA/trace-multi.json" truncated.json
 	ok && diff stdout want || return 1

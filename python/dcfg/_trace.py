@@ -153,7 +153,8 @@ class Thread:
         array.array('I') without numpy.
 
         FROM_ICOUNT and TO_ICOUNT give the instruction window [from, to) of
-        dcfg-expand --from-icount/--to-icount: without DCFG, the whole
+        dcfg-expand --from-icount/--to-icount (0 to 2^64 - 1, else ValueError;
+        a TO_ICOUNT from 2^64 - 1 up is no end, as None): without DCFG, the whole
         chunks that overlap it; with DCFG (a loaded DCFG with blocks and
         edges) exactly the edges whose instruction count lies in it
         (dcfg_chunk_window_new(3)).  With DCFG, every edge taken must be
@@ -228,6 +229,12 @@ class _Window:
     (dcfg_chunk_window_new(3)), exact and checked with DCFG's process PID."""
 
     def __init__(self, lo, hi, dcfg=None, pid=None, trace_path=None):
+        # ctypes would wrap a negative count into a huge one: no edge, and no word said
+        for name, v in (("from_icount", lo), ("to_icount", hi)):
+            if v is not None and (not isinstance(v, int) or v < 0 or
+                                  (name == "from_icount" and v > _U64_MAX)):
+                raise ValueError("%s must be an instruction count from 0 to 2^64 - 1, not %r"
+                                 % (name, v))
         hi = _U64_MAX if hi is None else min(hi, _U64_MAX)
         d = p = None
         if dcfg is not None:

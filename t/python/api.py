@@ -86,3 +86,12 @@ for pid, tid, ids in dcfg.Trace(trace, pids=[9]).edges():
 for pid, tid, ids in dcfg.Trace(trace, tids=[2, 1]).edges():
     print("select -t 2 -t 1: %d %d %d" % (pid, tid, len(ids)))
 print("processes", [p.pid for p in dcfg.Trace(trace).processes()])
+
+# a window's counts are instruction counts: a negative one is refused, never wrapped
+for window in ({"from_icount": -5}, {"to_icount": -1}, {"from_icount": 1 << 64}, {"to_icount": 1.5}):
+    try:
+        for _ in dcfg.Trace(trace).edges(**window):
+            pass
+        print("window taken", window)
+    except ValueError as e:
+        print("window refused:", e)
