@@ -548,10 +548,16 @@ same_error() {
 		    awk '!/^#/ { print "select -t 2 -t 1: " $1 " " $2 " " $3 }'
 		dcfg-expand --count "$DATA/trace-multi.json" | awk '!/^#/ && !seen[$1]++ { p = p sep $1; sep = ", " }
 		    END { print "processes [" p "]" }'
-		echo "window refused: from_icount must be an instruction count from 0 to 2^64 - 1, not -5"
-		echo "window refused: to_icount must be an instruction count from 0 to 2^64 - 1, not -1"
-		echo "window refused: from_icount must be an instruction count from 0 to 2^64 - 1, not 18446744073709551616"
-		echo "window refused: to_icount must be an instruction count from 0 to 2^64 - 1, not 1.5"
+		echo "window refused: from_icount must be a count from 0 to 2^64 - 1, not -5"
+		echo "window refused: to_icount must be a count from 0 to 2^64 - 1, not -1"
+		echo "window refused: from_icount must be a count from 0 to 2^64 - 1, not 18446744073709551616"
+		echo "window refused: to_icount must be a count from 0 to 2^64 - 1, not 1.5"
+		for w in "10 5" "7 7"; do
+			# shellcheck disable=SC2086
+			set -- $w
+			dcfg-expand --from-icount "$1" --to-icount "$2" "$DATA/trace-multi.json" 2>&1 |
+			    sed 's/^dcfg-expand: --/window refused: /; s/ --/ /g; s/-icount/_icount/g'
+		done
 	} > want
 	py api.py "$DATA/trace-multi.json" truncated.json
 	ok && diff stdout want || return 1

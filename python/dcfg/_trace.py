@@ -230,11 +230,11 @@ class _Window:
 
     def __init__(self, lo, hi, dcfg=None, pid=None, trace_path=None):
         # ctypes would wrap a negative count into a huge one: no edge, and no word said
-        for name, v in (("from_icount", lo), ("to_icount", hi)):
-            if v is not None and (not isinstance(v, int) or v < 0 or
-                                  (name == "from_icount" and v > _U64_MAX)):
-                raise ValueError("%s must be an instruction count from 0 to 2^64 - 1, not %r"
-                                 % (name, v))
+        for name, v, top in (("from_icount", lo, _U64_MAX), ("to_icount", hi, float("inf"))):
+            if v is not None and (not isinstance(v, int) or not 0 <= v <= top):
+                raise ValueError("%s must be a count from 0 to 2^64 - 1, not %r" % (name, v))
+        if hi is not None and lo >= hi:
+            raise ValueError("from_icount must be below to_icount")   # dcfg-expand's words
         hi = _U64_MAX if hi is None else min(hi, _U64_MAX)
         d = p = None
         if dcfg is not None:

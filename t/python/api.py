@@ -88,7 +88,8 @@ for pid, tid, ids in dcfg.Trace(trace, tids=[2, 1]).edges():
 print("processes", [p.pid for p in dcfg.Trace(trace).processes()])
 
 # a window's counts are instruction counts: a negative one is refused, never wrapped
-for window in ({"from_icount": -5}, {"to_icount": -1}, {"from_icount": 1 << 64}, {"to_icount": 1.5}):
+for window in ({"from_icount": -5}, {"to_icount": -1}, {"from_icount": 1 << 64}, {"to_icount": 1.5},
+               {"from_icount": 10, "to_icount": 5}, {"from_icount": 7, "to_icount": 7}):
     try:
         for _ in dcfg.Trace(trace).edges(**window):
             pass
